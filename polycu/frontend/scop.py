@@ -1,0 +1,810 @@
+"""C AST to polyhedral model: find static control parts and build ``Scop`` values.
+
+In:  a pycparser ``FileAST`` (with coordinates in the user's files).
+Out: a list of ``Scop`` (one per ``#pragma scop`` region, or per maximal static
+control part found automatically when the file has no pragma).
+
+A loop ``for (i = l; c(i); i += s)`` (``s`` a non-zero constant) contributes the
+constraints ``i >= l`` (``i <= l`` when ``s < 0``), ``c(i)`` and ``exists k: i = l + s k``
+to the domains inside it, and the schedule dimension ``i`` (``-i`` when ``s < 0``);
+``if (c)`` contributes ``c`` to the then-branch and its complement to the else-branch.
+Consecutive block items are ordered by an isl sequence node.  A loop condition must
+hold on an interval of iterations starting at ``l``; that is checked exactly.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import islpy as isl
+from pycparser import c_ast, c_generator
+
+from ..diagnostics import Location, PolycuError, error
+from ..model import MAY_WRITE, READ, WRITE, Access, Array, Scop, Statement
+from .affine import CTX, AffineEnv, NotAffine, int_constant, to_pwaff, to_set
+
+#: Functions without side effects that may appear inside statement expressions.
+PURE_FUNCTIONS = frozenset(
+    f + suffix
+    for f in ("sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "fabs",
+              "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+              "floor", "ceil", "round", "trunc", "fmin", "fmax", "fmod", "hypot", "cbrt",
+              "erf", "erfc", "copysign", "fma")
+    for suffix in ("", "f", "l")) | {"abs", "labs", "min", "max"}
+
+INTEGER_TYPES = frozenset({"int", "long", "short", "char", "unsigned", "signed", "size_t",
+                           "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+                           "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "_Bool"})
+
+_generator = c_generator.CGenerator()
+
+
+def c_text(node: c_ast.Node) -> str:
+    """C source text of an AST node (normalised by pycparser's generator)."""
+    return _generator.visit(node)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A declared variable: element type, array extents (C text) and whether it is a pointer."""
+
+    name: str
+    element_type: str
+    extents: tuple[c_ast.Node | None, ...]
+    location: Location
+    pointer: bool = False
+    declaration: str = ""
+
+    @property
+    def is_integer(self) -> bool:
+        return not self.extents and bool(set(self.element_type.split()) & INTEGER_TYPES) \
+            and not set(self.element_type.split()) & {"float", "double"}
+
+
+def _decode_type(decl_type: c_ast.Node, typedefs: dict[str, str]
+                 ) -> tuple[str, tuple[c_ast.Node | None, ...], bool]:
+    """(element type, extents, is-pointer) of a declarator such as ``double A[n][m]``."""
+    extents: list[c_ast.Node | None] = []
+    pointer = False
+    node = decl_type
+    while True:
+        if isinstance(node, c_ast.ArrayDecl):
+            extents.append(node.dim)
+            node = node.type
+        elif isinstance(node, c_ast.PtrDecl):
+            extents.append(None)
+            pointer = True
+            node = node.type
+        else:
+            break
+    names: list[str] = []
+    if isinstance(node, c_ast.TypeDecl) and isinstance(node.type, c_ast.IdentifierType):
+        for n in node.type.names:
+            names.extend(typedefs.get(n, n).split())
+    elif isinstance(node, c_ast.TypeDecl):
+        names = [type(node.type).__name__]
+    elif isinstance(node, c_ast.FuncDecl):
+        names = ["<function>"]
+    return " ".join(names), tuple(extents), pointer
+
+
+class _SymbolCollector(c_ast.NodeVisitor):
+    """Every variable declaration under a node (parameters and locals of a function)."""
+
+    def __init__(self, typedefs: dict[str, str], default_file: str):
+        self.typedefs = typedefs
+        self.default_file = default_file
+        self.symbols: dict[str, Symbol] = {}
+
+    def visit_Typedef(self, node: c_ast.Typedef) -> None:
+        etype, extents, _ = _decode_type(node.type, self.typedefs)
+        if not extents:
+            self.typedefs[node.name] = etype
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name is not None and not isinstance(node.type, c_ast.FuncDecl):
+            etype, extents, pointer = _decode_type(node.type, self.typedefs)
+            bare = copy.copy(node)
+            bare.init, bare.bitsize = None, None
+            bare.storage = [s for s in bare.storage if s not in ("extern", "static")]
+            self.symbols[node.name] = Symbol(node.name, etype, extents,
+                                             Location.from_coord(node.coord, self.default_file),
+                                             pointer, c_text(bare))
+        self.generic_visit(node)
+
+    def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
+        params = node.decl.type.args
+        if params is not None:
+            self.visit(params)
+        self.visit(node.body)
+
+
+def _written_names(nodes: Iterable[c_ast.Node]) -> set[str]:
+    """Base names of every variable assigned, incremented or declared under ``nodes``."""
+    names: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_Assignment(self, node: c_ast.Assignment) -> None:
+            names.add(_base_name(node.lvalue) or "")
+            self.generic_visit(node)
+
+        def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+            if node.op in ("++", "--", "p++", "p--"):
+                names.add(_base_name(node.expr) or "")
+            self.generic_visit(node)
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            names.add(node.name or "")
+            self.generic_visit(node)
+
+    visitor = Visitor()
+    for n in nodes:
+        visitor.visit(n)
+    names.discard("")
+    return names
+
+
+def _base_name(node: c_ast.Node) -> str | None:
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else None
+
+
+def _flatten_ref(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    subscripts: list[c_ast.Node] = []
+    while isinstance(node, c_ast.ArrayRef):
+        subscripts.append(node.subscript)
+        node = node.name
+    return node, subscripts[::-1]
+
+
+class _Unsupported(Exception):
+    """A construct that ends a SCoP; becomes an error in pragma mode."""
+
+    def __init__(self, node: c_ast.Node | None, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.node = node
+        self.message = message
+        self.location = location
+
+
+@dataclass
+class _Builder:
+    """Builds statements, arrays and the schedule of one SCoP from a list of block items."""
+
+    symbols: dict[str, Symbol]
+    written: set[str]
+    source: str
+    prefix: str
+    params: list[str] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
+    locals: dict[str, Symbol] = field(default_factory=dict)
+    accessed: dict[str, Location] = field(default_factory=dict)
+
+    # -- names --------------------------------------------------------------
+    def loc(self, node: c_ast.Node | None) -> Location:
+        return Location.from_coord(getattr(node, "coord", None), self.source)
+
+    def is_param(self, name: str) -> bool:
+        """A parameter: an integer scalar declared outside the SCoP and never written in it."""
+        sym = self.symbols.get(name)
+        if sym is None or name in self.written or name in self.locals or not sym.is_integer:
+            return False
+        if name not in self.params:
+            self.params.append(name)
+        return True
+
+    def env(self, iterators: Sequence[str]) -> AffineEnv:
+        return AffineEnv(tuple(iterators), self.is_param)
+
+    def affine(self, node: c_ast.Node, iterators: Sequence[str]) -> isl.PwAff:
+        try:
+            return to_pwaff(node, self.env(iterators))
+        except NotAffine as exc:
+            raise _Unsupported(exc.node, f"expression '{c_text(node)}' is not affine: {exc.what}",
+                               self.loc(exc.node)) from None
+
+    def condition(self, node: c_ast.Node, iterators: Sequence[str]) -> isl.Set:
+        try:
+            return to_set(node, self.env(iterators))
+        except NotAffine as exc:
+            raise _Unsupported(exc.node, f"condition '{c_text(node)}' is not affine "
+                               f"(data-dependent control is not supported): {exc.what}",
+                               self.loc(exc.node)) from None
+
+    # -- block items -> schedule -------------------------------------------
+    def items(self, items: Sequence[c_ast.Node], iterators: tuple[str, ...],
+              domain: isl.Set) -> isl.Schedule | None:
+        result: isl.Schedule | None = None
+        for item in items:
+            part = self.item(item, iterators, domain)
+            if part is None:
+                continue
+            result = part if result is None else result.sequence(part)
+        return result
+
+    def item(self, node: c_ast.Node, iterators: tuple[str, ...],
+             domain: isl.Set) -> isl.Schedule | None:
+        if isinstance(node, c_ast.For):
+            return self.loop(node, iterators, domain)
+        if isinstance(node, c_ast.If):
+            cond = self.condition(node.cond, iterators)
+            then = self.item(node.iftrue, iterators, domain.intersect(cond))
+            other = None
+            if node.iffalse is not None:
+                other = self.item(node.iffalse, iterators, domain.intersect(cond.complement()))
+            if then is None or other is None:
+                return then or other
+            return then.sequence(other)
+        if isinstance(node, c_ast.Compound):
+            return self.items(node.block_items or [], iterators, domain)
+        if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
+            return self.statement(node, node, iterators, domain)
+        if isinstance(node, c_ast.Decl):
+            return self.declaration(node, iterators, domain)
+        if isinstance(node, c_ast.DeclList):
+            parts = [self.declaration(d, iterators, domain) for d in node.decls]
+            return self.items_from(parts)
+        if isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
+            return None
+        if isinstance(node, c_ast.FuncCall):
+            name = c_text(node.name)
+            raise _Unsupported(node, f"call to '{name}' in a SCoP may have side effects "
+                               "and is not supported", self.loc(node))
+        what = {c_ast.While: "'while' loop", c_ast.DoWhile: "'do' loop", c_ast.Goto: "'goto'",
+                c_ast.Break: "'break'", c_ast.Continue: "'continue'", c_ast.Return: "'return'",
+                c_ast.Switch: "'switch'", c_ast.Label: "label"}.get(type(node),
+                                                                    type(node).__name__)
+        raise _Unsupported(node, f"{what} is not supported in a SCoP", self.loc(node))
+
+    @staticmethod
+    def items_from(parts: list[isl.Schedule | None]) -> isl.Schedule | None:
+        result = None
+        for part in parts:
+            if part is not None:
+                result = part if result is None else result.sequence(part)
+        return result
+
+    def declaration(self, node: c_ast.Decl, iterators: tuple[str, ...],
+                    domain: isl.Set) -> isl.Schedule | None:
+        sym = self.symbols.get(node.name)
+        if sym is None or sym.extents:
+            raise _Unsupported(node, f"declaration of array '{node.name}' inside a SCoP is "
+                               "not supported", self.loc(node))
+        self.locals[node.name] = sym
+        if node.init is None:
+            return None
+        assign = c_ast.Assignment("=", c_ast.ID(node.name, coord=node.coord), node.init,
+                                  coord=node.coord)
+        return self.statement(assign, node, iterators, domain)
+
+    # -- loops --------------------------------------------------------------
+    def loop(self, node: c_ast.For, iterators: tuple[str, ...],
+             domain: isl.Set) -> isl.Schedule | None:
+        name, lower_node = self.loop_init(node)
+        if name in iterators:
+            raise _Unsupported(node, f"loop iterator '{name}' shadows an enclosing iterator",
+                               self.loc(node))
+        step = self.loop_step(node, name)
+        inner = iterators + (name,)
+        if name in _written_names([node.stmt]):
+            raise _Unsupported(node.stmt, f"loop iterator '{name}' is written in the loop body",
+                               self.loc(node.stmt))
+        lower = self.affine(lower_node, inner)
+        if node.cond is None:
+            raise _Unsupported(node, "loop without a condition", self.loc(node))
+        cond = self.condition(node.cond, inner)
+        dom = domain.add_dims(isl.dim_type.set, 1).set_dim_name(isl.dim_type.set,
+                                                               len(iterators), name)
+        var = self.env(inner).variable(name)
+        start = var.ge_set(lower) if step > 0 else var.le_set(lower)
+        started = dom.intersect(start)
+        self.check_interval(node, started, cond, len(iterators), step)
+        dom = started.intersect(cond)
+        if abs(step) > 1:
+            offset = var.sub(lower).mod_val(isl.Val.int_from_si(CTX, abs(step)))
+            dom = dom.intersect(offset.eq_set(self.env(inner).constant(0)))
+        first = len(self.statements)
+        body = self.item(node.stmt, inner, dom.coalesce())
+        if body is None:
+            return None
+        parts = []
+        for stmt in self.statements[first:]:
+            dims = ", ".join(stmt.iterators)
+            sign = "" if step > 0 else "-"
+            parts.append(f"{stmt.name}[{dims}] -> [({sign}{name})]")
+        band = isl.MultiUnionPwAff.from_union_pw_multi_aff(
+            isl.UnionPwMultiAff("{ " + "; ".join(parts) + " }"))
+        return body.insert_partial_schedule(band)
+
+    def loop_init(self, node: c_ast.For) -> tuple[str, c_ast.Node]:
+        init = node.init
+        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init:
+            decl = init.decls[0]
+            sym = self.symbols.get(decl.name)
+            if sym is None or not sym.is_integer:
+                raise _Unsupported(decl, "loop iterator must be an integer", self.loc(decl))
+            return decl.name, decl.init
+        if isinstance(init, c_ast.Assignment) and init.op == "=" \
+                and isinstance(init.lvalue, c_ast.ID):
+            sym = self.symbols.get(init.lvalue.name)
+            if sym is None or not sym.is_integer:
+                raise _Unsupported(init, f"loop iterator '{init.lvalue.name}' must be an "
+                                   "integer variable", self.loc(init))
+            return init.lvalue.name, init.rvalue
+        raise _Unsupported(node, "loop initialisation must assign one integer iterator",
+                           self.loc(init if init is not None else node))
+
+    def loop_step(self, node: c_ast.For, name: str) -> int:
+        nxt = node.next
+        step: int | None = None
+        if isinstance(nxt, c_ast.UnaryOp) and _base_name(nxt.expr) == name \
+                and isinstance(nxt.expr, c_ast.ID):
+            step = {"++": 1, "p++": 1, "--": -1, "p--": -1}.get(nxt.op)
+        elif isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) \
+                and nxt.lvalue.name == name:
+            if nxt.op in ("+=", "-="):
+                value = int_constant(nxt.rvalue)
+                if value is not None:
+                    step = value if nxt.op == "+=" else -value
+            elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) \
+                    and nxt.rvalue.op in ("+", "-"):
+                rv = nxt.rvalue
+                if isinstance(rv.left, c_ast.ID) and rv.left.name == name:
+                    value = int_constant(rv.right)
+                    if value is not None:
+                        step = value if rv.op == "+" else -value
+                elif rv.op == "+" and isinstance(rv.right, c_ast.ID) and rv.right.name == name:
+                    step = int_constant(rv.left)
+        if not step:
+            raise _Unsupported(nxt or node, f"loop increment of '{name}' must add a non-zero "
+                               "integer constant", self.loc(nxt or node))
+        return step
+
+    def check_interval(self, node: c_ast.For, started: isl.Set, cond: isl.Set, depth: int,
+                       step: int) -> None:
+        """Reject conditions that fail and then hold again: the loop would stop early.
+
+        Bad points are ``i'`` between the start and some ``i`` satisfying the condition
+        (same outer iterators) at which the condition does not hold.
+        """
+        space = started.get_space()
+        n = space.dim(isl.dim_type.set)
+        between = isl.Map.from_domain_and_range(started, started)
+        for d in range(n):
+            if d != depth:
+                between = between.equate(isl.dim_type.in_, d, isl.dim_type.out, d)
+        if step > 0:
+            between = between.order_le(isl.dim_type.out, depth, isl.dim_type.in_, depth)
+        else:
+            between = between.order_ge(isl.dim_type.out, depth, isl.dim_type.in_, depth)
+        reached = between.intersect_domain(started.intersect(cond)).range()
+        if not reached.subtract(cond).is_empty():
+            raise _Unsupported(node.cond, f"loop condition '{c_text(node.cond)}' is not a bound "
+                               "on the iterator (it may stop and hold again)",
+                               self.loc(node.cond))
+
+    # -- statements and accesses ---------------------------------------------
+    def statement(self, expr: c_ast.Node, origin: c_ast.Node, iterators: tuple[str, ...],
+                  domain: isl.Set) -> isl.Schedule:
+        name = f"{self.prefix}{len(self.statements)}"
+        body = copy.deepcopy(expr)
+        dom = domain.set_tuple_name(name).coalesce()
+        collector = _AccessCollector(self, name, iterators, dom.get_space())
+        collector.statement(body)
+        op, array = _reduction(body, collector.accesses)
+        stmt = Statement(name=name, domain=dom, iterators=iterators, body=body,
+                         accesses=tuple(collector.accesses), text=c_text(body),
+                         location=self.loc(origin), reduction=op, reduction_array=array)
+        self.statements.append(stmt)
+        return isl.Schedule.from_domain(isl.UnionSet.from_set(dom))
+
+
+class _AccessCollector:
+    """Records every array and scalar reference of one statement body."""
+
+    def __init__(self, builder: _Builder, stmt: str, iterators: tuple[str, ...],
+                 space: isl.Space):
+        self.b = builder
+        self.stmt = stmt
+        self.iterators = iterators
+        self.space = space
+        self.accesses: list[Access] = []
+
+    def statement(self, node: c_ast.Node) -> None:
+        if isinstance(node, c_ast.Assignment):
+            self.expression(node.rvalue)
+            if node.op != "=":
+                self.reference(node.lvalue, READ)
+            self.reference(node.lvalue, WRITE)
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+            self.reference(node.expr, READ)
+            self.reference(node.expr, WRITE)
+        else:
+            raise _Unsupported(node, f"expression statement '{c_text(node)}' has no effect or "
+                               "is not supported", self.b.loc(node))
+
+    def expression(self, node: c_ast.Node, kind: str = READ) -> None:
+        if isinstance(node, (c_ast.ArrayRef, c_ast.ID)):
+            self.reference(node, kind)
+        elif isinstance(node, c_ast.Constant):
+            return
+        elif isinstance(node, c_ast.BinaryOp):
+            self.expression(node.left)
+            self.expression(node.right)
+        elif isinstance(node, c_ast.UnaryOp):
+            if node.op in ("&", "*"):
+                raise _Unsupported(node, f"pointer operation '{node.op}' is not supported in a "
+                                   "SCoP", self.b.loc(node))
+            if node.op in ("++", "--", "p++", "p--"):
+                raise _Unsupported(node, "increment inside an expression is not supported",
+                                   self.b.loc(node))
+            if node.op == "sizeof":
+                return
+            self.expression(node.expr)
+        elif isinstance(node, c_ast.Cast):
+            self.expression(node.expr)
+        elif isinstance(node, c_ast.TernaryOp):
+            self.expression(node.cond)
+            self.expression(node.iftrue)
+            self.expression(node.iffalse)
+        elif isinstance(node, c_ast.FuncCall):
+            name = c_text(node.name)
+            if name not in PURE_FUNCTIONS:
+                raise _Unsupported(node, f"call to '{name}' may have side effects and is not "
+                                   "supported in a SCoP", self.b.loc(node))
+            for arg in (node.args.exprs if node.args else []):
+                self.expression(arg)
+        elif isinstance(node, c_ast.Assignment):
+            raise _Unsupported(node, "assignment inside an expression is not supported",
+                               self.b.loc(node))
+        else:
+            raise _Unsupported(node, f"{type(node).__name__} is not supported in a SCoP",
+                               self.b.loc(node))
+
+    def reference(self, node: c_ast.Node, kind: str) -> None:
+        if isinstance(node, c_ast.ID):
+            base, subscripts = node, []
+        elif isinstance(node, c_ast.ArrayRef):
+            base, subscripts = _flatten_ref(node)
+        else:
+            raise _Unsupported(node, f"'{c_text(node)}' is not an array or scalar reference",
+                               self.b.loc(node))
+        if not isinstance(base, c_ast.ID):
+            raise _Unsupported(node, f"'{c_text(node)}': pointer arithmetic is not supported",
+                               self.b.loc(node))
+        name = base.name
+        if not subscripts:
+            if name in self.iterators:
+                if kind != READ:
+                    raise _Unsupported(node, f"loop iterator '{name}' is written",
+                                       self.b.loc(node))
+                return
+            if self.b.is_param(name):
+                return
+        sym = self.b.locals.get(name) or self.b.symbols.get(name)
+        if sym is None:
+            raise _Unsupported(node, f"'{name}' is not declared", self.b.loc(node))
+        if len(subscripts) != len(sym.extents):
+            what = "pointer arithmetic or a partial array reference" if subscripts or \
+                sym.extents else "too many subscripts"
+            raise _Unsupported(node, f"'{c_text(node)}' uses {len(subscripts)} of "
+                               f"{len(sym.extents)} subscripts: {what} is not supported",
+                               self.b.loc(node))
+        pieces = [self.b.affine(s, self.iterators) for s in subscripts]
+        relation = _access_map(self.space, name, pieces)
+        ref = f"{self.stmt}.{len(self.accesses)}"
+        self.accesses.append(Access(name, kind, relation, ref, self.b.loc(node), node))
+        self.b.accessed.setdefault(name, self.b.loc(node))
+
+
+def _access_map(domain_space: isl.Space, array: str, pieces: list[isl.PwAff]) -> isl.Map:
+    """``S[i] -> A[f_1(i), ..., f_k(i)]`` from the subscript functions."""
+    if not pieces:
+        universe = isl.Set.universe(domain_space)
+        target = isl.Set(f"{{ {array}[] }}")
+        return isl.Map.from_domain_and_range(universe, target)
+    result = None
+    for piece in pieces:
+        pma = isl.PwMultiAff.from_pw_aff(piece)
+        result = pma if result is None else result.flat_range_product(pma)
+    relation = isl.Map.from_pw_multi_aff(result)
+    relation = relation.set_tuple_name(isl.dim_type.out, array)
+    name = domain_space.get_tuple_name(isl.dim_type.set)
+    return relation.set_tuple_name(isl.dim_type.in_, name)
+
+
+_ASSOCIATIVE = {"+=": "+", "-=": "+", "*=": "*"}
+
+
+def _reduction(body: c_ast.Node, accesses: list[Access]) -> tuple[str | None, str | None]:
+    """Detect ``X[f] op= e`` or ``X[f] = X[f] op e`` with ``e`` not reading ``X``."""
+    if not isinstance(body, c_ast.Assignment):
+        return None, None
+    target = _base_name(body.lvalue)
+    writes = [a for a in accesses if a.is_write]
+    reads_x = [a for a in accesses if a.is_read and a.array == target]
+    if len(writes) != 1 or len(reads_x) != 1 or not writes[0].relation.is_equal(
+            reads_x[0].relation):
+        return None, None
+    if body.op in _ASSOCIATIVE:
+        return _ASSOCIATIVE[body.op], target
+    rv = body.rvalue
+    if body.op == "=" and isinstance(rv, c_ast.BinaryOp) and rv.op in ("+", "*"):
+        if reads_x[0].node is rv.left or (rv.op in ("+", "*") and reads_x[0].node is rv.right):
+            return rv.op, target
+    return None, None
+
+
+# -- SCoP regions -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Region:
+    function: str
+    items: tuple[c_ast.Node, ...]
+    lines: tuple[int, int]
+    location: Location
+
+
+def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
+                  context: str | None = None) -> list[Scop]:
+    """All SCoPs of a translation unit.
+
+    ``auto`` None: pragma regions if the file has any ``#pragma scop``, else maximal
+    static control parts found automatically; True: always automatic; False: pragmas
+    only.  ``context`` is extra isl constraints on the parameters (``--ctx``), e.g.
+    ``"[n] -> { : n >= 16 }"``.
+    """
+    typedefs: dict[str, str] = {}
+    globals_ = _SymbolCollector(typedefs, source)
+    functions: list[tuple[c_ast.FuncDef, dict[str, Symbol]]] = []
+    for ext in ast.ext:
+        if isinstance(ext, c_ast.FuncDef):
+            local = _SymbolCollector(typedefs, source)
+            local.symbols = dict(globals_.symbols)
+            local.visit(ext)
+            functions.append((ext, local.symbols))
+        else:
+            globals_.visit(ext)
+    text = _read_lines(source)
+    pragma_regions = [r for f, _ in functions for r in _pragma_regions(f, source)]
+    use_auto = auto if auto is not None else not pragma_regions
+    scops: list[Scop] = []
+    for func, symbols in functions:
+        name = func.decl.name
+        regions = (_auto_regions(func, symbols, source, text) if use_auto
+                   else [r for r in pragma_regions if r.function == name])
+        for region in regions:
+            scops.append(_build_scop(region, symbols, source, len(scops), context))
+    return scops
+
+
+def _pragma_regions(func: c_ast.FuncDef, source: str) -> list[_Region]:
+    """Block items between ``#pragma scop`` and ``#pragma endscop`` in one compound."""
+    regions: list[_Region] = []
+
+    def visit(node: c_ast.Node) -> None:
+        if isinstance(node, c_ast.Compound):
+            start: c_ast.Pragma | None = None
+            items: list[c_ast.Node] = []
+            for item in node.block_items or []:
+                word = item.string.strip() if isinstance(item, c_ast.Pragma) else None
+                if word == "scop":
+                    if start is not None:
+                        raise error("nested '#pragma scop'", Location.from_coord(item.coord, source))
+                    start, items = item, []
+                elif word == "endscop":
+                    if start is None:
+                        raise error("'#pragma endscop' without '#pragma scop'",
+                                    Location.from_coord(item.coord, source))
+                    regions.append(_Region(func.decl.name, tuple(items),
+                                           (start.coord.line, item.coord.line),
+                                           Location.from_coord(start.coord, source)))
+                    start = None
+                elif start is not None:
+                    items.append(item)
+                else:
+                    visit(item)
+            if start is not None:
+                raise error("'#pragma scop' without '#pragma endscop'",
+                            Location.from_coord(start.coord, source))
+            return
+        for _, child in node.children():
+            visit(child)
+
+    visit(func.body)
+    return regions
+
+
+def _auto_regions(func: c_ast.FuncDef, symbols: dict[str, Symbol], source: str,
+                  text: list[str]) -> list[_Region]:
+    """Maximal runs of consecutive block items that form a SCoP and contain a loop."""
+    regions: list[_Region] = []
+
+    def builds(items: list[c_ast.Node]) -> bool:
+        try:
+            builder = _Builder(symbols, _written_names(items), source, "S")
+            return builder.items(items, (), _universe()) is not None
+        except _Unsupported:
+            return False
+
+    def flush(run: list[c_ast.Node]) -> None:
+        if any(isinstance(n, c_ast.For) for n in run):
+            first, last = run[0].coord.line, _end_line(text, run[-1])
+            regions.append(_Region(func.decl.name, tuple(run), (first, last),
+                                   Location.from_coord(run[0].coord, source)))
+
+    def visit(node: c_ast.Node) -> None:
+        if not isinstance(node, c_ast.Compound):
+            for _, child in node.children():
+                visit(child)
+            return
+        run: list[c_ast.Node] = []
+        for item in node.block_items or []:
+            if not isinstance(item, (c_ast.Decl, c_ast.Pragma)) and builds(run + [item]):
+                run.append(item)
+                continue
+            flush(run)
+            run = []
+            if not isinstance(item, (c_ast.Decl, c_ast.Pragma)) and builds([item]):
+                run = [item]
+            else:
+                visit(item)
+        flush(run)
+
+    visit(func.body)
+    return regions
+
+
+def _universe() -> isl.Set:
+    return isl.Set.universe(isl.Space.create_from_names(CTX, set=[]))
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+_TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[(){};]|\belse\b|\n',
+                    re.S)
+
+
+def _end_line(lines: list[str], node: c_ast.Node) -> int:
+    """Last source line of a statement: scan from its start for the ``;`` or ``}`` that
+    ends it at nesting depth zero, continuing through an ``else``."""
+    if not lines or node.coord is None:
+        return getattr(node.coord, "line", 0)
+    start_line, start_col = node.coord.line, max(node.coord.column, 1)
+    body = "\n".join([lines[start_line - 1][start_col - 1:]] + lines[start_line:])
+    line, depth, ended_at = start_line, 0, None
+    for match in _TOKEN.finditer(body):
+        tok = match.group(0)
+        line_here = line
+        line += tok.count("\n")
+        if tok.startswith(("//", "/*", '"', "'")) or tok == "\n":
+            continue
+        if ended_at is not None:
+            if tok == "else":
+                ended_at = None
+                continue
+            return ended_at
+        if tok in "({":
+            depth += 1
+        elif tok in ")}":
+            depth -= 1
+            if tok == "}" and depth == 0:
+                ended_at = line_here
+        elif tok == ";" and depth == 0:
+            ended_at = line_here
+    return ended_at if ended_at is not None else len(lines)
+
+
+def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index: int,
+                context: str | None) -> Scop:
+    builder = _Builder(symbols, _written_names(region.items), source, "S")
+    try:
+        schedule = builder.items(list(region.items), (), _universe())
+    except _Unsupported as exc:
+        raise error(exc.message, exc.location or region.location) from None
+    if schedule is None:
+        raise error("the SCoP contains no statement", region.location)
+    described = [_array(builder, name, loc) for name, loc in builder.accessed.items()]
+    arrays = tuple(a for a, _ in described)
+    params = tuple(builder.params)
+    param_space = isl.Space.create_from_names(CTX, set=[], params=list(params))
+    ctx = _context(params, [v for _, v in described], context,
+                   region.location).align_params(param_space)
+    statements = tuple(_align_statement(s, param_space) for s in builder.statements)
+    used = _used_names(region.items)
+    declared_inside = _declared_names(region.items)
+    declarations = tuple((name, symbols[name].declaration) for name in sorted(used)
+                         if name in symbols and name not in declared_inside
+                         and symbols[name].declaration)
+    code = "\n".join(_generator.visit(item) if not isinstance(item, c_ast.Decl)
+                     else _generator.visit(item) + ";" for item in region.items)
+    return Scop(name=f"{region.function}_scop{index}", function=region.function, source=source,
+                region=region.lines, parameters=params, context=ctx, arrays=arrays,
+                statements=statements, schedule=schedule, location=region.location,
+                original_code=code, declarations=declarations)
+
+
+def _used_names(items: Iterable[c_ast.Node]) -> set[str]:
+    names: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_ID(self, node: c_ast.ID) -> None:
+            names.add(node.name)
+
+        def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+            if node.args is not None:
+                self.visit(node.args)
+
+    for item in items:
+        Visitor().visit(item)
+    return names
+
+
+def _declared_names(items: Iterable[c_ast.Node]) -> set[str]:
+    names: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            names.add(node.name)
+            self.generic_visit(node)
+
+    for item in items:
+        Visitor().visit(item)
+    return names
+
+
+def _align_statement(stmt: Statement, space: isl.Space) -> Statement:
+    accesses = tuple(Access(a.array, a.kind, a.relation.align_params(space), a.ref, a.location,
+                            a.node) for a in stmt.accesses)
+    return Statement(stmt.name, stmt.domain.align_params(space), stmt.iterators, stmt.body,
+                     accesses, stmt.text, stmt.location, stmt.reduction, stmt.reduction_array)
+
+
+def _array(builder: _Builder, name: str, loc: Location) -> tuple[Array, isl.Set]:
+    """The Array of a referenced name, and the parameter constraint that its extents
+    are non-negative (a C99 VLA dimension never has a negative size)."""
+    local = name in builder.locals
+    sym = builder.locals.get(name) or builder.symbols[name]
+    extents = tuple(None if e is None else c_text(e) for e in sym.extents)
+    extent_set: isl.Set | None = None
+    dims = tuple(f"i{k}" for k in range(len(sym.extents)))
+    env = AffineEnv(dims, builder.is_param)
+    valid = isl.Set("{ : }")
+    if all(e is not None for e in sym.extents):
+        try:
+            extent_set = env.universe()
+            for k, node in enumerate(sym.extents):
+                size = to_pwaff(node, env)
+                var = env.variable(dims[k])
+                extent_set = extent_set.intersect(var.ge_set(env.constant(0))).intersect(
+                    var.lt_set(size))
+                valid = valid.intersect(size.ge_set(env.constant(0)).params())
+            extent_set = extent_set.set_tuple_name(name)
+        except NotAffine:
+            extent_set = None
+    return Array(name, sym.element_type, extents, extent_set, sym.location or loc, local), valid
+
+
+def _context(params: tuple[str, ...], valid: list[isl.Set], user: str | None,
+             location: Location) -> isl.Set:
+    """Parameter values the SCoP assumes: non-negative array extents and the user's
+    ``--ctx`` constraints (parameters are also assumed to fit in an ``int``)."""
+    ctx = isl.Set(f"[{', '.join(params)}] -> {{ : }}")
+    for constraint in valid:
+        ctx = ctx.intersect(constraint)
+    if user:
+        try:
+            extra = isl.Set(user)
+        except isl.Error:
+            raise error(f"--ctx '{user}' is not an isl parameter set", location) from None
+        ctx = ctx.intersect(extra.params())
+    return ctx.coalesce()

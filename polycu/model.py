@@ -1,0 +1,200 @@
+"""The polyhedral model of a SCoP: immutable values holding isl objects.
+
+A ``Scop`` is what the frontend extracts from one static control part:
+
+* parameters ``p`` and their context ``C(p)`` (a set over the parameters),
+* arrays (scalars written in the SCoP are 0-d arrays),
+* statements ``S`` with an iteration domain ``D_S(p) = { S[i] : A i + B p + c >= 0 }``,
+  a C body and access relations ``S[i] -> A[f(i, p)]``,
+* the original (textual) execution order as an isl schedule tree.
+
+All later phases read these values and build new ones; nothing here is mutated.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable
+
+import islpy as isl
+
+from .diagnostics import Location
+
+READ, WRITE, MAY_WRITE = "read", "write", "may_write"
+
+
+@dataclass(frozen=True, eq=False)
+class Array:
+    """An array (or a 0-d scalar) touched by the SCoP.
+
+    ``extents`` are the C expressions of each dimension's size as written after
+    preprocessing (the outermost may be ``None`` for a pointer parameter), so that
+    code generation can linearise subscripts; ``extent_set`` is the affine set of
+    valid indices ``{ A[i] : 0 <= i_k < n_k }`` when every extent is affine.
+    """
+
+    name: str
+    element_type: str
+    extents: tuple[str | None, ...] = ()
+    extent_set: isl.Set | None = None
+    location: Location | None = None
+    local: bool = False
+
+    @property
+    def rank(self) -> int:
+        return len(self.extents)
+
+    @property
+    def is_scalar(self) -> bool:
+        return not self.extents
+
+
+@dataclass(frozen=True, eq=False)
+class Access:
+    """One array reference of a statement: ``relation`` maps ``S[i]`` to ``A[f(i)]``.
+
+    ``ref`` is unique in the SCoP; ``node`` is the very C AST node (``ArrayRef`` or
+    ``ID``) of the statement body that makes the reference, so that printers can
+    rewrite it (compare with ``is``).
+    """
+
+    array: str
+    kind: str
+    relation: isl.Map
+    ref: str
+    location: Location | None = None
+    node: Any = None
+
+    @property
+    def is_read(self) -> bool:
+        return self.kind == READ
+
+    @property
+    def is_write(self) -> bool:
+        return self.kind in (WRITE, MAY_WRITE)
+
+
+@dataclass(frozen=True, eq=False)
+class Statement:
+    """One statement: its domain, its C body and its accesses.
+
+    ``iterators`` name the domain's dimensions (the enclosing loop counters, outer
+    first); in ``body`` they appear as ``c_ast.ID`` nodes.  ``reduction`` is the
+    associative operator ('+', '*', 'min', 'max') when the statement has the form
+    ``X[f] = X[f] op e`` with ``e`` not reading ``X``; ``reduction_array`` names X.
+    """
+
+    name: str
+    domain: isl.Set
+    iterators: tuple[str, ...]
+    body: Any
+    accesses: tuple[Access, ...]
+    text: str = ""
+    location: Location | None = None
+    reduction: str | None = None
+    reduction_array: str | None = None
+
+    @property
+    def reads(self) -> tuple[Access, ...]:
+        return tuple(a for a in self.accesses if a.is_read)
+
+    @property
+    def writes(self) -> tuple[Access, ...]:
+        return tuple(a for a in self.accesses if a.is_write)
+
+
+@dataclass(frozen=True, eq=False)
+class Scop:
+    """A static control part and everything the later phases need about it.
+
+    ``region`` is the first and last line, in ``source``, of the text the SCoP
+    replaces (the pragma lines included when there are pragmas).
+    ``original_code`` is the SCoP's C text after preprocessing (macros expanded) and
+    ``declarations`` the C declaration, without initialiser, of every variable the
+    SCoP uses but does not declare (parameters, arrays, scalars, iterators), so that
+    the runtime can compile the original SCoP alone as a CPU reference.
+    """
+
+    name: str
+    function: str
+    source: str
+    region: tuple[int, int]
+    parameters: tuple[str, ...]
+    context: isl.Set
+    arrays: tuple[Array, ...]
+    statements: tuple[Statement, ...]
+    schedule: isl.Schedule
+    location: Location | None = None
+    original_code: str = ""
+    declarations: tuple[tuple[str, str], ...] = ()
+
+    # -- lookups -----------------------------------------------------------
+    def array(self, name: str) -> Array:
+        for a in self.arrays:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    def statement(self, name: str) -> Statement:
+        for s in self.statements:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    # -- union views used by dependence analysis and scheduling -------------
+    def domain(self) -> isl.UnionSet:
+        """The union of all statement domains, intersected with the context."""
+        result = isl.UnionSet.empty(self.context.get_space())
+        for s in self.statements:
+            result = result.union(isl.UnionSet.from_set(s.domain))
+        return result.intersect_params(self.context)
+
+    def _accesses(self, kinds: Iterable[str]) -> isl.UnionMap:
+        result = isl.UnionMap.empty(self.context.get_space())
+        for s in self.statements:
+            for a in s.accesses:
+                if a.kind in kinds:
+                    rel = a.relation.intersect_domain(s.domain)
+                    result = result.union(isl.UnionMap.from_map(rel))
+        return result.intersect_params(self.context)
+
+    def reads(self) -> isl.UnionMap:
+        return self._accesses((READ,))
+
+    def must_writes(self) -> isl.UnionMap:
+        return self._accesses((WRITE,))
+
+    def may_writes(self) -> isl.UnionMap:
+        """All writes, must and may (isl's convention: may-writes include must-writes)."""
+        return self._accesses((WRITE, MAY_WRITE))
+
+    def schedule_map(self) -> isl.UnionMap:
+        """The original schedule as a union map ``S[i] -> [t]``."""
+        return self.schedule.get_map().intersect_domain(self.domain())
+
+    def with_changes(self, **changes: Any) -> "Scop":
+        """A new Scop with some fields replaced (values are never mutated)."""
+        return replace(self, **changes)
+
+
+def format_scop(scop: Scop) -> str:
+    """A readable dump of the model (``polycu --dump-scop``)."""
+    lines = [f"scop {scop.name}  (function {scop.function}, {scop.source} "
+             f"lines {scop.region[0]}-{scop.region[1]})",
+             f"  parameters: {', '.join(scop.parameters) or '(none)'}",
+             f"  context:    {scop.context}",
+             "  arrays:"]
+    for a in scop.arrays:
+        dims = "".join(f"[{e if e is not None else ''}]" for e in a.extents)
+        extra = " (local)" if a.local else ""
+        lines.append(f"    {a.element_type} {a.name}{dims}{extra}")
+    lines.append("  statements:")
+    for s in scop.statements:
+        lines.append(f"    {s.name}: {s.text};"
+                     + (f"    [reduction {s.reduction} on {s.reduction_array}]"
+                        if s.reduction else ""))
+        lines.append(f"      domain: {s.domain}")
+        for a in s.accesses:
+            lines.append(f"      {a.kind:9s} {a.relation}")
+    lines.append("  schedule:")
+    lines.append("    " + str(scop.schedule.get_root()).replace("\n", "\n    "))
+    return "\n".join(lines)
