@@ -101,6 +101,8 @@ def to_pwaff(node: c_ast.Node, env: AffineEnv) -> isl.PwAff:
             return to_pwaff(node.expr, env).neg()
         if node.op == "+":
             return to_pwaff(node.expr, env)
+        if node.op in ("++", "--", "p++", "p--"):
+            raise NotAffine(node, "increment or decrement inside an expression")
         raise NotAffine(node, f"operator '{node.op}' in an affine expression")
     if isinstance(node, c_ast.Cast):
         names = set(getattr(getattr(node.to_type.type, "type", None), "names", []) or [])

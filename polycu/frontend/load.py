@@ -9,8 +9,9 @@ from .scop import extract_scops
 from ..model import Scop
 
 
-def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None) -> list[Scop]:
-    return extract_scops(parse(pre), pre.source, auto=auto, context=ctx)
+def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None,
+           text: str | None = None) -> list[Scop]:
+    return extract_scops(parse(pre), pre.source, auto=auto, context=ctx, text=text)
 
 
 def load_file(path: str, *, defines: Sequence[str] = (), includes: Sequence[str] = (),
@@ -24,4 +25,5 @@ def load_text(text: str, filename: str = "input.c", *, defines: Sequence[str] = 
               includes: Sequence[str] = (), undefines: Sequence[str] = (),
               auto: bool | None = None, ctx: str | None = None) -> list[Scop]:
     """Every SCoP of C source text (diagnostics name ``filename``)."""
-    return _scops(preprocess_text(text, filename, defines, includes, undefines), auto, ctx)
+    return _scops(preprocess_text(text, filename, defines, includes, undefines), auto, ctx,
+                  text)

@@ -200,20 +200,29 @@ class _Builder:
     def env(self, iterators: Sequence[str]) -> AffineEnv:
         return AffineEnv(tuple(iterators), self.is_param)
 
+    def explain(self, exc: NotAffine) -> str:
+        """Why a name cannot be a parameter, when that is the reason."""
+        node = exc.node
+        if isinstance(node, c_ast.ID) and node.name in self.written:
+            return f"'{node.name}' is written inside the SCoP, so it is not a parameter"
+        if isinstance(node, c_ast.ID) and node.name in self.symbols \
+                and not self.symbols[node.name].is_integer:
+            return f"'{node.name}' is not an integer scalar"
+        return exc.what
+
     def affine(self, node: c_ast.Node, iterators: Sequence[str]) -> isl.PwAff:
         try:
             return to_pwaff(node, self.env(iterators))
         except NotAffine as exc:
-            raise _Unsupported(exc.node, f"expression '{c_text(node)}' is not affine: {exc.what}",
-                               self.loc(exc.node)) from None
+            raise _Unsupported(exc.node, f"expression '{c_text(node)}' is not affine: "
+                               f"{self.explain(exc)}", self.loc(exc.node)) from None
 
     def condition(self, node: c_ast.Node, iterators: Sequence[str]) -> isl.Set:
         try:
             return to_set(node, self.env(iterators))
         except NotAffine as exc:
-            raise _Unsupported(exc.node, f"condition '{c_text(node)}' is not affine "
-                               f"(data-dependent control is not supported): {exc.what}",
-                               self.loc(exc.node)) from None
+            raise _Unsupported(exc.node, f"condition '{c_text(node)}' is not affine: "
+                               f"{self.explain(exc)}", self.loc(exc.node)) from None
 
     # -- block items -> schedule -------------------------------------------
     def items(self, items: Sequence[c_ast.Node], iterators: tuple[str, ...],
@@ -271,6 +280,9 @@ class _Builder:
     def declaration(self, node: c_ast.Decl, iterators: tuple[str, ...],
                     domain: isl.Set) -> isl.Schedule | None:
         sym = self.symbols.get(node.name)
+        if sym is not None and sym.pointer:
+            raise _Unsupported(node, f"pointer '{node.name}' declared inside a SCoP: aliasing "
+                               "pointers are not supported", self.loc(node))
         if sym is None or sym.extents:
             raise _Unsupported(node, f"declaration of array '{node.name}' inside a SCoP is "
                                "not supported", self.loc(node))
@@ -416,10 +428,16 @@ class _AccessCollector:
 
     def statement(self, node: c_ast.Node) -> None:
         if isinstance(node, c_ast.Assignment):
-            self.expression(node.rvalue)
-            if node.op != "=":
-                self.reference(node.lvalue, READ)
-            self.reference(node.lvalue, WRITE)
+            # ``a = b = e`` (a chain of plain assignments) writes a and b, reads e.
+            targets = [node]
+            while targets[-1].op == "=" and isinstance(targets[-1].rvalue, c_ast.Assignment) \
+                    and targets[-1].rvalue.op == "=":
+                targets.append(targets[-1].rvalue)
+            self.expression(targets[-1].rvalue)
+            for target in reversed(targets):
+                if target.op != "=":
+                    self.reference(target.lvalue, READ)
+                self.reference(target.lvalue, WRITE)
         elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
             self.reference(node.expr, READ)
             self.reference(node.expr, WRITE)
@@ -461,6 +479,9 @@ class _AccessCollector:
         elif isinstance(node, c_ast.Assignment):
             raise _Unsupported(node, "assignment inside an expression is not supported",
                                self.b.loc(node))
+        elif isinstance(node, c_ast.StructRef):
+            raise _Unsupported(node, f"structure member access '{c_text(node)}' is not "
+                               "supported in a SCoP", self.b.loc(node))
         else:
             raise _Unsupported(node, f"{type(node).__name__} is not supported in a SCoP",
                                self.b.loc(node))
@@ -471,7 +492,8 @@ class _AccessCollector:
         elif isinstance(node, c_ast.ArrayRef):
             base, subscripts = _flatten_ref(node)
         else:
-            raise _Unsupported(node, f"'{c_text(node)}' is not an array or scalar reference",
+            raise _Unsupported(node, f"'{c_text(node)}' is not an array or scalar reference: "
+                               "pointer dereference and arithmetic are not supported",
                                self.b.loc(node))
         if not isinstance(base, c_ast.ID):
             raise _Unsupported(node, f"'{c_text(node)}': pointer arithmetic is not supported",
@@ -550,13 +572,14 @@ class _Region:
 
 
 def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
-                  context: str | None = None) -> list[Scop]:
+                  context: str | None = None, text: str | None = None) -> list[Scop]:
     """All SCoPs of a translation unit.
 
     ``auto`` None: pragma regions if the file has any ``#pragma scop``, else maximal
     static control parts found automatically; True: always automatic; False: pragmas
     only.  ``context`` is extra isl constraints on the parameters (``--ctx``), e.g.
-    ``"[n] -> { : n >= 16 }"``.
+    ``"[n] -> { : n >= 16 }"``.  ``text`` is the original source (read from ``source``
+    when not given); it locates the end of automatically found regions.
     """
     typedefs: dict[str, str] = {}
     globals_ = _SymbolCollector(typedefs, source)
@@ -569,13 +592,13 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
             functions.append((ext, local.symbols))
         else:
             globals_.visit(ext)
-    text = _read_lines(source)
+    lines = text.splitlines() if text is not None else _read_lines(source)
     pragma_regions = [r for f, _ in functions for r in _pragma_regions(f, source)]
     use_auto = auto if auto is not None else not pragma_regions
     scops: list[Scop] = []
     for func, symbols in functions:
         name = func.decl.name
-        regions = (_auto_regions(func, symbols, source, text) if use_auto
+        regions = (_auto_regions(func, symbols, source, lines) if use_auto
                    else [r for r in pragma_regions if r.function == name])
         for region in regions:
             scops.append(_build_scop(region, symbols, source, len(scops), context))
@@ -644,12 +667,15 @@ def _auto_regions(func: c_ast.FuncDef, symbols: dict[str, Symbol], source: str,
             return
         run: list[c_ast.Node] = []
         for item in node.block_items or []:
-            if not isinstance(item, (c_ast.Decl, c_ast.Pragma)) and builds(run + [item]):
+            if isinstance(item, c_ast.Pragma):
+                continue
+            if not isinstance(item, c_ast.Decl) and _in_file(item, source) \
+                    and builds(run + [item]):
                 run.append(item)
                 continue
             flush(run)
             run = []
-            if not isinstance(item, (c_ast.Decl, c_ast.Pragma)) and builds([item]):
+            if not isinstance(item, c_ast.Decl) and _in_file(item, source) and builds([item]):
                 run = [item]
             else:
                 visit(item)
@@ -657,6 +683,11 @@ def _auto_regions(func: c_ast.FuncDef, symbols: dict[str, Symbol], source: str,
 
     visit(func.body)
     return regions
+
+
+def _in_file(node: c_ast.Node, source: str) -> bool:
+    """Automatic SCoPs are only taken from the main file, never from headers."""
+    return node.coord is not None and node.coord.file == source
 
 
 def _universe() -> isl.Set:

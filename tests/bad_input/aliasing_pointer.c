@@ -1,0 +1,13 @@
+#include <stdio.h>
+#include <math.h>
+void kernel(int n, int m, double A[100][100], double x[100], double *p)
+{
+  int i, j;
+  double s;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    double *q = p;
+    x[i] = q[i];
+  }
+#pragma endscop
+}

@@ -1,0 +1,10 @@
+#include <stdio.h>
+#include <math.h>
+void kernel(int n, int m, double A[100][100], double x[100], double *p)
+{
+  int i, j;
+  double s;
+#pragma scop
+  ;
+#pragma endscop
+}

@@ -1,0 +1,9 @@
+#include <stdio.h>
+#include <math.h>
+void kernel(int n, double x[100])
+{
+  int i;
+  for (i = 0; i < n; i++)
+    x[i] = 0.0;
+#pragma endscop
+}

@@ -1,0 +1,4 @@
+#ifndef SIZE
+#error SIZE must be defined
+#endif
+void kernel(void) {}

@@ -1,0 +1,2 @@
+#include "no_such_header.h"
+void kernel(void) {}

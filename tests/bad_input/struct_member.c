@@ -1,0 +1,9 @@
+struct point { double x; };
+void kernel(int n, struct point *q, double y[100])
+{
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    y[i] = q[i].x;
+#pragma endscop
+}
