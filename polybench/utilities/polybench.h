@@ -202,6 +202,10 @@
 #endif
 
 /* Implemented in polybench.c. */
+/* The harness is C; a kernel compiled as C++ (nvcc, CUDA emulation) links to it. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 extern void *polybench_alloc_data(unsigned long long int n, int elt_size);
 extern void polybench_free_data(void *ptr);
 extern void polybench_flush_cache(void);
@@ -209,5 +213,8 @@ extern void polybench_prepare_instruments(void);
 extern void polybench_timer_start(void);
 extern void polybench_timer_stop(void);
 extern void polybench_timer_print(void);
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* POLYBENCH_H */
