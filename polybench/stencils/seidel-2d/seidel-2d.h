@@ -1,0 +1,31 @@
+/* seidel-2d.h - problem sizes of seidel-2d (the PolyBench/C 4.2.1 datasets). */
+#ifndef POLYBENCH_SEIDEL_2D_H
+#define POLYBENCH_SEIDEL_2D_H
+
+#ifndef POLYBENCH_H
+# error "include polybench.h before seidel-2d.h"
+#endif
+
+#if !defined(TSTEPS) && !defined(N)
+# if defined(MINI_DATASET)
+#  define TSTEPS 20
+#  define N 40
+# elif defined(SMALL_DATASET)
+#  define TSTEPS 40
+#  define N 120
+# elif defined(MEDIUM_DATASET)
+#  define TSTEPS 100
+#  define N 400
+# elif defined(LARGE_DATASET)
+#  define TSTEPS 500
+#  define N 2000
+# elif defined(EXTRALARGE_DATASET)
+#  define TSTEPS 1000
+#  define N 4000
+# endif
+#endif
+
+#define _PB_TSTEPS POLYBENCH_LOOP_BOUND(TSTEPS, tsteps)
+#define _PB_N POLYBENCH_LOOP_BOUND(N, n)
+
+#endif /* POLYBENCH_SEIDEL_2D_H */
