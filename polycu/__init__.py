@@ -7,13 +7,33 @@ mapping -> memory -> codegen -> runtime); every phase returns new immutable valu
     scop = polycu.load("polybench/linear-algebra/blas/gemm/gemm.c",
                        includes=["polybench/utilities"])[0]
     deps = polycu.dependences(scop)
+    ranked = polycu.candidates(scop, deps)      # schedules, best first, proven legal
+    best = polycu.choose(scop, deps)
+    program = polycu.map_to_gpu(scop, deps, best.tree, relaxed=best.relaxed)
+    out = polycu.compile("gemm.c", polycu.Options(include_dir=[...]))   # .cuda, .description
 """
 from .deps import Dependences, compute_dependences as dependences, format_dependences
+from .codegen import Generated, compile_file as compile, generate
 from .diagnostics import Diagnostic, Location, PolycuError
 from .frontend.load import load_file as load, load_text
+from .gpu.kernel import GpuProgram, Kernel
+from .gpu.mapping import Sizes, map_to_gpu
 from .model import Access, Array, Scop, Statement, format_scop
 from .options import Options
+from .schedule import (Candidate, IllegalSchedule, Schedule, candidates, check_legality, choose,
+                       mark_bands)
+
+
+def check(path, options=None, **kwargs):  # type: ignore[no-untyped-def]
+    """Run every SCoP of a C file on the GPU and compare it with its CPU reference
+    (``polycu check``); the arguments of ``polycu.runtime.check.check_file``.
+    Imported on first use: it needs numpy and PyCUDA."""
+    from .runtime.check import check_file
+    return check_file(path, options, **kwargs)
+
 
 __all__ = ["load", "load_text", "dependences", "Dependences", "Scop", "Statement", "Access",
            "Array", "Options", "PolycuError", "Diagnostic", "Location", "format_scop",
-           "format_dependences"]
+           "format_dependences", "Schedule", "Candidate", "IllegalSchedule", "candidates",
+           "choose", "check_legality", "mark_bands", "check", "map_to_gpu", "GpuProgram",
+           "Kernel", "Sizes", "compile", "generate", "Generated"]

@@ -53,9 +53,72 @@ OPTIONS: tuple[Option, ...] = (
            commands=(COMPILE,)),
     Option("--dump-deps", "flag", False, "print the dependences of each SCoP and stop",
            commands=(COMPILE,)),
+    # -- scheduling (polycu/schedule) -------------------------------------------
+    Option("--dump-schedule", "flag", False, "print the ranked schedule candidates and the "
+           "chosen schedule tree (isl YAML) of each SCoP and stop", commands=(COMPILE,)),
+    Option("--save-schedule", "str", None, "write the chosen schedule tree (isl YAML) to FILE "
+           "(FILE.k.ext for the k-th SCoP, k > 0)", ppcg=True, metavar="FILE"),
+    Option("--load-schedule", "str", None, "use the schedule tree in FILE instead of "
+           "computing one (it is re-marked and proven legal first)", ppcg=True,
+           metavar="FILE"),
+    Option("--reschedule", "bool", True, "compute new schedules with isl's scheduler "
+           "(--no-reschedule keeps only the original order)", ppcg=True),
+    Option("--fusion", "str", "all", "fusion strategies tried with isl's scheduler: max, "
+           "smart, min or all of them", choices=("all", "max", "smart", "min")),
+    Option("--relax-reductions", "bool", True, "also try schedules that run reduction "
+           "updates in parallel (lowered with atomics) where that adds parallelism"),
+    Option("--schedule-max-operations", "int", 20_000_000, "isl operation budget for "
+           "scheduling one SCoP; when exceeded the candidates found so far (the identity "
+           "at least) are kept, with a warning (0: no limit)", metavar="N"),
+    Option("--tile-size", "int", 32, "default tile size of every band member", ppcg=True,
+           metavar="N"),
+    Option("--sizes", "str", None, "per-kernel sizes, e.g. '{ kernel[0] -> tile[32,32]; "
+           "kernel[i] -> block[16,8] }'", ppcg=True, metavar="ISL_MAP"),
+    Option("--isl-schedule-outer-coincidence", "bool", None, "isl: require the outermost "
+           "band member to be coincident where possible (polycu default: on)", ppcg=True),
+    Option("--isl-schedule-maximize-band-depth", "bool", None, "isl: make bands as deep as "
+           "possible (polycu default: on)", ppcg=True),
+    Option("--isl-schedule-maximize-coincidence", "bool", None, "isl: maximize the number of "
+           "coincident members per band (polycu default: off)", ppcg=True),
+    Option("--isl-schedule-serialize-sccs", "bool", None, "isl: one loop nest per strongly "
+           "connected component (overrides --fusion)", ppcg=True),
+    Option("--isl-schedule-whole-component", "bool", None, "isl: schedule whole components "
+           "at once (overrides --fusion)", ppcg=True),
+    Option("--isl-schedule-treat-coalescing", "bool", None, "isl: avoid schedules whose "
+           "coefficients prevent loop coalescing (polycu default: on)", ppcg=True),
+    Option("--isl-schedule-separate-components", "bool", None, "isl: schedule the "
+           "components of the dependence graph separately (polycu default: off)", ppcg=True),
+    Option("--isl-schedule-carry-self-first", "bool", None, "isl: carry self-dependences "
+           "first when a band must carry dependences (polycu default: on)", ppcg=True),
+    Option("--isl-schedule-max-coefficient", "int", None, "isl: bound on schedule "
+           "coefficients (-1: none)", ppcg=True, metavar="N"),
+    Option("--isl-schedule-max-constant-term", "int", None, "isl: bound on schedule "
+           "constant terms (-1: none)", ppcg=True, metavar="N"),
+    Option("--isl-schedule-algorithm", "str", None, "isl: scheduling algorithm",
+           ppcg=True, choices=("isl", "feautrier")),
     # -- output -------------------------------------------------------------------
     Option("--output", "str", None, "output file (default: input name with .cu)",
            commands=(COMPILE,), short="-o", metavar="FILE"),
+    # -- running, checking, timing (polycu/runtime, polycu/bench.py) ---------------
+    Option("--dataset", "str", None, "PolyBench dataset: compile with -D<DATASET>_DATASET "
+           "and give each parameter p the value of its size macro P (bench: LARGE if not "
+           "given)", commands=(CHECK, BENCH),
+           choices=("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")),
+    Option("--param", "append", [], "fix a parameter's value (NAME=VALUE); the others come "
+           "from --dataset or are chosen up to --max-param", commands=(CHECK, EMULATE),
+           metavar="NAME=VALUE"),
+    Option("--max-param", "int", 37, "largest value chosen for a parameter that nothing "
+           "fixes", commands=(CHECK, EMULATE), metavar="N"),
+    Option("--seed", "int", None, "seed of the random inputs (default: a fresh one, "
+           "printed)", commands=(CHECK, EMULATE, BENCH), metavar="N"),
+    Option("--repeat", "int", 10, "timed runs per kernel (median and spread reported)",
+           commands=(BENCH,), metavar="N"),
+    Option("--out", "str", None, "directory of the reports (default: out/bench-<DATASET>)",
+           commands=(BENCH,), metavar="DIR"),
+    Option("--cpu-baseline", "bool", True, "also time the unchanged program built with "
+           "gcc -O3, one thread and automatically parallelised", commands=(BENCH,)),
+    Option("--refresh", "flag", False, "measure the device again even when its ceilings "
+           "are cached", commands=(DEVICE,)),
 )
 
 

@@ -450,3 +450,18 @@ def test_every_polybench_kernel_has_one_parametric_scop(path, capsys):
     assert out.count("scop kernel_") == 1 and "dependences of kernel_" in out
     scop = polycu.load(str(path), includes=["polybench/utilities", str(path.parent)])[0]
     assert scop.parameters, "PolyBench loop bounds use the size parameters"
+
+
+def test_original_code_compiles_as_a_function_body(tmp_path):
+    import subprocess
+    s = scop_of("""  int i;
+#pragma scop
+  y[0] = -r[0];
+  for (i = 1; i < n; i++)
+    y[i] = y[i - 1] + r[i];
+#pragma endscop""", "int n, double r[n], double y[n]")
+    decls = "".join(f"  {d};\n" for name, d in s.declarations if name not in ("n", "r", "y"))
+    src = tmp_path / "ref.c"
+    src.write_text(f"void ref(int n, double r[n], double y[n])\n{{\n{decls}{s.original_code}}}\n")
+    subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", "-c", str(src), "-o",
+                    str(tmp_path / "ref.o")], check=True)

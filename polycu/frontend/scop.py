@@ -756,8 +756,8 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
     declarations = tuple((name, symbols[name].declaration) for name in sorted(used)
                          if name in symbols and name not in declared_inside
                          and symbols[name].declaration)
-    code = "\n".join(_generator.visit(item) if not isinstance(item, c_ast.Decl)
-                     else _generator.visit(item) + ";" for item in region.items)
+    # _generate_stmt terminates expression statements and declarations with ';'.
+    code = "".join(_generator._generate_stmt(item) for item in region.items)
     return Scop(name=f"{region.function}_scop{index}", function=region.function, source=source,
                 region=region.lines, parameters=params, context=ctx, arrays=arrays,
                 statements=statements, schedule=schedule, location=region.location,

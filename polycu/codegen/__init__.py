@@ -1,0 +1,98 @@
+"""Code generation: GPU programs -> one .cu file and its kernel description.
+
+In:  the ``GpuProgram`` of every SCoP of one source file.
+Out: ``Generated``: the .cu text (prologue, kernels, host functions, then the
+original file verbatim with each SCoP's lines replaced by a call) and the
+JSON-serialisable description of contract 4.
+
+``compile_file`` runs the whole pipeline on a file: frontend, dependences, schedule
+(``polycu.schedule.choose``), mapping, code generation.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..deps import compute_dependences
+from ..diagnostics import Location, Reporter, error
+from ..frontend.load import load_file
+from ..gpu.kernel import GpuProgram
+from ..gpu.mapping import Sizes, map_to_gpu
+from ..model import Scop
+from ..options import Options
+from ..schedule import choose, parse_sizes
+from . import host
+from .cuda import kernel_source, layouts
+from .description import VERSION, describe
+
+
+@dataclass(frozen=True)
+class Generated:
+    """The generated .cu text and the kernel description of one source file."""
+
+    cuda: str
+    description: dict[str, Any]
+
+    def description_json(self) -> str:
+        return json.dumps(self.description, indent=1) + "\n"
+
+
+def generate(source: str, text: str, programs: Sequence[GpuProgram]) -> Generated:
+    """The .cu of ``text`` (the contents of file ``source``) with ``programs`` spliced in."""
+    device_parts = [host.prologue(Path(source).name)]
+    host_parts = [host.HOST_HELPERS]
+    calls = []
+    scops = []
+    for program in programs:
+        scop = program.scop
+        arrays = layouts(scop)
+        sources = {k.name: kernel_source(program, k, arrays) for k in program.kernels}
+        host_source = host.host_function(program, arrays)
+        device_parts += sources.values()
+        host_parts.append(host_source)
+        device_source = "\n\n".join([device_parts[0]] + list(sources.values())) + "\n"
+        moves = host.transfers(program, arrays, host.device_prefix(scop))
+        scops.append(describe(program, arrays, moves, device_source, host_source, sources))
+        indent = host.indentation(text, scop.region)
+        calls.append((scop.region, host.call_site(scop, arrays, indent)))
+    body = host.splice(text, calls)
+    cuda = "\n\n".join(device_parts + host_parts) + "\n\n" + body
+    description = {"version": VERSION, "source": source, "scops": scops}
+    return Generated(cuda, description)
+
+
+def sizes_from(options: Options) -> Sizes:
+    """Tile and block sizes from --tile-size and PPCG's --sizes."""
+    if options.tile_size < 1:
+        raise error(f"--tile-size must be a positive integer, not {options.tile_size}",
+                    Location("--tile-size"))
+    return Sizes(options.tile_size, parse_sizes(options.sizes))
+
+
+def program_of(scop: Scop, options: Options, reporter: Reporter | None = None) -> GpuProgram:
+    """Dependences, schedule and mapping of one SCoP."""
+    deps = compute_dependences(scop)
+    schedule = choose(scop, deps, options, reporter)
+    return map_to_gpu(scop, deps, schedule.tree, relaxed=schedule.relaxed,
+                      sizes=sizes_from(options))
+
+
+def compile_file(path: str, options: Options | None = None,
+                 reporter: Reporter | None = None) -> Generated:
+    """The whole pipeline on one C file (``polycu file.c``)."""
+    options = options or Options()
+    scops = load_file(path, defines=options.define, includes=options.include_dir,
+                      undefines=options.undefine, auto=options.auto_scop, ctx=options.ctx)
+    resolved = Path(path).resolve()
+    for scop in scops:
+        if Path(scop.source).resolve() != resolved:
+            raise error(f"the SCoP is in '{scop.source}', not in the file being compiled; "
+                        "it cannot be replaced by host code", scop.location)
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
+    programs = [program_of(scop, options, reporter) for scop in scops]
+    return generate(path, text, programs)

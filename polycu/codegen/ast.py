@@ -1,0 +1,177 @@
+"""isl AST building for kernels and host code, and conversion to our own small AST.
+
+In:  a ``GpuProgram``.
+Out: ``Node`` trees (``For``, ``If``, ``Block``, ``User``) whose expressions are
+``Expr`` values, printed by ``cuda.py`` (C) and ``description.py`` (Python).
+
+* A kernel's AST is isl's AST of the whole schedule tree restricted to the instances
+  of one block/thread, ``D_K(h) ∩ map(b, t)``, built in the context of the kernel
+  (valid ``h``, ``0 <= t < B``, ``0 <= b < grid``): outer host bands are then fixed
+  and generate no loop, mapped members become point loops strided by the block size
+  (or plain values) and guards are exact.
+* The host AST is isl's AST of the host schedule over the launch instances ``K[h]``.
+* Grid sizes and array footprints are parametric ``PwAff`` turned into expressions by
+  an AST build of their context (``AstBuild.expr_from_pw_aff``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+import islpy as isl
+
+from ..gpu.kernel import GpuProgram, Kernel
+
+_OP = isl.ast_expr_op_type
+_OP_NAMES = {
+    _OP.and_: "and", _OP.and_then: "and", _OP.or_: "or", _OP.or_else: "or",
+    _OP.max: "max", _OP.min: "min", _OP.minus: "minus", _OP.add: "add", _OP.sub: "sub",
+    _OP.mul: "mul", _OP.div: "div", _OP.fdiv_q: "fdiv_q", _OP.pdiv_q: "pdiv_q",
+    _OP.pdiv_r: "pdiv_r", _OP.zdiv_r: "zdiv_r", _OP.cond: "cond", _OP.select: "cond",
+    _OP.eq: "eq", _OP.le: "le", _OP.lt: "lt", _OP.ge: "ge", _OP.gt: "gt", _OP.call: "call",
+}
+
+
+@dataclass(frozen=True)
+class Expr:
+    """An integer expression: ``op`` is 'int', 'id' or an operator; ``value`` for leaves."""
+
+    op: str
+    args: tuple["Expr", ...] = ()
+    value: int | str | None = None
+
+    @staticmethod
+    def int_(v: int) -> "Expr":
+        return Expr("int", value=v)
+
+    @staticmethod
+    def id_(name: str) -> "Expr":
+        return Expr("id", value=name)
+
+
+@dataclass(frozen=True)
+class For:
+    """``for (var = init; var <= upper; var += step) body`` (upper inclusive)."""
+
+    var: str
+    init: Expr
+    upper: Expr
+    step: int
+    body: "Node"
+    degenerate: bool = False
+
+
+@dataclass(frozen=True)
+class If:
+    cond: Expr
+    then: "Node"
+    else_: "Node | None" = None
+
+
+@dataclass(frozen=True)
+class Block:
+    children: tuple["Node", ...]
+
+
+@dataclass(frozen=True)
+class User:
+    """A statement instance ``S(args)`` (kernel) or a launch ``K[h](args)`` (host)."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+Node = Union[For, If, Block, User]
+
+
+def to_expr(expr: isl.AstExpr) -> Expr:
+    """Our Expr of an isl AST expression."""
+    kind = expr.get_type()
+    if kind == isl.ast_expr_type.int:
+        return Expr.int_(expr.get_val().to_python())
+    if kind == isl.ast_expr_type.id:
+        return Expr.id_(expr.get_id().get_name())
+    op = expr.get_op_type()
+    if op not in _OP_NAMES:
+        raise AssertionError(f"unexpected isl AST operator {op}")
+    args = tuple(to_expr(expr.get_op_arg(i)) for i in range(expr.get_op_n_arg()))
+    return Expr(_OP_NAMES[op], args)
+
+
+# A for loop's condition is `var <= ub` or `var < ub` (ub - 1 inclusive).
+def _upper(cond: Expr, var: str) -> Expr:
+    assert cond.op in ("le", "lt") and cond.args[0] == Expr.id_(var), \
+        f"unexpected loop condition {cond}"
+    ub = cond.args[1]
+    if cond.op == "lt":
+        ub = Expr.int_(ub.value - 1) if ub.op == "int" else Expr("sub", (ub, Expr.int_(1)))
+    return ub
+
+
+def to_node(node: isl.AstNode) -> Node:
+    """Our Node of an isl AST node (marks are transparent)."""
+    kind = node.get_type()
+    if kind == isl.ast_node_type.for_:
+        var = node.for_get_iterator().get_id().get_name()
+        inc = to_expr(node.for_get_inc())
+        assert inc.op == "int" and inc.value > 0, "loop strides are positive constants"
+        body = to_node(node.for_get_body())
+        init = to_expr(node.for_get_init())
+        if node.for_is_degenerate():
+            return For(var, init, init, 1, body, True)
+        return For(var, init, _upper(to_expr(node.for_get_cond()), var), inc.value, body)
+    if kind == isl.ast_node_type.if_:
+        else_ = to_node(node.if_get_else_node()) if node.if_has_else_node() else None
+        return If(to_expr(node.if_get_cond()), to_node(node.if_get_then_node()), else_)
+    if kind == isl.ast_node_type.block:
+        children = node.block_get_children()
+        return Block(tuple(to_node(children.get_at(i)) for i in range(children.n_ast_node())))
+    if kind == isl.ast_node_type.user:
+        call = to_expr(node.user_get_expr())
+        assert call.op == "call" and call.args[0].op == "id"
+        return User(call.args[0].value, call.args[1:])
+    if kind == isl.ast_node_type.mark:
+        return to_node(node.mark_get_node())
+    raise AssertionError(f"unexpected isl AST node {kind}")
+
+
+def _iterators(prefix: str, ctx: isl.Context, count: int = 64) -> isl.IdList:
+    ids = isl.IdList.alloc(ctx, count)
+    for k in range(count):
+        ids = ids.add(isl.Id(f"{prefix}{k}", context=ctx))
+    return ids
+
+
+def _build(context: isl.Set, iterator_prefix: str) -> isl.AstBuild:
+    build = isl.AstBuild.from_context(context)
+    return build.set_iterators(_iterators(iterator_prefix, context.get_ctx()))
+
+
+# Kernel K at block b, thread t: AST of the schedule on D_K(h) ∩ map(b, t).
+def kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
+    """The loops one thread of ``kernel`` runs, with statement instances as ``User``."""
+    build = _build(kernel.context(program.scop.context), program.names.iterator)
+    schedule = program.schedule.intersect_domain(kernel.thread_domain())
+    return to_node(build.node_from_schedule(schedule))
+
+
+def host_ast(program: GpuProgram) -> Node:
+    """The host loops and launches (``User`` named after ``Kernel.launch_name``)."""
+    build = _build(program.scop.context, program.names.iterator)
+    return to_node(build.node_from_schedule(program.host))
+
+
+def expr_of(pwaff: isl.PwAff, context: isl.Set) -> Expr:
+    """An expression computing ``pwaff`` wherever ``context`` holds."""
+    context = context.align_params(pwaff.get_space())
+    pwaff = pwaff.align_params(context.get_space())
+    build = isl.AstBuild.from_context(context)
+    return to_expr(build.expr_from_pw_aff(pwaff.gist_params(context)))
+
+
+def grid_exprs(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
+    """Blocks along x, y, z at a launch, over the parameters and the host values h."""
+    context = kernel.host_context(program.scop.context)
+    axes = kernel.by_axis()
+    return tuple(expr_of(axes[a].grid, context) if a in axes else Expr.int_(1)
+                 for a in ("x", "y", "z"))

@@ -1,0 +1,287 @@
+"""Our CUDA C printer: isl ASTs (via ``ast.py``), statement bodies and kernels.
+
+In:  ``Node``/``Expr`` trees from ``ast.py`` and the statements of the ``Scop``.
+Out: C text.
+
+Statement bodies are printed from their pycparser AST with every loop iterator
+replaced by its value at the AST's call site and every array reference
+``A[s_0]..[s_{r-1}]`` linearised row-major by Horner's rule,
+``((s_0 * n_1 + s_1) * n_2 + s_2) ...``, with the array's extents ``n_k``.
+Scalars written anywhere in the SCoP live in device memory (``s[0]``); read-only
+scalars are kernel arguments passed by value.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import islpy as isl
+from pycparser import c_ast, c_generator
+
+from ..diagnostics import error
+from ..gpu.kernel import GpuProgram, Kernel
+from ..model import Access, Array, Scop, Statement
+from .ast import Block, Expr, For, If, Node, User, expr_of, kernel_ast
+
+INDENT = "  "
+
+# C operator precedence (higher binds tighter) of our Expr operators.
+_PREC = {"cond": 3, "or": 4, "and": 5, "eq": 9, "le": 10, "lt": 10, "ge": 10, "gt": 10,
+         "add": 12, "sub": 12, "mul": 13, "div": 13, "pdiv_q": 13, "pdiv_r": 13, "zdiv_r": 13,
+         "minus": 14}
+_C_OPS = {"or": "||", "and": "&&", "eq": "==", "le": "<=", "lt": "<", "ge": ">=", "gt": ">",
+          "add": "+", "sub": "-", "mul": "*", "div": "/", "pdiv_q": "/", "pdiv_r": "%",
+          "zdiv_r": "%"}
+_PRIMARY = 16
+
+
+def _prec(e: Expr) -> int:
+    if e.op == "int":
+        return _PREC["minus"] if e.value < 0 else _PRIMARY
+    return _PREC.get(e.op, _PRIMARY)
+
+
+def c_expr(e: Expr, host: bool = False) -> str:
+    """C text of ``e``; ``host`` spells min/max as the host helpers of the prologue."""
+    if e.op == "int":
+        return str(e.value)
+    if e.op == "id":
+        return str(e.value)
+    if e.op in ("min", "max"):
+        name = f"polycu_{e.op}" if host else e.op
+        text = c_expr(e.args[0], host)
+        for arg in e.args[1:]:
+            text = f"{name}({text}, {c_expr(arg, host)})"
+        return text
+    if e.op == "fdiv_q":
+        return f"polycu_floord({c_expr(e.args[0], host)}, {c_expr(e.args[1], host)})"
+    if e.op == "call":
+        return f"{c_expr(e.args[0], host)}({', '.join(c_expr(a, host) for a in e.args[1:])})"
+    prec = _PREC[e.op]
+    if e.op == "minus":
+        return f"-{_wrap(e.args[0], prec + 1, host)}"
+    if e.op == "cond":
+        return (f"{_wrap(e.args[0], prec + 1, host)} ? {_wrap(e.args[1], prec, host)} : "
+                f"{_wrap(e.args[2], prec, host)}")
+    # Left-associative binary operators: a right operand of equal precedence needs
+    # parentheses unless it is the same associative operator (a + (b + c)).
+    parts = [_wrap(e.args[0], prec, host)]
+    for arg in e.args[1:]:
+        same = arg.op == e.op and e.op in ("add", "mul", "and", "or")
+        parts.append(_wrap(arg, prec if same else prec + 1, host))
+    return f" {_C_OPS[e.op]} ".join(parts)
+
+
+def _wrap(e: Expr, need: int, host: bool) -> str:
+    text = c_expr(e, host)
+    return f"({text})" if _prec(e) < need else text
+
+
+def atom(e: Expr, host: bool = False) -> str:
+    """``e`` parenthesised unless it is a name or a non-negative literal."""
+    return _wrap(e, _PRIMARY, host)
+
+
+# -- AST nodes -------------------------------------------------------------------
+
+def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
+               depth: int = 1) -> list[str]:
+    """Lines of C for an AST; ``user`` expands one ``User`` node into lines."""
+    pad = INDENT * depth
+    if isinstance(node, Block):
+        return [line for child in node.children for line in print_node(child, user, host, depth)]
+    if isinstance(node, User):
+        return [pad + line for line in user(node)]
+    if isinstance(node, If):
+        lines = [f"{pad}if ({c_expr(node.cond, host)}) {{"]
+        lines += print_node(node.then, user, host, depth + 1)
+        if node.else_ is not None:
+            lines.append(f"{pad}}} else {{")
+            lines += print_node(node.else_, user, host, depth + 1)
+        return lines + [pad + "}"]
+    assert isinstance(node, For)
+    if node.degenerate:
+        lines = [f"{pad}{{", f"{pad}{INDENT}const int {node.var} = {c_expr(node.init, host)};"]
+        return lines + print_node(node.body, user, host, depth + 1) + [pad + "}"]
+    lines = [f"{pad}for (int {node.var} = {c_expr(node.init, host)}; "
+             f"{node.var} <= {c_expr(node.upper, host)}; {node.var} += {node.step}) {{"]
+    return lines + print_node(node.body, user, host, depth + 1) + [pad + "}"]
+
+
+# -- arrays as flat device pointers -------------------------------------------------
+
+@dataclass(frozen=True)
+class Layout:
+    """How kernels see one array: by value (read-only scalar) or a flat pointer with
+    the C text of its extents (row-major; the outermost one may be None)."""
+
+    array: Array
+    extents: tuple[str | None, ...]
+    by_value: bool
+
+    @property
+    def name(self) -> str:
+        return self.array.name
+
+
+_INTEGER_TEXT = re.compile(r"^[\d\s()+\-*]+$")
+
+
+def extent_text(scop: Scop, array: Array, k: int) -> str | None:
+    """C text of extent ``k`` of ``array`` over the SCoP's parameters (constants folded)."""
+    text = array.extents[k]
+    if text is None:
+        return None
+    if _INTEGER_TEXT.match(text):
+        return str(eval(text, {"__builtins__": {}}))  # digits and + - * ( ) only
+    if array.extent_set is not None:
+        size = array.extent_set.dim_max(k).add_constant_val(isl.Val(1))
+        if size.n_piece() == 1:
+            return c_expr(expr_of(size, scop.context))
+    unknown = set(re.findall(r"[A-Za-z_]\w*", text)) - set(scop.parameters)
+    if unknown:
+        raise error(f"extent '{text}' of array '{array.name}' uses {', '.join(sorted(unknown))}"
+                    f", which is not a parameter of the SCoP", array.location)
+    return f"({text})"
+
+
+def layouts(scop: Scop) -> dict[str, Layout]:
+    """The device view of every array of the SCoP."""
+    written = {a.array for s in scop.statements for a in s.writes}
+    result = {}
+    for array in scop.arrays:
+        if any(e is None for e in array.extents[1:]):
+            raise error(f"array '{array.name}' is a pointer to pointers; code generation "
+                        "needs contiguous row-major arrays", array.location)
+        extents = tuple(None if k == 0 and array.extents[0] is None else
+                        extent_text(scop, array, k) for k in range(array.rank))
+        result[array.name] = Layout(array, extents, array.is_scalar and array.name not in written)
+    return result
+
+
+def linearise(subscripts: list[str], extents: tuple[str | None, ...]) -> str:
+    """Row-major offset of ``A[s_0]..[s_{r-1}]`` by Horner's rule."""
+    index = subscripts[0]
+    for sub, extent in zip(subscripts[1:], extents[1:]):
+        index = f"({index}) * {extent} + {sub}" if not _simple(index) else \
+            f"{index} * {extent} + {sub}"
+    return index
+
+
+def _simple(text: str) -> bool:
+    return re.fullmatch(r"[A-Za-z_]\w*|\d+", text) is not None
+
+
+# -- statement bodies ---------------------------------------------------------------------
+
+class _BodyPrinter(c_generator.CGenerator):
+    """A statement body with iterators substituted and array references linearised."""
+
+    def __init__(self, values: dict[str, str], accesses: Iterable[Access],
+                 arrays: dict[str, Layout]):
+        super().__init__()
+        self.values = values
+        self.accesses = {id(a.node): a for a in accesses}
+        self.arrays = arrays
+
+    def visit_ID(self, n: c_ast.ID) -> str:
+        access = self.accesses.get(id(n))
+        if access is not None:
+            return n.name if self.arrays[access.array].by_value else f"{n.name}[0]"
+        return self.values.get(n.name, n.name)
+
+    def visit_ArrayRef(self, n: c_ast.ArrayRef) -> str:
+        access = self.accesses.get(id(n))
+        if access is None:
+            return super().visit_ArrayRef(n)
+        subscripts: list[str] = []
+        node: c_ast.Node = n
+        while isinstance(node, c_ast.ArrayRef):
+            subscripts.append(self._subscript(node.subscript))
+            node = node.name
+        layout = self.arrays[access.array]
+        return f"{access.array}[{linearise(subscripts[::-1], layout.extents)}]"
+
+    def _subscript(self, node: c_ast.Node) -> str:
+        text = self._visit_expr(node)
+        return f"({text})" if isinstance(node, (c_ast.TernaryOp, c_ast.ExprList)) else text
+
+    def atomic(self, body: c_ast.Assignment, stmt: Statement) -> str:
+        """``atomicAdd(&X[f], e)`` for ``X[f] += e``, ``X[f] -= e`` or ``X[f] = X[f] + e``."""
+        target = self.visit(body.lvalue)
+        if body.op == "+=":
+            return f"atomicAdd(&{target}, {self.visit(body.rvalue)})"
+        if body.op == "-=":
+            return f"atomicAdd(&{target}, -({self.visit(body.rvalue)}))"
+        rv = body.rvalue
+        assert body.op == "=" and isinstance(rv, c_ast.BinaryOp) and rv.op == "+", stmt.text
+        own = {id(a.node) for a in stmt.reads if a.array == stmt.reduction_array}
+        other = rv.right if id(rv.left) in own else rv.left
+        return f"atomicAdd(&{target}, {self.visit(other)})"
+
+
+def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
+                   atomic: bool = False) -> str:
+    """The C text of one instance ``S(args)`` (iterators replaced by ``args``)."""
+    values = {it: atom(arg) for it, arg in zip(stmt.iterators, args)}
+    printer = _BodyPrinter(values, stmt.accesses, arrays)
+    if atomic:
+        return printer.atomic(stmt.body, stmt) + ";"
+    return printer.visit(stmt.body) + ";"
+
+
+# -- kernels ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class KernelArg:
+    """One kernel parameter: C declaration pieces and its role for the runtimes."""
+
+    name: str
+    ctype: str
+    role: str              # 'param' | 'iterator' | 'scalar' | 'array'
+    array: str | None = None
+
+    @property
+    def declaration(self) -> str:
+        sep = "" if self.ctype.endswith("*") else " "
+        return f"{self.ctype}{sep}{self.name}"
+
+
+def kernel_args(program: GpuProgram, kernel: Kernel,
+                arrays: dict[str, Layout]) -> tuple[KernelArg, ...]:
+    """Parameters, host values, read-only scalars by value, then device pointers."""
+    args = [KernelArg(p, "int", "param") for p in program.scop.parameters]
+    args += [KernelArg(h, "int", "iterator") for h in kernel.host_ids]
+    used = kernel.reads | kernel.writes
+    for array in program.scop.arrays:
+        layout = arrays[array.name]
+        if array.name in used and layout.by_value:
+            args.append(KernelArg(array.name, array.element_type, "scalar", array.name))
+    for array in program.scop.arrays:
+        layout = arrays[array.name]
+        if array.name in used and not layout.by_value:
+            const = "" if array.name in kernel.writes else "const "
+            args.append(KernelArg(array.name, f"{const}{array.element_type} *__restrict__",
+                                  "array", array.name))
+    return tuple(args)
+
+
+def kernel_source(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout]) -> str:
+    """``extern "C" __global__ void K(...) { ids; loops of one thread }``."""
+    scop = program.scop
+    args = kernel_args(program, kernel, arrays)
+    statements = {s.name: s for s in scop.statements}
+
+    def expand(node: User) -> list[str]:
+        stmt = statements[node.name]
+        return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic)]
+
+    lines = [f'extern "C" __global__ void {kernel.name}('
+             + ", ".join(a.declaration for a in args) + ")", "{"]
+    for m in sorted(kernel.mapped, key=lambda m: m.member):
+        lines.append(f"{INDENT}const int {m.block_id} = blockIdx.{m.axis}, "
+                     f"{m.thread_id} = threadIdx.{m.axis};")
+    lines += print_node(kernel_ast(program, kernel), expand, host=False)
+    lines.append("}")
+    return "\n".join(lines)

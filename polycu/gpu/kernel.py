@@ -1,0 +1,200 @@
+"""The GPU program of one SCoP: kernels, their mapping to blocks and threads, host loops.
+
+A ``Kernel`` executes the statement instances ``D_K`` that reach one node of the
+schedule tree.  The band members above that node (the *host prefix* ``P``) run on
+the host: the kernel is launched once per point ``h`` of ``L_K = P(D_K)`` and executes
+``D_K(h) = { S[i] in D_K : P(S[i]) = h }``; inside it, ``h`` is a parameter.
+
+The first ``d <= 3`` members ``m_k`` of the kernel's band are mapped: with tile size
+``T_k``, block size ``B_k`` and ``lo_k(h) = min m_k over D_K(h)``, block ``b`` and thread
+``t`` execute the instances with, for each mapped member,
+
+    r_k = m_k - T_k (b_k + floor(lo_k / T_k)),   0 <= r_k < T_k,   r_k = t_k (mod B_k)
+
+so the grid is ``floor(hi_k / T_k) - floor(lo_k / T_k) + 1`` blocks (evaluated at launch)
+and every block/thread pair filters its instances exactly.  A kernel without mapped
+members runs on a single thread.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import islpy as isl
+
+from ..deps import Dependences
+from ..model import Scop
+
+
+@dataclass(frozen=True)
+class Names:
+    """Prefixes of generated identifiers, chosen not to collide with the SCoP's names."""
+
+    host: str = "h"       # host loop values, kernel parameters h0, h1, ...
+    block: str = "b"      # block indices b0, b1, ... (per mapped member)
+    thread: str = "t"     # thread indices t0, t1, ...
+    iterator: str = "c"   # AST loop iterators c0, c1, ...
+
+    def host_id(self, k: int) -> str:
+        return f"{self.host}{k}"
+
+    def block_id(self, k: int) -> str:
+        return f"{self.block}{k}"
+
+    def thread_id(self, k: int) -> str:
+        return f"{self.thread}{k}"
+
+
+@dataclass(frozen=True, eq=False)
+class MappedMember:
+    """One band member mapped to a block index and a thread index on one axis."""
+
+    member: int            # position in the kernel's band
+    axis: str              # 'x', 'y' or 'z'
+    tile: int
+    block: int
+    lower: isl.PwAff       # lower bound of the member over D_K(h), over (params, h)
+    upper: isl.PwAff       # max of the member over D_K(h)
+    block_id: str
+    thread_id: str
+
+    @property
+    def tile_offset(self) -> isl.PwAff:
+        """floor(lo / T): the tile index of block 0."""
+        return self.lower.scale_down_val(isl.Val(self.tile)).floor()
+
+    @property
+    def grid(self) -> isl.PwAff:
+        """floor(hi / T) - floor(lo / T) + 1 blocks along this member."""
+        hi = self.upper.scale_down_val(isl.Val(self.tile)).floor()
+        return hi.sub(self.tile_offset).add_constant_val(isl.Val(1))
+
+
+AXES = ("x", "y", "z")
+
+
+@dataclass(frozen=True, eq=False)
+class Kernel:
+    """One kernel: which instances it runs, how they map onto the grid, where it launches."""
+
+    name: str
+    index: int
+    domain: isl.UnionSet          # D_K, all host points together
+    prefix: isl.UnionMap          # P: S[i] -> [h] (host band members above the kernel)
+    host_ids: tuple[str, ...]     # names of h inside the kernel
+    band: isl.UnionMap | None     # partial schedule S[i] -> [m] of the mapped band
+    mapped: tuple[MappedMember, ...]
+    atomic: frozenset[str] = frozenset()   # statements lowered with atomicAdd
+    statements: tuple[str, ...] = ()
+    reads: frozenset[str] = frozenset()    # arrays read by the kernel
+    writes: frozenset[str] = frozenset()   # arrays written by the kernel
+
+    @property
+    def launch_name(self) -> str:
+        """Tuple name of the kernel's launch instances K[h] in the host schedule."""
+        return f"{self.name}_launch"
+
+    @property
+    def launches(self) -> isl.Set:
+        """L_K = P(D_K): the host points at which the kernel is launched."""
+        rng = self.prefix.intersect_domain(self.domain).range()
+        return isl.Set.from_union_set(rng).set_tuple_name(self.launch_name)
+
+    @property
+    def uses_barriers(self) -> bool:
+        return False
+
+    def by_axis(self) -> dict[str, MappedMember]:
+        return {m.axis: m for m in self.mapped}
+
+    def block_dims(self) -> tuple[int, int, int]:
+        axes = self.by_axis()
+        return tuple(axes[a].block if a in axes else 1 for a in AXES)  # type: ignore[return-value]
+
+    def at_host_point(self) -> isl.UnionSet:
+        """D_K(h): the instances of one launch, with the host values h as parameters."""
+        if not self.host_ids:
+            return self.domain
+        n = len(self.host_ids)
+        dims = ", ".join(f"v{k}" for k in range(n))
+        eqs = " and ".join(f"v{k} = {h}" for k, h in enumerate(self.host_ids))
+        fix = isl.Set(f"[{', '.join(self.host_ids)}] -> {{ [{dims}] : {eqs} }}")
+        return self.prefix.intersect_domain(self.domain).intersect_range(
+            isl.UnionSet.from_set(fix)).domain()
+
+    def host_context(self, context: isl.Set) -> isl.Set:
+        """Parameter values (params and h) at which the kernel is launched."""
+        return self.at_host_point().params().intersect(context)
+
+    def thread_domain(self) -> isl.UnionSet:
+        """The instances that block b, thread t execute (b and t are parameters)."""
+        domain = self.at_host_point()
+        if not self.mapped:
+            return domain
+        band = self.band.intersect_domain(domain)
+        ids = [i for m in self.mapped for i in (m.block_id, m.thread_id)]
+        space = isl.Set.from_union_set(band.range()).get_space().align_params(
+            isl.Set(f"[{', '.join(ids)}] -> {{ : }}").get_space())
+        cons = isl.Set.universe(space)
+        for m in self.mapped:
+            cons = cons.intersect(_member_constraints(m, space))
+        return band.intersect_range(isl.UnionSet.from_set(cons)).domain()
+
+    def context(self, context: isl.Set) -> isl.Set:
+        """What the kernel may assume: the launch point is valid, 0 <= t < B, 0 <= b < grid."""
+        ctx = self.host_context(context)
+        for m in self.mapped:
+            bounds = isl.Set(f"[{m.block_id}, {m.thread_id}] -> {{ : 0 <= {m.thread_id} < "
+                             f"{m.block} and {m.block_id} >= 0 }}")
+            ctx = _intersect_params(ctx, bounds)
+            b = _param_aff(ctx.get_space(), m.block_id)
+            grid = m.grid.align_params(ctx.get_space())
+            ctx = ctx.intersect(b.lt_set(grid).intersect(grid.domain()))
+        return ctx.coalesce()
+
+
+def _intersect_params(a: isl.Set, b: isl.Set) -> isl.Set:
+    space = a.get_space()
+    b = b.align_params(space)
+    return a.align_params(b.get_space()).intersect(b)
+
+
+def _param_aff(space: isl.Space, name: str) -> isl.PwAff:
+    pos = space.find_dim_by_name(isl.dim_type.param, name)
+    return isl.PwAff.var_on_domain(isl.LocalSpace.from_space(space.params()),
+                                   isl.dim_type.param, pos)
+
+
+# { [m] : r = m_k - T (b + floor(lo/T)), 0 <= r < T, r = t (mod B) } for one member.
+def _member_constraints(m: MappedMember, space: isl.Space) -> isl.Set:
+    local = isl.LocalSpace.from_space(space)
+    member = isl.PwAff.var_on_domain(local, isl.dim_type.set, m.member)
+    b = isl.PwAff.var_on_domain(
+        local, isl.dim_type.param, space.find_dim_by_name(isl.dim_type.param, m.block_id))
+    t = isl.PwAff.var_on_domain(
+        local, isl.dim_type.param, space.find_dim_by_name(isl.dim_type.param, m.thread_id))
+    offset = m.tile_offset.align_params(space).add_dims(isl.dim_type.in_,
+                                                        space.dim(isl.dim_type.set))
+    r = member.sub(b.add(offset).scale_val(isl.Val(m.tile)))
+    zero = isl.PwAff.zero_on_domain(local)
+    inside = r.ge_set(zero).intersect(r.lt_set(zero.add_constant_val(isl.Val(m.tile))))
+    if m.block < m.tile:
+        return inside.intersect(r.sub(t).mod_val(isl.Val(m.block)).eq_set(zero))
+    return inside.intersect(r.eq_set(t))
+
+
+@dataclass(frozen=True, eq=False)
+class GpuProgram:
+    """A SCoP mapped to the GPU: the schedule kernels are cut from, kernels, host schedule."""
+
+    scop: Scop
+    deps: Dependences
+    schedule: isl.Schedule
+    kernels: tuple[Kernel, ...]
+    host: isl.Schedule            # over the launch instances K[h] of every kernel
+    names: Names = field(default_factory=Names)
+
+    def kernel(self, launch_name: str) -> Kernel:
+        for k in self.kernels:
+            if k.launch_name == launch_name:
+                return k
+        raise KeyError(launch_name)

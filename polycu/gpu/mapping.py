@@ -1,0 +1,348 @@
+"""Mapping a schedule tree onto the GPU: kernels, blocks, threads and host loops.
+
+In:  a ``Scop``, its ``Dependences`` and a schedule tree (``Schedule.tree`` with the
+     reduction statements ``relaxed`` for parallelism).
+Out: a ``GpuProgram``.
+
+Walking down from the root (PPCG's rule), the first band whose leading members are
+parallel becomes a kernel; its first ``d <= 3`` parallel members are mapped to
+blocks and threads, the innermost of them to ``x``.  Band members met before that
+run on the host (a launch per iteration); a band whose first member is not parallel
+is split so that only that member goes to the host.  A subtree with no parallelism
+at all becomes one kernel run by a single thread, so data stays on the device.
+
+Parallelism is proven here, not trusted from flags: members ``m_0..m_{d-1}`` of a band
+are parallel iff every dependence ``s -> t`` with both ends reaching the band and
+equal host prefix ``P(s) = P(t)`` has ``m_k(s) = m_k(t)`` for all ``k < d``.  The
+self-dependences of a '+' reduction statement named in ``relaxed`` may be ignored;
+the statement's update is then lowered with ``atomicAdd`` in that kernel.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import islpy as isl
+
+from ..deps import Dependences
+from ..diagnostics import error
+from ..model import Scop
+from .kernel import AXES, GpuProgram, Kernel, MappedMember, Names
+
+MAX_MAPPED = 3
+MAX_THREADS = 1024
+DEFAULT_TILE = 32
+#: Default threads per block along x, y, z for 1-, 2- and 3-dimensional mappings.
+DEFAULT_BLOCK = {1: (32,), 2: (32, 8), 3: (32, 4, 2)}
+#: Element types that atomicAdd supports on sm_60 and later.
+ATOMIC_TYPES = frozenset({"double", "float", "int", "unsigned int", "unsigned"})
+
+_T = isl.schedule_node_type
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Tile and block sizes: ``tile_size`` for every member unless ``per_kernel`` says
+    otherwise (``{kernel index or -1: {'tile': (..), 'block': (..)}}``, PPCG's --sizes:
+    tile sizes in band-member order, block sizes in x, y, z order)."""
+
+    tile_size: int = DEFAULT_TILE
+    per_kernel: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
+
+    def lookup(self, kernel: int, kind: str) -> tuple[int, ...] | None:
+        for key in (kernel, -1):
+            if kind in self.per_kernel.get(key, {}):
+                return tuple(self.per_kernel[key][kind])
+        return None
+
+
+def choose_names(scop: Scop) -> Names:
+    """Prefixes for h/b/t/c identifiers that no name of the SCoP can be confused with."""
+    used = set(scop.parameters) | {a.name for a in scop.arrays}
+    for stmt in scop.statements:
+        used |= set(re.findall(r"[A-Za-z_]\w*", stmt.text))
+    for prefix in ("", "_", "pc_", "polycu_"):
+        names = Names(f"{prefix}h", f"{prefix}b", f"{prefix}t", f"{prefix}c")
+        pattern = re.compile(rf"^{re.escape(prefix)}[hbtc]\d+$")
+        if not any(pattern.match(u) for u in used):
+            return names
+    raise AssertionError("no free identifier prefix")  # unreachable in practice
+
+
+def _statement_names(domain: isl.UnionSet) -> tuple[str, ...]:
+    names: list[str] = []
+    domain.foreach_set(lambda s: names.append(s.get_tuple_name()))
+    return tuple(sorted(names))
+
+
+def _statement_universe(domain_of: isl.UnionMap, names: set[str]) -> isl.UnionSet:
+    result = isl.UnionSet.empty(domain_of.get_space().params())
+    sets: list[isl.Set] = []
+    domain_of.domain().foreach_set(sets.append)
+    for s in sets:
+        if s.get_tuple_name() in names:
+            result = result.union(isl.UnionSet.from_set(isl.Set.universe(s.get_space())))
+    return result
+
+
+def _members(node: isl.ScheduleNode, count: int) -> isl.UnionMap:
+    """S[i] -> [m_0 .. m_{count-1}]: the leading members of a band, on its domain."""
+    partial = node.band_get_partial_schedule()
+    n = partial.dim(isl.dim_type.set)
+    partial = partial.drop_dims(isl.dim_type.set, count, n - count)
+    return isl.UnionMap.from_multi_union_pw_aff(partial).intersect_domain(node.get_domain())
+
+
+def _instances(node: isl.ScheduleNode) -> isl.UnionSet:
+    """The instances the subtree at ``node`` executes (isl's domain of a filter node is
+    what reaches it, before its own filter)."""
+    domain = node.get_domain()
+    if node.get_type() == _T.filter:
+        domain = domain.intersect(node.filter_get_filter())
+    return domain
+
+
+def _prefix(node: isl.ScheduleNode) -> isl.UnionMap:
+    return node.get_prefix_schedule_union_map().intersect_domain(_instances(node))
+
+
+# Dependences live at a node: s -> t with both ends reaching the node and P(s) = P(t).
+def _live(deps: isl.UnionMap, node: isl.ScheduleNode, prefix: isl.UnionMap) -> isl.UnionMap:
+    domain = node.get_domain()
+    live = deps.intersect_domain(domain).intersect_range(domain)
+    if node.get_schedule_depth() > 0:
+        live = live.intersect(prefix.apply_range(prefix.reverse()))
+    return live
+
+
+# Zero distance: every (s -> t) in live has M(s) = M(t).
+def _zero_distance(live: isl.UnionMap, members: isl.UnionMap) -> bool:
+    if live.is_empty():
+        return True
+    deltas: list[isl.Set] = []
+    live.apply_domain(members).apply_range(members).deltas().foreach_set(deltas.append)
+    return all(d.is_subset(_origin(d.get_space())) for d in deltas)
+
+
+def _leading_parallel(live: isl.UnionMap, node: isl.ScheduleNode, limit: int) -> int:
+    """The largest d <= limit such that members 0..d-1 have zero distance on ``live``."""
+    count = 0
+    while count < limit and _zero_distance(live, _members(node, count + 1)):
+        count += 1
+    return count
+
+
+def _origin(space: isl.Space) -> isl.Set:
+    n = space.dim(isl.dim_type.set)
+    zero = isl.Set.universe(space)
+    for k in range(n):
+        zero = zero.fix_val(isl.dim_type.set, k, isl.Val(0))
+    return zero
+
+
+# Relaxing the reduction dependences R of statements S (their updates become atomic)
+# must keep every other dependence with all of a reduction chain, not only with the
+# chain's first or last instance (value-based dependences rely on the chain's order
+# for transitivity): with R+ the transitive closure of R,
+#   V' = (V - R)  ∪  { x -> s' : x -> s in V - R, s R+ s' }  ∪  { s' -> y : s' R+ s, s -> y in V - R }.
+def _relax(validity: isl.UnionMap, reduction: isl.UnionMap) -> isl.UnionMap:
+    rest = validity.subtract(reduction)
+    closure, _exact = reduction.transitive_closure()   # an over-approximation is still safe
+    into = rest.apply_range(closure)
+    out_of = closure.apply_range(rest)
+    return rest.union(into).union(out_of).coalesce()
+
+
+class _Mapper:
+    """Walks the tree, splitting bands and collecting kernels and the host schedule."""
+
+    def __init__(self, scop: Scop, deps: Dependences, relaxed: frozenset[str], sizes: Sizes,
+                 names: Names):
+        self.scop = scop
+        self.validity = deps.validity
+        self.sizes = sizes
+        self.names = names
+        self.kernels: list[Kernel] = []
+        # Only '+' reductions on atomicAdd types may be relaxed.
+        self.atomic_ok = frozenset(
+            s.name for s in scop.statements
+            if s.name in relaxed and s.reduction == "+"
+            and scop.array(s.reduction_array).element_type in ATOMIC_TYPES)
+        self.reductions = {name: deps.reduction.intersect_domain(
+            _statement_universe(deps.reduction, {name})) for name in self.atomic_ok}
+        self.relaxed_validity = self.validity
+        if self.atomic_ok:
+            reduction = isl.UnionMap.empty(deps.reduction.get_space())
+            for umap in self.reductions.values():
+                reduction = reduction.union(umap)
+            self.relaxed_validity = _relax(self.validity, reduction)
+
+    # -- parallelism ----------------------------------------------------------
+    def parallel(self, node: isl.ScheduleNode) -> tuple[int, frozenset[str]]:
+        """How many leading members of band ``node`` are parallel, and the statements
+        whose updates need atomics for that (none if parallel without relaxation)."""
+        n = min(node.band_n_member(), MAX_MAPPED)
+        prefix = _prefix(node)
+        count = _leading_parallel(_live(self.validity, node, prefix), node, n)
+        if count or not self.atomic_ok:
+            return count, frozenset()
+        count = _leading_parallel(_live(self.relaxed_validity, node, prefix), node, n)
+        if not count:
+            return 0, frozenset()
+        members = _members(node, count)
+        atomic = frozenset(name for name, reduction in self.reductions.items()
+                           if not _zero_distance(_live(reduction, node, prefix), members))
+        return count, atomic
+
+    def has_parallelism(self, node: isl.ScheduleNode) -> bool:
+        kind = node.get_type()
+        if _instances(node).is_empty():
+            return False
+        if kind == _T.band:
+            if self.parallel(node)[0]:
+                return True
+            if node.band_n_member() > 1:
+                return self.has_parallelism(node.band_split(1).child(0))
+        return any(self.has_parallelism(node.child(i)) for i in range(node.n_children()))
+
+    # -- the walk -------------------------------------------------------------
+    def visit(self, node: isl.ScheduleNode) -> tuple[isl.ScheduleNode, isl.Schedule | None]:
+        """Process the subtree at ``node``: (node in the new tree, host schedule piece)."""
+        kind = node.get_type()
+        if kind != _T.domain and _instances(node).is_empty():
+            return node, None
+        if kind == _T.band:
+            count, atomic = self.parallel(node)
+            if count:
+                return node, self.kernel([node], count, atomic)
+            if not self.has_parallelism(node):
+                return node, self.kernel([node], 0, frozenset())
+            if node.band_n_member() > 1:
+                node = node.band_split(1)
+            depth = node.get_schedule_depth()
+            child, piece = self.visit(node.child(0))
+            node = child.parent()
+            return node, self.host_loop(piece, depth)
+        if kind in (_T.sequence, _T.set):
+            if not self.has_parallelism(node):
+                return node, self.kernel([node], 0, frozenset())
+            # Consecutive children without parallelism share one single-thread kernel.
+            pieces: list[isl.Schedule] = []
+            run: list[isl.ScheduleNode] = []
+            for i in range(node.n_children()):
+                child = node.child(i)
+                if _instances(child).is_empty():
+                    continue
+                if not self.has_parallelism(child):
+                    run.append(child)
+                    continue
+                if run:
+                    pieces.append(self.kernel(run, 0, frozenset()))
+                    run = []
+                child, piece = self.visit(child)
+                node = child.parent()
+                if piece is not None:
+                    pieces.append(piece)
+            if run:
+                pieces.append(self.kernel(run, 0, frozenset()))
+            result = None
+            for piece in pieces:
+                result = piece if result is None else result.sequence(piece)
+            return node, result
+        if kind == _T.leaf:
+            return node, self.kernel([node], 0, frozenset())
+        if node.n_children() == 1:
+            child, piece = self.visit(node.child(0))
+            return child.parent(), piece
+        raise AssertionError(f"unexpected schedule node {kind}")
+
+    def host_loop(self, piece: isl.Schedule | None, depth: int) -> isl.Schedule | None:
+        """A host band over the launches below: K[h] -> [h_depth] for every kernel K."""
+        if piece is None:
+            return None
+        umap = isl.UnionMap.empty(piece.get_domain().get_space())
+        sets: list[isl.Set] = []
+        piece.get_domain().foreach_set(sets.append)
+        for s in sets:
+            n = s.dim(isl.dim_type.set)
+            dims = ", ".join(f"v{k}" for k in range(n))
+            m = isl.Map(f"{{ {s.get_tuple_name()}[{dims}] -> [v{depth}] }}")
+            umap = umap.union(isl.UnionMap.from_map(m))
+        mupa = isl.MultiUnionPwAff.from_union_map(umap.intersect_domain(piece.get_domain()))
+        return piece.insert_partial_schedule(mupa)
+
+    def kernel(self, nodes: list[isl.ScheduleNode], count: int,
+               atomic: frozenset[str]) -> isl.Schedule:
+        """A kernel running the instances of ``nodes`` (siblings, or one band whose
+        ``count`` leading members are mapped); its launches as a host schedule piece."""
+        index = len(self.kernels)
+        domain = _instances(nodes[0])
+        prefix = _prefix(nodes[0])
+        for node in nodes[1:]:
+            domain = domain.union(_instances(node))
+            prefix = prefix.union(_prefix(node))
+        domain = domain.intersect_params(self.scop.context)
+        host_ids = tuple(self.names.host_id(k) for k in range(nodes[0].get_schedule_depth()))
+        band = None
+        mapped: tuple[MappedMember, ...] = ()
+        if count:
+            band = _members(nodes[0], nodes[0].band_n_member())
+            draft = Kernel(f"{self.scop.name}_kernel{index}", index, domain, prefix, host_ids,
+                           band, ())
+            mapped = self.map_members(draft, count)
+        stmts = _statement_names(domain)
+        reads = {a.array for s in self.scop.statements if s.name in stmts for a in s.reads}
+        writes = {a.array for s in self.scop.statements if s.name in stmts for a in s.writes}
+        k = Kernel(f"{self.scop.name}_kernel{index}", index, domain, prefix, host_ids, band,
+                   mapped, atomic, stmts, frozenset(reads), frozenset(writes))
+        self.kernels.append(k)
+        return isl.Schedule.from_domain(isl.UnionSet.from_set(k.launches))
+
+    def map_members(self, draft: Kernel, count: int) -> tuple[MappedMember, ...]:
+        """Tile/block sizes and axes of the ``count`` mapped members (innermost on x)."""
+        tiles = self.sizes.lookup(draft.index, "tile") or ()
+        blocks = self.sizes.lookup(draft.index, "block") or DEFAULT_BLOCK[count]
+        ranges = isl.Set.from_union_set(draft.band.intersect_domain(
+            draft.at_host_point()).range())
+        mapped = []
+        for k in range(count):
+            axis_pos = count - 1 - k                       # innermost member -> x
+            tile = tiles[k] if k < len(tiles) else self.sizes.tile_size
+            block = blocks[axis_pos] if axis_pos < len(blocks) else 1
+            block = max(1, min(block, tile))
+            mapped.append(MappedMember(k, AXES[axis_pos], tile, block,
+                                       _simple_lower_bound(ranges.dim_min(k)),
+                                       ranges.dim_max(k), self.names.block_id(k),
+                                       self.names.thread_id(k)))
+        threads = 1
+        for m in mapped:
+            threads *= m.block
+        if threads > MAX_THREADS:
+            raise error(f"--sizes: kernel {draft.index} would have blocks of {threads} "
+                        f"threads; CUDA allows at most {MAX_THREADS}", self.scop.location)
+        return tuple(mapped)
+
+
+# A piecewise minimum lo(h) would put its case split into every guard of the kernel;
+# then the block grid starts at the constant min over all h instead (blocks below
+# lo(h) find no work).
+def _simple_lower_bound(lower: isl.PwAff) -> isl.PwAff:
+    if lower.n_piece() <= 1:
+        return lower
+    least = lower.min_val()
+    if not least.is_int():
+        return lower
+    return lower.sub(lower).add_constant_val(least).coalesce()
+
+
+# map_to_gpu: kernels at the outermost parallel bands (PPCG), host loops above them.
+def map_to_gpu(scop: Scop, deps: Dependences, tree: isl.Schedule, *,
+               relaxed: frozenset[str] = frozenset(), sizes: Sizes | None = None) -> GpuProgram:
+    """The GPU program of ``scop`` executing ``tree``."""
+    names = choose_names(scop)
+    mapper = _Mapper(scop, deps, frozenset(relaxed), sizes or Sizes(), names)
+    root, host = mapper.visit(tree.get_root())
+    if host is None:   # the SCoP executes nothing for any parameter value
+        host = isl.Schedule.from_domain(isl.UnionSet.empty(scop.context.get_space()))
+    return GpuProgram(scop, deps, root.get_schedule(), tuple(mapper.kernels), host, names)

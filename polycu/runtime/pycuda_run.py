@@ -1,0 +1,487 @@
+"""Run generated CUDA on the GPU through PyCUDA: compile, launch, time.
+
+In:  the kernel description of one SCoP (the JSON form written by
+     ``polycu.codegen.description``), parameter values and host arrays.
+Out: the arrays after the run, and ``Timing`` (median and spread of N runs).
+
+The device source is compiled with ``SourceModule(no_extern_c=True)`` for the
+present device's ``-arch``.  Nothing of the generated host C code runs: its
+control tree (``for`` / ``if`` / ``launch`` nodes, every expression also given as
+Python over the parameters and host iterators) is replayed from Python, so
+the launches are exactly the host code's.  ``replay`` is independent of PyCUDA
+(tests drive it with a recording launcher).
+
+Timing uses CUDA events, after warm-up runs:
+
+* kernel time: the launch sequence alone, data resident on the device.  When
+  ``cuda.bindings`` is importable the sequence is captured once into a CUDA
+  graph and the graph is timed (after one untimed launch that uploads it),
+  which removes Python's launch overhead, one a compiled host would not pay;
+  otherwise the Python replay itself is timed.  ``Timing.method`` says which;
+* replay time: the Python replay on a stream (what ``polycu check`` pays);
+* end-to-end time: copies of the inputs from pinned host memory, the launch
+  sequence, copies of the outputs back.
+
+When the arrays fit several times in L2, several device copies of them are
+rotated, so that no run starts with its inputs already cached; every copy is
+restored from a pristine one, untimed, before it is used again.
+
+Kernel arguments are resolved by role: ``param`` and ``iterator`` values,
+``array`` and ``scalar`` buffers (a scalar of non-pointer C type is passed by
+value).  Texture and surface objects (``NOTES.md``: created with cuda-bindings'
+``cuTexObjectCreate`` over a ``pycuda.driver.Array``) are the next roles to add,
+in ``DeviceProgram._argument``; until then such a kernel is refused with a
+diagnostic.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ..diagnostics import error
+
+# C scalar types of kernel arguments and array elements, as numpy dtypes.
+_NUMPY_TYPES: dict[str, Any] = {
+    "double": np.float64, "float": np.float32,
+    "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8, "_Bool": np.bool_,
+    "short": np.int16, "unsigned short": np.uint16,
+    "int": np.int32, "unsigned": np.uint32, "unsigned int": np.uint32,
+    "long": np.int64, "unsigned long": np.uint64,
+    "long long": np.int64, "unsigned long long": np.uint64,
+}
+_QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict__", "__restrict"})
+
+# Rotation of input copies: at least this many times L2 between two uses of a copy.
+_L2_MULTIPLE = 3
+_MAX_COPIES = 32
+# A launch sequence longer than this is not captured into a graph.
+_MAX_GRAPH_LAUNCHES = 20000
+
+
+def numpy_type(c_type: str) -> Any:
+    """numpy dtype of a C scalar type (qualifiers ignored): ``'const int'`` -> int32."""
+    words = [w for w in c_type.replace("*", " ").split() if w not in _QUALIFIERS]
+    try:
+        return _NUMPY_TYPES[" ".join(words)]
+    except KeyError:
+        raise error(f"unsupported C type '{c_type}' in a kernel description") from None
+
+
+def is_pointer(c_type: str) -> bool:
+    return "*" in c_type
+
+
+# -- the host control tree ---------------------------------------------------------
+
+_SAFE_BUILTINS = {"min": min, "max": max, "abs": abs}
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(code: str) -> Any:
+    return compile(code, "<host expression>", "eval")
+
+
+def evaluate(expr: Any, env: Mapping[str, int]) -> int:
+    """Value of a description expression (``{"c": ..., "py": ...}`` or an int)."""
+    if isinstance(expr, bool):
+        return int(expr)
+    if isinstance(expr, int):
+        return expr
+    code = expr["py"] if isinstance(expr, dict) else str(expr)
+    try:
+        return int(eval(_compiled(code), {"__builtins__": _SAFE_BUILTINS},
+                        env if isinstance(env, dict) else dict(env)))
+    except Exception as exc:  # a malformed description is an internal error of codegen
+        raise error(f"cannot evaluate host expression '{code}': {exc}") from exc
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One kernel launch, as the host control tree decides it."""
+
+    kernel: str
+    grid: tuple[int, ...]
+    block: tuple[int, int, int]
+    args: tuple[str, ...]
+    env: Mapping[str, int]  # parameters, host iterators and bound host values
+
+    def value(self, name: str) -> int:
+        return self.env[name]
+
+
+def replay(nodes: Sequence[Mapping[str, Any]], env: Mapping[str, int],
+           launch: Callable[[Launch], None]) -> int:
+    """Walk the control tree, calling ``launch`` for every launch; returns their number.
+
+    ``for`` bounds are inclusive; a launch first binds its kernel's host values
+    (``bind``: ``h0 = c0``), then evaluates its grid; a launch whose grid is empty
+    in some dimension has no thread to run and is skipped (CUDA refuses it).
+    """
+    count = 0
+    for node in nodes:
+        if "for" in node:
+            var = node["for"]
+            lower, upper = evaluate(node["lb"], env), evaluate(node["ub"], env)
+            step = evaluate(node.get("step", 1), env)
+            if step <= 0:
+                raise error(f"host loop over '{var}' has a non-positive step {step}")
+            for value in range(lower, upper + 1, step):
+                count += replay(node["body"], {**env, var: value}, launch)
+        elif "if" in node:
+            branch = node["then"] if evaluate(node["if"], env) else node.get("else", ())
+            count += replay(branch, env, launch)
+        elif "launch" in node:
+            bound = {**env, **{h: evaluate(e, env) for h, e in node.get("bind", {}).items()}}
+            grid = tuple(evaluate(g, bound) for g in node["grid"])
+            if min(grid, default=1) <= 0:
+                continue
+            block = tuple(int(b) for b in node["block"]) + (1,) * (3 - len(node["block"]))
+            launch(Launch(node["launch"], grid, block, tuple(node["args"]), bound))
+            count += 1
+        else:
+            raise error(f"unknown node in the host control tree: {sorted(node)}")
+    return count
+
+
+# -- statistics -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Samples:
+    """Times in seconds of repeated runs."""
+
+    values: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.values)
+
+    @property
+    def spread(self) -> float:
+        """Interquartile range relative to the median (0.02 = 2 %)."""
+        if len(self.values) < 2:
+            return 0.0
+        q1, _, q3 = statistics.quantiles(self.values, n=4, method="inclusive")
+        return (q3 - q1) / self.median if self.median else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"median_s": self.median, "min_s": min(self.values), "max_s": max(self.values),
+                "spread": self.spread, "samples_s": list(self.values)}
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Kernel, replay and end-to-end times of one SCoP on the GPU."""
+
+    kernel: Samples
+    replay: Samples
+    end_to_end: Samples
+    launches: int
+    copies: int     # input copies rotated
+    method: str     # 'graph' or 'stream': how the kernel time was taken
+    note: str = ""  # why no graph was used, when none was
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kernel": self.kernel.as_dict(), "replay": self.replay.as_dict(),
+                "end_to_end": self.end_to_end.as_dict(), "launches": self.launches,
+                "copies": self.copies, "method": self.method, "note": self.note}
+
+
+def copies_for(data_bytes: int, l2_bytes: int, free_bytes: int) -> int:
+    """How many copies of the arrays to rotate so that a copy's data left L2 before reuse."""
+    if data_bytes <= 0:
+        return 1
+    span = _L2_MULTIPLE * l2_bytes
+    wanted = math.ceil(span / data_bytes) + 1 if data_bytes < span else 1
+    affordable = max(1, free_bytes // (2 * data_bytes))
+    return max(1, min(wanted, _MAX_COPIES, affordable))
+
+
+# -- PyCUDA -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Buffer:
+    """A device buffer of the description: ``count`` elements, copied in and/or out."""
+
+    name: str
+    dtype: Any
+    count: int
+    copy_in: bool
+    copy_out: bool
+
+    @property
+    def nbytes(self) -> int:
+        return max(self.count * np.dtype(self.dtype).itemsize, 1)
+
+
+class DeviceProgram:
+    """A SCoP's kernels compiled for the present device, at fixed parameter values.
+
+    ``description`` is the JSON form of one SCoP's kernel description; ``host``
+    maps every non-local array to its host numpy array (0-d for a scalar), as the
+    CPU reference takes them.  Device buffers, copies in and out follow the
+    description's ``arrays`` entries, as the generated host function does.
+    """
+
+    def __init__(self, description: Mapping[str, Any], params: Mapping[str, int],
+                 host: Mapping[str, np.ndarray]):
+        from .device import arch_option, import_pycuda
+
+        self.drv = import_pycuda()
+        from pycuda.compiler import SourceModule
+
+        try:
+            module = SourceModule(description["device_source"], no_extern_c=True,
+                                  arch=arch_option())
+        except self.drv.CompileError as exc:
+            raise error(f"nvcc rejected the generated device code of {description['name']}:"
+                        f"\n{exc}") from exc
+        self.description = description
+        self.params = dict(params)
+        self.host = {name: np.require(a, requirements="C") for name, a in host.items()}
+        self.buffers: dict[str, Buffer] = {}
+        for entry in description["arrays"]:
+            if entry["by_value"]:
+                continue
+            item = Buffer(entry["name"], numpy_type(entry["element_type"]),
+                          evaluate(entry["count"], self.params), entry["copy_in"],
+                          entry["copy_out"])
+            moved = item.copy_in or item.copy_out
+            if moved and (item.name not in self.host or self.host[item.name].size < item.count):
+                raise error(f"array '{item.name}' has fewer elements on the host than the "
+                            f"{item.count} the generated code copies")
+            self.buffers[item.name] = item
+        self.kernels = {k["name"]: k for k in description["kernels"]}
+        self.functions = {}
+        for name, kernel in self.kernels.items():
+            function = module.get_function(name)
+            function.prepare([self._format(arg) for arg in kernel["args"]])
+            self.functions[name] = function
+        self.stream = self.drv.Stream()
+
+    @staticmethod
+    def _format(arg: Mapping[str, Any]) -> str:
+        return "P" if is_pointer(arg["type"]) else np.dtype(numpy_type(arg["type"])).char
+
+    def _flat(self, name: str) -> np.ndarray:
+        """The first ``count`` elements of a host array, the part that travels."""
+        return self.host[name].reshape(-1)[:self.buffers[name].count]
+
+    # -- buffers ---------------------------------------------------------------------
+    def allocate(self) -> dict[str, Any]:
+        """One device allocation per buffer, filled with 0xff bytes (NaN, -1) so that
+        a value the kernels read without its copy-in shows in the comparison."""
+        allocations = {}
+        for name, item in self.buffers.items():
+            allocations[name] = self.drv.mem_alloc(item.nbytes)
+            self.drv.memset_d8(allocations[name], 0xFF, item.nbytes)
+        return allocations
+
+    def copy_in(self, allocations: Mapping[str, Any]) -> None:
+        for name, item in self.buffers.items():
+            if item.copy_in:
+                self.drv.memcpy_htod(allocations[name], self._flat(name))
+
+    # -- launching -----------------------------------------------------------------------
+    def _argument(self, spec: Mapping[str, Any], name: str, launch: Launch,
+                  allocations: Mapping[str, Any]) -> Any:
+        role, c_type = spec["role"], spec["type"]
+        if role in ("param", "iterator"):
+            return numpy_type(c_type)(launch.value(name))
+        if role in ("array", "scalar"):
+            array = spec.get("array") or name
+            if is_pointer(c_type):
+                return int(allocations[array])
+            return numpy_type(c_type)(self.host[array].reshape(-1)[0])
+        raise error(f"kernel argument '{spec['name']}' of {launch.kernel} has role '{role}', "
+                    "which the PyCUDA runtime does not support yet")
+
+    def launcher(self, allocations: Mapping[str, Any]) -> Callable[[Launch], None]:
+        """A ``replay`` callback that launches on this program's stream."""
+        def launch(item: Launch) -> None:
+            specs = self.kernels[item.kernel]["args"]
+            if len(specs) != len(item.args):
+                raise error(f"launch of {item.kernel} passes {len(item.args)} arguments, "
+                            f"the kernel takes {len(specs)}")
+            values = [self._argument(s, n, item, allocations) for s, n in zip(specs, item.args)]
+            self.functions[item.kernel].prepared_async_call(
+                item.grid, item.block, self.stream, *values)
+        return launch
+
+    def execute(self, allocations: Mapping[str, Any]) -> int:
+        """Replay the host control tree once on the stream; returns the launch count."""
+        return replay(self.description["host"], self.params, self.launcher(allocations))
+
+    def run(self) -> dict[str, np.ndarray]:
+        """What the generated host function does: copy in, launch, copy out.
+
+        Returns a copy of every host array with the copied-out part replaced by
+        the device's values.
+        """
+        allocations = self.allocate()
+        try:
+            self.copy_in(allocations)
+            self.execute(allocations)
+            self.stream.synchronize()
+            result = {name: a.copy() for name, a in self.host.items()}
+            for name, item in self.buffers.items():
+                if item.copy_out:
+                    out = np.empty(item.count, dtype=item.dtype)
+                    self.drv.memcpy_dtoh(out, allocations[name])
+                    result[name].reshape(-1)[:item.count] = out
+            return result
+        finally:
+            for allocation in allocations.values():
+                allocation.free()
+
+    # -- timing ---------------------------------------------------------------------------
+    def time(self, repeat: int = 10, warmup: int = 2, budget_s: float = 10.0) -> Timing:
+        """Median and spread of up to ``repeat`` runs after ``warmup`` runs (see module doc).
+
+        Fewer runs are made (at least 3) when ``repeat`` of them would take longer
+        than ``budget_s`` for one kind of time.
+        """
+        drv = self.drv
+        data_bytes = sum(item.nbytes for item in self.buffers.values())
+        l2 = drv.Context.get_device().get_attribute(drv.device_attribute.L2_CACHE_SIZE)
+        free, _ = drv.mem_get_info()
+        pristine = self.allocate()
+        self.copy_in(pristine)
+        sets = [self.allocate() for _ in range(copies_for(data_bytes, l2, free))]
+        pinned = {}
+        for name, item in self.buffers.items():
+            if item.copy_in or item.copy_out:
+                pinned[name] = drv.pagelocked_empty(item.count, item.dtype)
+                pinned[name][...] = self._flat(name)
+        graphs: list[_Graph] = []
+        try:
+            for allocations in sets:
+                self._restore(pristine, allocations)
+            launches = self.execute(sets[0])
+            self.stream.synchronize()
+            self._restore(pristine, sets[0])
+            if 0 < launches <= _MAX_GRAPH_LAUNCHES:
+                graphs, note = _Graph.capture_all(self, sets)
+                for graph, allocations in zip(graphs, sets):
+                    graph.launch()  # the first launch uploads the graph: keep it untimed
+                    self._restore(pristine, allocations)
+            else:
+                note = f"{launches} launches (graphs are used for 1 to {_MAX_GRAPH_LAUNCHES})"
+            replays = [functools.partial(self.execute, allocations) for allocations in sets]
+            kernels = [g.launch for g in graphs] or replays
+
+            def end_to_end(i: int) -> None:
+                for name, item in self.buffers.items():
+                    if item.copy_in:
+                        drv.memcpy_htod_async(sets[i][name], pinned[name], self.stream)
+                kernels[i]()
+                for name, item in self.buffers.items():
+                    if item.copy_out:
+                        drv.memcpy_dtoh_async(pinned[name], sets[i][name], self.stream)
+
+            measured = [self._measure(run, pristine, sets, repeat, warmup, budget_s)
+                        for run in (lambda i: kernels[i](), lambda i: replays[i](), end_to_end)]
+            return Timing(*measured, launches=launches, copies=len(sets),
+                          method="graph" if graphs else "stream", note=note)
+        finally:
+            for graph in graphs:
+                graph.destroy()
+            for allocations in [pristine, *sets]:
+                for allocation in allocations.values():
+                    allocation.free()
+
+    def _restore(self, pristine: Mapping[str, Any], allocations: Mapping[str, Any]) -> None:
+        for name, item in self.buffers.items():
+            self.drv.memcpy_dtod_async(allocations[name], pristine[name], item.nbytes,
+                                       self.stream)
+
+    def _measure(self, run: Callable[[int], None], pristine: Mapping[str, Any],
+                 sets: Sequence[Mapping[str, Any]], repeat: int, warmup: int,
+                 budget_s: float) -> Samples:
+        start, end = self.drv.Event(), self.drv.Event()
+        turn = 0
+
+        def once() -> float:
+            nonlocal turn
+            i = turn % len(sets)
+            turn += 1
+            self.stream.synchronize()
+            start.record(self.stream)
+            run(i)
+            end.record(self.stream)
+            end.synchronize()
+            self._restore(pristine, sets[i])
+            return end.time_since(start) / 1e3
+
+        seconds = 0.0
+        for _ in range(warmup):
+            seconds = once()
+            if seconds * repeat > budget_s:  # long runs need no more warming
+                break
+        if seconds * repeat > budget_s:
+            repeat = max(3, int(budget_s / seconds))
+        return Samples(tuple(once() for _ in range(max(repeat, 1))))
+
+
+class _NoGraph(Exception):
+    """Why a launch sequence could not be captured into a graph."""
+
+
+class _Graph:
+    """A launch sequence captured from a stream into a CUDA graph (cuda-bindings)."""
+
+    def __init__(self, program: DeviceProgram, driver: Any, graph: Any, executable: Any):
+        self.program, self.driver = program, driver
+        self.graph, self.executable = graph, executable
+
+    @classmethod
+    def capture_all(cls, program: DeviceProgram,
+                    sets: Sequence[Mapping[str, Any]]) -> tuple[list["_Graph"], str]:
+        """One graph per set of allocations, or none and the reason when one fails."""
+        graphs: list[_Graph] = []
+        try:
+            for allocations in sets:
+                graphs.append(cls.capture(program, allocations))
+        except Exception as exc:  # noqa: BLE001 - any failure means: time the stream
+            for done in graphs:
+                done.destroy()
+            return [], f"{type(exc).__name__}: {exc}"
+        return graphs, ""
+
+    @classmethod
+    def capture(cls, program: DeviceProgram, allocations: Mapping[str, Any]) -> "_Graph":
+        """Capture one replay of the control tree (raises _NoGraph when it cannot)."""
+        try:
+            from cuda.bindings import driver as cu
+        except ImportError as exc:
+            raise _NoGraph("cuda-bindings is not installed") from exc
+        stream = cu.CUstream(program.stream.handle)
+        mode = cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+        status, = cu.cuStreamBeginCapture(stream, mode)
+        if status != cu.CUresult.CUDA_SUCCESS:
+            raise _NoGraph(f"cuStreamBeginCapture: {status}")
+        try:
+            program.execute(allocations)
+        finally:
+            status, graph = cu.cuStreamEndCapture(stream)
+        if status != cu.CUresult.CUDA_SUCCESS:
+            raise _NoGraph(f"cuStreamEndCapture: {status}")
+        status, executable = cu.cuGraphInstantiate(graph, 0)
+        if status != cu.CUresult.CUDA_SUCCESS:
+            cu.cuGraphDestroy(graph)
+            raise _NoGraph(f"cuGraphInstantiate: {status}")
+        return cls(program, cu, graph, executable)
+
+    def launch(self) -> None:
+        status, = self.driver.cuGraphLaunch(self.executable,
+                                            self.driver.CUstream(self.program.stream.handle))
+        if status != self.driver.CUresult.CUDA_SUCCESS:
+            raise error(f"cuGraphLaunch failed: {status}")
+
+    def destroy(self) -> None:
+        self.driver.cuGraphExecDestroy(self.executable)
+        self.driver.cuGraphDestroy(self.graph)

@@ -1,0 +1,154 @@
+"""Schedules computed by isl's PLUTO-like scheduler, under one fusion strategy.
+
+In:  the SCoP, its ``Dependences``, a fusion strategy, the reduction statements
+     to relax and isl option overrides.
+Out: an ``isl.Schedule`` over ``scop.domain()`` (flags still to be recomputed by
+     ``mark_bands``).
+
+Constraints handed to isl (PPCG's choices plus input reuse):
+  validity    = flow + anti + output (all of them, reductions included);
+  proximity   = flow + input (read-after-read of the same element, nearest read):
+                isl minimises these distances, i.e. temporal reuse;
+  coincidence = validity - reduction dependences of the relaxed statements:
+                a member may only be marked parallel when these have distance 0.
+Options: outer coincidence (the outermost band member must be parallel when
+possible, what a GPU grid needs) and maximal band depth are on; fusion is chosen
+with isl's ``serialize_sccs`` (min fusion: every strongly connected component of
+the dependence graph in its own loop nest), ``whole_component`` (max fusion: one
+band over the whole component when legal) or neither (smart: isl's clustering
+fuses only where it keeps the outer band's coincidence).
+
+isl's context is shared by the whole process, so options are restored after each
+run; an operation budget (``set_max_operations``) bounds the work per SCoP.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator, Mapping
+
+import islpy as isl
+import networkx as nx
+
+from ..deps import Dependences
+from ..model import Scop
+from .bands import coincidence_dependences
+
+FUSION: dict[str, dict[str, int]] = {
+    "max": {"schedule_whole_component": 1, "schedule_serialize_sccs": 0},
+    "smart": {"schedule_whole_component": 0, "schedule_serialize_sccs": 0},
+    "min": {"schedule_whole_component": 0, "schedule_serialize_sccs": 1},
+}
+
+# The isl options polycu sets, with their values for GPU scheduling; each one can
+# be overridden from the command line as --isl-schedule-<name> (PPCG's spelling).
+GPU_DEFAULTS: dict[str, int] = {
+    "schedule_outer_coincidence": 1,
+    "schedule_maximize_band_depth": 1,
+    "schedule_maximize_coincidence": 0,
+    "schedule_treat_coalescing": 1,
+    "schedule_separate_components": 0,
+    "schedule_carry_self_first": 1,
+    "schedule_max_coefficient": -1,
+    "schedule_max_constant_term": -1,
+    "schedule_algorithm": 0,
+}
+
+ALGORITHMS = {"isl": 0, "feautrier": 1}
+
+
+class BudgetExceeded(Exception):
+    """isl ran out of its operation budget (``--schedule-max-operations``)."""
+
+
+@contextmanager
+def isl_options(ctx: isl.Context, values: Mapping[str, int]) -> Iterator[None]:
+    """Set isl context options for the duration of a block, then restore them."""
+    saved = {name: getattr(ctx, f"get_{name}")() for name in values}
+    try:
+        for name, value in values.items():
+            getattr(ctx, f"set_{name}")(value)
+        yield
+    finally:
+        for name, value in saved.items():
+            getattr(ctx, f"set_{name}")(value)
+
+
+@contextmanager
+def operation_budget(ctx: isl.Context, max_operations: int) -> Iterator[None]:
+    """Count isl operations from zero; raise ``BudgetExceeded`` when the cap is hit.
+
+    ``max_operations <= 0`` means no cap.
+    """
+    saved = ctx.get_max_operations()
+    ctx.reset_operations()
+    ctx.set_max_operations(max(0, max_operations))
+    try:
+        yield
+    except isl.Error as exc:
+        if "maximal number of operations" in str(exc):
+            raise BudgetExceeded(str(exc)) from None
+        raise
+    finally:
+        ctx.set_max_operations(saved)
+        ctx.reset_operations()
+
+
+def statement_sccs(scop: Scop, deps: Dependences) -> int:
+    """Number of strongly connected components of the statement dependence graph.
+
+    With a single one, min, smart and max fusion coincide (there is nothing to
+    serialize or to cluster), so one isl run serves all three.
+    """
+    graph = nx.DiGraph()
+    graph.add_nodes_from(s.name for s in scop.statements)
+    for m in _maps(deps.validity):
+        graph.add_edge(m.get_tuple_name(isl.dim_type.in_), m.get_tuple_name(isl.dim_type.out))
+    return nx.number_strongly_connected_components(graph)
+
+
+def _maps(umap: isl.UnionMap) -> list[isl.Map]:
+    maps: list[isl.Map] = []
+    umap.foreach_map(maps.append)
+    return maps
+
+
+def input_dependences(scop: Scop) -> isl.UnionMap:
+    """Read-after-read of one element: each read linked to the nearest earlier read."""
+    reads = scop.reads()
+    info = isl.UnionAccessInfo.from_sink(reads).set_must_source(reads)
+    schedule = scop.schedule.intersect_domain(scop.domain())
+    return info.set_schedule(schedule).compute_flow().get_must_dependence().coalesce()
+
+
+def constraints(scop: Scop, deps: Dependences, relaxed: frozenset[str],
+                proximity_input: bool = True) -> isl.ScheduleConstraints:
+    """The schedule constraints described in the module docstring."""
+    proximity = deps.flow
+    if proximity_input:
+        proximity = proximity.union(input_dependences(scop))
+    return (isl.ScheduleConstraints.on_domain(scop.domain())
+            .set_context(scop.context)
+            .set_validity(deps.validity)
+            .set_proximity(proximity.coalesce())
+            .set_coincidence(coincidence_dependences(deps, relaxed)))
+
+
+def isl_schedule(scop: Scop, deps: Dependences, fusion: str, *,
+                 relaxed: frozenset[str] = frozenset(),
+                 overrides: Mapping[str, int] | None = None,
+                 sc: isl.ScheduleConstraints | None = None) -> isl.Schedule:
+    """isl's schedule under the fusion strategy ``fusion`` ('max', 'smart' or 'min').
+
+    ``overrides`` (isl option name -> value) win over both the GPU defaults and
+    the fusion strategy, like PPCG's --isl-schedule-* options; ``sc`` are the
+    constraints when already built (they do not depend on the strategy).  isl
+    errors other than the budget are internal failures and propagate.
+    """
+    values = dict(GPU_DEFAULTS)
+    values.update(FUSION[fusion])
+    values.update(overrides or {})
+    ctx = scop.domain().get_ctx()
+    if sc is None:
+        sc = constraints(scop, deps, relaxed)
+    with isl_options(ctx, values):
+        return sc.compute_schedule()

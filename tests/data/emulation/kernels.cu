@@ -1,0 +1,534 @@
+/* Hand-written CUDA for the tests of polycu_emu.h (tests/test_emulate_header.py).
+   Each case is selected by argv[1] and prints what the test checks.  The file is
+   valid CUDA (the tests also compile it with nvcc when it is installed). */
+#ifdef POLYCU_EMULATE
+#include "polycu_emu.h"
+#else
+#include <cuda_runtime.h>
+#define POLYCU_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#define POLYCU_LAUNCH_NOSYNC POLYCU_LAUNCH
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POLYCU_CHECK(call)                                                          \
+  do {                                                                              \
+    cudaError_t e_ = (call);                                                        \
+    if (e_ != cudaSuccess) {                                                        \
+      fprintf(stderr, "%s:%d: CUDA error: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      exit(1);                                                                      \
+    }                                                                               \
+  } while (0)
+
+/* Each block reverses its slice of `in` through shared memory: right only
+   when the barrier separates the writes from the reads. */
+__global__ void reverse_block(const double *__restrict__ in, double *__restrict__ out, int n,
+                              int with_barrier)
+{
+  __shared__ double tile[256];
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[t] = g < n ? __ldg(&in[g]) : -1.0;
+  if (with_barrier)
+    __syncthreads();
+  int h = blockIdx.x * blockDim.x + (blockDim.x - 1 - t);
+  if (g < n)
+    out[g] = h < n ? tile[blockDim.x - 1 - t] : -1.0;
+}
+
+/* Tree sum of 1024-thread blocks, log2(1024) + 1 barriers per block. */
+__global__ void block_sum(const double *in, double *sums, int n)
+{
+  __shared__ double part[1024];
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  part[t] = g < n ? in[g] : 0.0;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s /= 2) {
+    if (t < s)
+      part[t] += part[t + s];
+    __syncthreads();
+  }
+  if (t == 0)
+    sums[blockIdx.x] = part[0];
+}
+
+__global__ void atomics(const int *in, int n, double *dsum, float *fsum, int *isum, int *imax,
+                        int *imin, unsigned long long *usum, int *cas_winner, int *exch)
+{
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= n)
+    return;
+  atomicAdd(dsum, (double)in[g]);
+  atomicAdd(fsum, (float)in[g]);
+  atomicAdd(isum, in[g]);
+  atomicMax(imax, in[g]);
+  atomicMin(imin, in[g]);
+  atomicAdd(usum, (unsigned long long)in[g]);
+  atomicCAS(cas_winner, -1, g);
+  atomicExch(exch, 7);
+}
+
+/* Every thread writes its coordinates at its global position. */
+__global__ void coordinates(int *out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int z = blockIdx.z * blockDim.z + threadIdx.z;
+  int X = gridDim.x * blockDim.x, Y = gridDim.y * blockDim.y;
+  int *cell = out + 4 * ((z * Y + y) * X + x);
+  cell[0] = x;
+  cell[1] = y;
+  cell[2] = z;
+  cell[3] = blockDim.x * 100 + blockDim.y * 10 + blockDim.z;
+}
+
+/* An illegal parallelisation of `for i: a[i] = a[i - 1] + 1`. */
+__global__ void chain(double *a, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i < n)
+    a[i] = a[i - 1] + 1.0;
+}
+
+__global__ void copy(const double *in, double *out, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i];
+}
+
+/* One element past the end of `a`: off by one. */
+__global__ void past_the_end(double *a, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n)
+    a[i] = 1.0;
+}
+
+__global__ void divergent_barrier(int *out)
+{
+  if (threadIdx.x < 5)
+    return;
+  __syncthreads();
+  out[threadIdx.x] = 1;
+}
+
+__global__ void needs_barrier(int *out)
+{
+  __syncthreads();
+  out[threadIdx.x] = 1;
+}
+
+__constant__ double coefficients[4];
+
+/* Doubles read through an int2 texture, a 2-D texture of floats over a CUDA
+   array, a surface written and read, and constant memory. */
+__global__ void memories(cudaTextureObject_t linear, cudaTextureObject_t plane,
+                         cudaSurfaceObject_t surface, double *out, int n, int w, int h)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int2 v = tex1Dfetch<int2>(linear, i);
+    out[i] = __hiloint2double(v.y, v.x) * coefficients[i % 4];
+  }
+  if (i < w * h) {
+    int x = i % w, y = i / w;
+    float f = tex2D<float>(plane, x + 0.5f, y + 0.5f);
+    surf2Dwrite(f * 2.0f, surface, x * (int)sizeof(float), y);
+    float back = surf2Dread<float>(surface, x * (int)sizeof(float), y);
+    out[n + i] = back + tex2D<float>(plane, -3.0f, y + 0.5f);  /* clamped to column 0 */
+  }
+}
+
+/* A 3-D texture and a 3-D surface over CUDA arrays, and a 2-D texture over pitched
+   linear memory. */
+__global__ void volumes(cudaTextureObject_t volume, cudaSurfaceObject_t surface,
+                        cudaTextureObject_t pitched, float *out, int w, int h, int d)
+{
+  int x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;
+  if (x < w && y < h && z < d) {
+    float v = tex3D<float>(volume, x + 0.5f, y + 0.5f, z + 0.5f);
+    surf3Dwrite(v + 1.0f, surface, x * (int)sizeof(float), y, z);
+    out[(z * h + y) * w + x] = surf3Dread<float>(surface, x * (int)sizeof(float), y, z) +
+                               tex2D<float>(pitched, x + 0.5f, y + 0.5f);
+  }
+}
+
+static double *device_copy(const double *host, int n)
+{
+  double *d;
+  POLYCU_CHECK(cudaMalloc(&d, n * sizeof(double)));
+  POLYCU_CHECK(cudaMemcpy(d, host, n * sizeof(double), cudaMemcpyHostToDevice));
+  return d;
+}
+
+static int run_reverse(int with_barrier)
+{
+  const int n = 1000;
+  double in[1000], out[1000];
+  for (int i = 0; i < n; i++)
+    in[i] = i;
+  double *d_in = device_copy(in, n), *d_out;
+  POLYCU_CHECK(cudaMalloc(&d_out, n * sizeof(double)));
+  POLYCU_LAUNCH(reverse_block, dim3((n + 255) / 256), dim3(256), d_in, d_out, n, with_barrier);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_CHECK(cudaMemcpy(out, d_out, n * sizeof(double), cudaMemcpyDeviceToHost));
+  int wrong = 0;
+  for (int g = 0; g < n; g++) {
+    int b = g / 256, t = g % 256, h = b * 256 + 255 - t;
+    wrong += out[g] != (h < n ? (double)h : -1.0);
+  }
+  printf("wrong %d\n", wrong);
+  POLYCU_CHECK(cudaFree(d_in));
+  POLYCU_CHECK(cudaFree(d_out));
+  return 0;
+}
+
+static int run_block_sum(void)
+{
+  const int n = 5000, blocks = (n + 1023) / 1024;
+  double *in = (double *)malloc(n * sizeof(double)), sums[8], total = 0;
+  for (int i = 0; i < n; i++)
+    in[i] = i % 17;
+  double *d_in = device_copy(in, n), *d_sums;
+  POLYCU_CHECK(cudaMalloc(&d_sums, blocks * sizeof(double)));
+  POLYCU_LAUNCH(block_sum, dim3(blocks), dim3(1024), d_in, d_sums, n);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_CHECK(cudaMemcpy(sums, d_sums, blocks * sizeof(double), cudaMemcpyDeviceToHost));
+  for (int b = 0; b < blocks; b++)
+    total += sums[b];
+  printf("sum %.1f\n", total);
+  free(in);
+  return 0;
+}
+
+static int run_atomics(void)
+{
+  const int n = 3000;
+  int in[3000];
+  for (int i = 0; i < n; i++)
+    in[i] = (i * 7919) % 1001 - 500;
+  int *d_in, *d_i;
+  double *d_d;
+  float *d_f;
+  unsigned long long *d_u;
+  POLYCU_CHECK(cudaMalloc(&d_in, sizeof in));
+  POLYCU_CHECK(cudaMemcpy(d_in, in, sizeof in, cudaMemcpyHostToDevice));
+  POLYCU_CHECK(cudaMalloc(&d_d, sizeof(double)));
+  POLYCU_CHECK(cudaMalloc(&d_f, sizeof(float)));
+  POLYCU_CHECK(cudaMalloc(&d_i, 5 * sizeof(int)));
+  POLYCU_CHECK(cudaMalloc(&d_u, sizeof(unsigned long long)));
+  POLYCU_CHECK(cudaMemset(d_d, 0, sizeof(double)));
+  POLYCU_CHECK(cudaMemset(d_f, 0, sizeof(float)));
+  POLYCU_CHECK(cudaMemset(d_u, 0, sizeof(unsigned long long)));
+  int init[5] = {0, -1000000, 1000000, -1, 0};
+  POLYCU_CHECK(cudaMemcpy(d_i, init, sizeof init, cudaMemcpyHostToDevice));
+  POLYCU_LAUNCH_NOSYNC(atomics, dim3((n + 127) / 128), dim3(128), d_in, n, d_d, d_f, d_i,
+                       d_i + 1, d_i + 2, d_u, d_i + 3, d_i + 4);
+  POLYCU_CHECK(cudaGetLastError());
+  double d;
+  float f;
+  int i[5];
+  unsigned long long u;
+  POLYCU_CHECK(cudaMemcpy(&d, d_d, sizeof d, cudaMemcpyDeviceToHost));
+  POLYCU_CHECK(cudaMemcpy(&f, d_f, sizeof f, cudaMemcpyDeviceToHost));
+  POLYCU_CHECK(cudaMemcpy(i, d_i, sizeof i, cudaMemcpyDeviceToHost));
+  POLYCU_CHECK(cudaMemcpy(&u, d_u, sizeof u, cudaMemcpyDeviceToHost));
+  long expected = 0;
+  int mx = -1000000, mn = 1000000;
+  for (int k = 0; k < n; k++) {
+    expected += in[k];
+    mx = in[k] > mx ? in[k] : mx;
+    mn = in[k] < mn ? in[k] : mn;
+  }
+  printf("double %.1f float %.1f int %d max %d min %d expected %ld %d %d\n", d, f, i[0], i[1],
+         i[2], expected, mx, mn);
+  printf("ull %llu cas %d exch %d\n", u, i[3] >= 0 && i[3] < n, i[4]);
+  return 0;
+}
+
+static int run_coordinates(void)
+{
+  dim3 grid(3, 2, 4), block(4, 5, 2);
+  int X = 12, Y = 10, Z = 8, cells = X * Y * Z;
+  int *d, *h = (int *)malloc(4 * cells * sizeof(int));
+  POLYCU_CHECK(cudaMalloc(&d, 4 * cells * sizeof(int)));
+  POLYCU_LAUNCH_NOSYNC(coordinates, grid, block, d);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_CHECK(cudaMemcpy(h, d, 4 * cells * sizeof(int), cudaMemcpyDeviceToHost));
+  int wrong = 0;
+  for (int z = 0; z < Z; z++)
+    for (int y = 0; y < Y; y++)
+      for (int x = 0; x < X; x++) {
+        int *c = h + 4 * ((z * Y + y) * X + x);
+        wrong += c[0] != x || c[1] != y || c[2] != z || c[3] != 452;
+      }
+  printf("wrong %d of %d\n", wrong, cells);
+  POLYCU_CHECK(cudaMemset(d, 0, 4 * cells * sizeof(int)));
+  POLYCU_LAUNCH(coordinates, grid, block, d); /* same with concurrent threads */
+  POLYCU_CHECK(cudaMemcpy(h, d, 4 * cells * sizeof(int), cudaMemcpyDeviceToHost));
+  wrong = 0;
+  for (int k = 0; k < cells; k++)
+    wrong += h[4 * k + 3] != 452;
+  printf("wrong %d of %d\n", wrong, cells);
+  return 0;
+}
+
+static int run_chain(void)
+{
+  const int n = 200;
+  double a[200];
+  for (int i = 0; i < n; i++)
+    a[i] = 0;
+  double *d = device_copy(a, n);
+  POLYCU_LAUNCH_NOSYNC(chain, dim3(4), dim3(64), d, n);
+  POLYCU_CHECK(cudaMemcpy(a, d, n * sizeof(double), cudaMemcpyDeviceToHost));
+  int sequential = 1;
+  for (int i = 0; i < n; i++)
+    sequential &= a[i] == (double)i;
+  printf("sequential result %d\n", sequential);
+  return 0;
+}
+
+/* A kernel reading device memory nobody copied to. */
+static int run_uninitialised(void)
+{
+  double *in, *out, h[16];
+  POLYCU_CHECK(cudaMalloc(&in, sizeof h));
+  POLYCU_CHECK(cudaMalloc(&out, sizeof h));
+  POLYCU_LAUNCH_NOSYNC(copy, dim3(1), dim3(16), in, out, 16);
+  POLYCU_CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+  int nans = 0;
+  for (int i = 0; i < 16; i++)
+    nans += h[i] != h[i];
+  printf("nan %d\n", nans);
+  return 0;
+}
+
+static int run_errors(void)
+{
+  int *d;
+  double host[4];
+  POLYCU_CHECK(cudaMalloc(&d, 64 * sizeof(int)));
+  POLYCU_LAUNCH(needs_barrier, dim3(1), dim3(2048), d);
+  printf("too many threads: %s\n", cudaGetErrorString(cudaGetLastError()));
+  printf("then: %s\n", cudaGetErrorString(cudaGetLastError()));
+  POLYCU_LAUNCH_NOSYNC(copy, dim3(0), dim3(32), (double *)d, (double *)d, 0);
+  printf("empty grid: %s\n", cudaGetErrorString(cudaGetLastError()));
+  printf("overflowing copy: %s\n",
+         cudaGetErrorString(cudaMemcpy(host, d, 65 * sizeof(int), cudaMemcpyDeviceToHost)));
+  printf("swapped copy: %s\n",
+         cudaGetErrorString(cudaMemcpy(host, d, sizeof host, cudaMemcpyHostToDevice)));
+  cudaError_t first = cudaFree(d);
+  printf("free twice: %s, then %s\n", cudaGetErrorString(first), cudaGetErrorString(cudaFree(d)));
+  return 0;
+}
+
+static int run_memories(void)
+{
+  const int n = 10, w = 5, h = 3;
+  double values[10], out[10 + 15], coef[4] = {1.0, 2.0, 0.5, -1.0};
+  float plane[15];
+  for (int i = 0; i < n; i++)
+    values[i] = 1.0 / (i + 3);
+  for (int i = 0; i < w * h; i++)
+    plane[i] = (float)(i * i);
+  double *d_values = device_copy(values, n), *d_out;
+  POLYCU_CHECK(cudaMalloc(&d_out, sizeof out));
+  POLYCU_CHECK(cudaMemcpyToSymbol(coefficients, coef, sizeof coef));
+
+  cudaResourceDesc res;
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeLinear;
+  res.res.linear.devPtr = d_values;
+  res.res.linear.desc = cudaCreateChannelDesc<int2>();
+  res.res.linear.sizeInBytes = n * sizeof(double);
+  cudaTextureDesc tex;
+  memset(&tex, 0, sizeof tex);
+  tex.readMode = cudaReadModeElementType;
+  tex.filterMode = cudaFilterModePoint;
+  tex.addressMode[0] = tex.addressMode[1] = cudaAddressModeClamp;
+  cudaTextureObject_t linear, plane_tex;
+  POLYCU_CHECK(cudaCreateTextureObject(&linear, &res, &tex, NULL));
+
+  cudaChannelFormatDesc fdesc = cudaCreateChannelDesc<float>();
+  cudaArray_t array, surface_array;
+  POLYCU_CHECK(cudaMallocArray(&array, &fdesc, w, h));
+  POLYCU_CHECK(cudaMemcpy2DToArray(array, 0, 0, plane, w * sizeof(float), w * sizeof(float), h,
+                                   cudaMemcpyHostToDevice));
+  POLYCU_CHECK(cudaMallocArray(&surface_array, &fdesc, w, h, cudaArraySurfaceLoadStore));
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = array;
+  POLYCU_CHECK(cudaCreateTextureObject(&plane_tex, &res, &tex, NULL));
+  res.res.array.array = surface_array;
+  cudaSurfaceObject_t surface;
+  POLYCU_CHECK(cudaCreateSurfaceObject(&surface, &res));
+
+  POLYCU_LAUNCH_NOSYNC(memories, dim3(2), dim3(8), linear, plane_tex, surface, d_out, n, w, h);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
+  float back[15];
+  POLYCU_CHECK(cudaMemcpy2DFromArray(back, w * sizeof(float), surface_array, 0, 0,
+                                     w * sizeof(float), h, cudaMemcpyDeviceToHost));
+  int wrong = 0;
+  for (int i = 0; i < n; i++)
+    wrong += out[i] != values[i] * coef[i % 4];
+  for (int i = 0; i < w * h; i++)
+    wrong += out[n + i] != 2.0 * plane[i] + plane[(i / w) * w] || back[i] != 2.0f * plane[i];
+  printf("wrong %d\n", wrong);
+  POLYCU_CHECK(cudaDestroyTextureObject(linear));
+  POLYCU_CHECK(cudaDestroyTextureObject(plane_tex));
+  POLYCU_CHECK(cudaDestroySurfaceObject(surface));
+  POLYCU_CHECK(cudaFreeArray(array));
+  POLYCU_CHECK(cudaFreeArray(surface_array));
+  return 0;
+}
+
+static int run_volumes(void)
+{
+  enum { w = 5, h = 4, d = 3 };
+  float volume[d][h][w], plane[h][w], out[d][h][w], back[d][h][w];
+  for (int z = 0; z < d; z++)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        volume[z][y][x] = (float)(100 * z + 10 * y + x);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      plane[y][x] = (float)(1000 * (y + 1) + x);
+
+  cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+  cudaArray_t volume_array, surface_array;
+  POLYCU_CHECK(cudaMalloc3DArray(&volume_array, &desc, make_cudaExtent(w, h, d)));
+  POLYCU_CHECK(cudaMalloc3DArray(&surface_array, &desc, make_cudaExtent(w, h, d),
+                                 cudaArraySurfaceLoadStore));
+  cudaMemcpy3DParms copy;
+  memset(&copy, 0, sizeof copy);
+  copy.srcPtr = make_cudaPitchedPtr(volume, w * sizeof(float), w, h);
+  copy.dstArray = volume_array;
+  copy.extent = make_cudaExtent(w, h, d);
+  copy.kind = cudaMemcpyHostToDevice;
+  POLYCU_CHECK(cudaMemcpy3D(&copy));
+
+  float *pitched;
+  size_t pitch;
+  POLYCU_CHECK(cudaMallocPitch(&pitched, &pitch, w * sizeof(float), h));
+  POLYCU_CHECK(cudaMemcpy2D(pitched, pitch, plane, w * sizeof(float), w * sizeof(float), h,
+                            cudaMemcpyHostToDevice));
+
+  cudaResourceDesc res;
+  cudaTextureDesc tex;
+  memset(&tex, 0, sizeof tex);
+  tex.filterMode = cudaFilterModePoint;
+  tex.readMode = cudaReadModeElementType;
+  cudaTextureObject_t volume_tex, plane_tex;
+  cudaSurfaceObject_t surface;
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = volume_array;
+  POLYCU_CHECK(cudaCreateTextureObject(&volume_tex, &res, &tex, NULL));
+  res.res.array.array = surface_array;
+  POLYCU_CHECK(cudaCreateSurfaceObject(&surface, &res));
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypePitch2D;
+  res.res.pitch2D.devPtr = pitched;
+  res.res.pitch2D.desc = desc;
+  res.res.pitch2D.width = w;
+  res.res.pitch2D.height = h;
+  res.res.pitch2D.pitchInBytes = pitch;
+  POLYCU_CHECK(cudaCreateTextureObject(&plane_tex, &res, &tex, NULL));
+
+  float *d_out;
+  POLYCU_CHECK(cudaMalloc(&d_out, sizeof out));
+  POLYCU_LAUNCH_NOSYNC(volumes, dim3(d), dim3(w, h), volume_tex, surface, plane_tex, d_out, w, h,
+                       d);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
+  memset(&copy, 0, sizeof copy);
+  copy.srcArray = surface_array;
+  copy.dstPtr = make_cudaPitchedPtr(back, w * sizeof(float), w, h);
+  copy.extent = make_cudaExtent(w, h, d);
+  copy.kind = cudaMemcpyDeviceToHost;
+  POLYCU_CHECK(cudaMemcpy3D(&copy));
+  int wrong = 0;
+  for (int z = 0; z < d; z++)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        wrong += out[z][y][x] != volume[z][y][x] + 1.0f + plane[y][x] ||
+                 back[z][y][x] != volume[z][y][x] + 1.0f;
+  printf("wrong %d\n", wrong);
+  POLYCU_CHECK(cudaDestroyTextureObject(volume_tex));
+  POLYCU_CHECK(cudaDestroyTextureObject(plane_tex));
+  POLYCU_CHECK(cudaDestroySurfaceObject(surface));
+  POLYCU_CHECK(cudaFreeArray(volume_array));
+  POLYCU_CHECK(cudaFreeArray(surface_array));
+  POLYCU_CHECK(cudaFree(pitched));
+  POLYCU_CHECK(cudaFree(d_out));
+  return 0;
+}
+
+static int run_events(void)
+{
+  cudaEvent_t start, stop;
+  float ms = -1.0f;
+  POLYCU_CHECK(cudaEventCreate(&start));
+  POLYCU_CHECK(cudaEventCreate(&stop));
+  POLYCU_CHECK(cudaEventRecord(start));
+  run_block_sum();
+  POLYCU_CHECK(cudaEventRecord(stop));
+  POLYCU_CHECK(cudaEventSynchronize(stop));
+  POLYCU_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  printf("elapsed %d\n", ms > 0.0f);
+  POLYCU_CHECK(cudaEventDestroy(start));
+  POLYCU_CHECK(cudaEventDestroy(stop));
+  return 0;
+}
+
+static int run_past_the_end(void)
+{
+  double *d;
+  POLYCU_CHECK(cudaMalloc(&d, 100 * sizeof(double)));
+  POLYCU_LAUNCH_NOSYNC(past_the_end, dim3(4), dim3(32), d, 100);
+  POLYCU_CHECK(cudaGetLastError());
+  printf("not reached\n");
+  return 0;
+}
+
+static int run_divergent(void)
+{
+  int *d;
+  POLYCU_CHECK(cudaMalloc(&d, 64 * sizeof(int)));
+  POLYCU_LAUNCH(divergent_barrier, dim3(1), dim3(64), d);
+  POLYCU_CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+
+static int run_barrier_without_team(void)
+{
+  int *d;
+  POLYCU_CHECK(cudaMalloc(&d, 64 * sizeof(int)));
+  POLYCU_LAUNCH_NOSYNC(needs_barrier, dim3(1), dim3(64), d);
+  POLYCU_CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  const char *which = argc > 1 ? argv[1] : "";
+  if (!strcmp(which, "reverse")) return run_reverse(1);
+  if (!strcmp(which, "reverse-no-barrier")) return run_reverse(0);
+  if (!strcmp(which, "block-sum")) return run_block_sum();
+  if (!strcmp(which, "atomics")) return run_atomics();
+  if (!strcmp(which, "coordinates")) return run_coordinates();
+  if (!strcmp(which, "chain")) return run_chain();
+  if (!strcmp(which, "uninitialised")) return run_uninitialised();
+  if (!strcmp(which, "errors")) return run_errors();
+  if (!strcmp(which, "memories")) return run_memories();
+  if (!strcmp(which, "volumes")) return run_volumes();
+  if (!strcmp(which, "events")) return run_events();
+  if (!strcmp(which, "past-the-end")) return run_past_the_end();
+  if (!strcmp(which, "divergent")) return run_divergent();
+  if (!strcmp(which, "barrier-without-team")) return run_barrier_without_team();
+  fprintf(stderr, "unknown case '%s'\n", which);
+  return 2;
+}

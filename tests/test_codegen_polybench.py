@@ -1,0 +1,94 @@
+"""polycu on the 30 PolyBench kernels: every program gets kernels, host code and a
+description that agree with each other, and every category has a kernel mapping a
+2-D band onto a 2-D grid of 2-D blocks.
+
+``generated_suite`` is shared with test_nvcc.py (one generation per test session).
+Execution is checked by test_emulate.py (CPU emulation) and on the GPU by the runtime.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from polycu.codegen import Generated, compile_file
+from polycu.options import Options
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import polybench_cpu  # noqa: E402
+
+KERNELS = polybench_cpu.find_kernels()
+CATEGORIES = sorted({k.category for k in KERNELS})
+
+
+def options(kernel: polybench_cpu.Kernel, *defines: str) -> Options:
+    return Options(define=list(defines),
+                   include_dir=[str(polybench_cpu.UTILITIES_DIR), str(kernel.directory)])
+
+
+@functools.lru_cache(maxsize=None)
+def generated_suite() -> dict[str, Generated]:
+    """Every PolyBench kernel compiled by polycu at the default (LARGE) dataset."""
+    return {k.name: compile_file(str(k.source), options(k)) for k in KERNELS}
+
+
+@pytest.fixture(scope="module")
+def suite() -> dict[str, Generated]:
+    return generated_suite()
+
+
+def test_the_suite_has_thirty_kernels_in_six_categories() -> None:
+    assert len(KERNELS) == 30 and len(CATEGORIES) == 6
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_each_category_maps_a_2d_band_to_a_2d_grid_of_2d_blocks(suite, category: str) -> None:
+    two_d = []
+    for kernel in (k for k in KERNELS if k.category == category):
+        for scop in suite[kernel.name].description["scops"]:
+            for entry in scop["kernels"]:
+                axes = sorted(m["axis"] for m in entry["mapped"])
+                if axes == ["x", "y"] and entry["block"][0] > 1 and entry["block"][1] > 1:
+                    assert "blockIdx.y" in entry["source"] and "threadIdx.y" in entry["source"]
+                    two_d.append(entry["name"])
+    assert two_d, f"no 2-D kernel in {category}"
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: k.name)
+def test_description_matches_the_cuda_text(suite, kernel: polybench_cpu.Kernel) -> None:
+    generated = suite[kernel.name]
+    (scop,) = generated.description["scops"]
+    cuda = generated.cuda
+    assert scop["host_source"] in cuda and scop["kernels"]
+    launched = set(re.findall(r"POLYCU_LAUNCH(?:_NOSYNC)?\((\w+), polycu_grid", cuda))
+    assert launched == {k["name"] for k in scop["kernels"]}
+    for entry in scop["kernels"]:
+        assert entry["source"] in scop["device_source"] and entry["source"] in cuda
+        signature = entry["source"].split("(", 1)[1].split(")", 1)[0]
+        assert signature == ", ".join(
+            f"{a['type']}{'' if a['type'].endswith('*') else ' '}{a['name']}"
+            for a in entry["args"])
+    # The SCoP's lines are replaced by one call; the text around it is verbatim.
+    original = kernel.source.read_text().split("\n")
+    first, last = scop["region"]
+    body = cuda[cuda.index("\n".join(original[:6])):].split("\n")
+    assert body[:first - 1] == original[:first - 1]
+    assert body[len(body) - (len(original) - last):] == original[last:]
+    assert f"{scop['host_function']}(" in "\n".join(body[first - 1:len(body) - len(original) + last])
+
+
+def test_c99_prototypes_index_with_the_size_parameters_and_run_on_the_cpu() -> None:
+    from polycu.runtime.emulate import emulate_file
+    kernel = next(k for k in KERNELS if k.name == "gemm")
+    opts = options(kernel, "MINI_DATASET", "POLYBENCH_USE_C99_PROTO")
+    (scop,) = compile_file(str(kernel.source), opts).description["scops"]
+    (entry,) = scop["kernels"]
+    assert "C[c0 * nj + (32 * b1 + t1)]" in entry["source"]
+    assert "A[c0 * nk + c2]" in entry["source"]
+    (report,) = emulate_file(str(kernel.source), opts, params={"ni": 33, "nj": 41, "nk": 7},
+                             seed=5)
+    assert report.ok, report.format()

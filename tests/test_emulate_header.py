@@ -1,0 +1,141 @@
+"""polycu_emu.h alone: hand-written CUDA (tests/data/emulation/kernels.cu) built with g++
+and run on the CPU.  The cases prove that the emulation shows the bugs a GPU would
+show (a missing barrier, a barrier in divergent code, an illegal parallel loop,
+uninitialised device memory, bad launches and copies) and computes right otherwise
+(shared memory, 1024-thread blocks, atomics, 3-D grids, textures, surfaces, constant
+memory, events)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
+
+KERNELS = Path(__file__).parent / "data" / "emulation" / "kernels.cu"
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    binary = tmp_path_factory.mktemp("emu") / "kernels"
+    subprocess.run(["g++", *EMULATION_FLAGS, "-Wall", "-Werror", "-I", str(INCLUDE_DIR),
+                    "-x", "c++", str(KERNELS), "-o", str(binary)], check=True)
+    return binary
+
+
+def run(program: Path, case: str, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(program), case], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **emulation_env(), **(env or {})})
+
+
+def test_shared_memory_with_barrier_is_right(program: Path) -> None:
+    assert run(program, "reverse").stdout == "wrong 0\n"
+
+
+def test_missing_barrier_gives_wrong_results(program: Path) -> None:
+    # Threads of a block run concurrently and shared memory starts as garbage, so
+    # reading a neighbour's element before the barrier fails every time.
+    for _ in range(5):
+        out = run(program, "reverse-no-barrier").stdout
+        wrong = int(out.split()[1])
+        assert wrong > 100, out
+
+
+def test_blocks_of_1024_threads_with_barriers(program: Path) -> None:
+    expected = sum(i % 17 for i in range(5000))
+    assert run(program, "block-sum").stdout == f"sum {expected:.1f}\n"
+
+
+def test_atomics(program: Path) -> None:
+    values = [(i * 7919) % 1001 - 500 for i in range(3000)]
+    total = sum(values)
+    out = run(program, "atomics").stdout.splitlines()
+    assert out[0] == (f"double {total:.1f} float {total:.1f} int {total} max {max(values)} "
+                      f"min {min(values)} expected {total} {max(values)} {min(values)}")
+    assert out[1] == f"ull {total} cas 1 exch 7"
+
+
+def test_three_dimensional_grids_and_blocks(program: Path) -> None:
+    assert run(program, "coordinates").stdout == "wrong 0 of 960\nwrong 0 of 960\n"
+
+
+def test_illegal_parallel_loop_is_not_run_in_its_original_order(program: Path) -> None:
+    assert run(program, "chain").stdout == "sequential result 0\n"
+
+
+def test_device_memory_starts_as_nan(program: Path) -> None:
+    assert run(program, "uninitialised").stdout == "nan 16\n"
+
+
+def test_writes_outside_device_memory_are_fatal(program: Path) -> None:
+    proc = run(program, "past-the-end")
+    assert proc.returncode != 0 and "not reached" not in proc.stdout
+    assert ("kernel past_the_end wrote outside device memory: at byte 800 of the 800-byte "
+            "allocation") in proc.stderr
+
+
+def test_launch_and_copy_errors_are_reported_like_cuda(program: Path) -> None:
+    proc = run(program, "errors")
+    assert proc.stdout.splitlines() == [
+        "too many threads: invalid configuration argument",
+        "then: no error",
+        "empty grid: invalid configuration argument",
+        "overflowing copy: invalid argument",
+        "swapped copy: invalid argument",
+        "free twice: no error, then invalid argument",
+    ]
+    assert "block (2048,1,1): the block has too many threads" in proc.stderr
+    assert "260 bytes" in proc.stderr and "not inside one device allocation" in proc.stderr
+
+
+def test_textures_surfaces_and_constant_memory(program: Path) -> None:
+    assert run(program, "memories").stdout == "wrong 0\n"
+
+
+def test_3d_textures_surfaces_and_pitched_memory(program: Path) -> None:
+    assert run(program, "volumes").stdout == "wrong 0\n"
+
+
+def test_events_measure_time(program: Path) -> None:
+    assert run(program, "events").stdout.splitlines()[-1] == "elapsed 1"
+
+
+def test_barrier_in_divergent_code_is_fatal(program: Path) -> None:
+    proc = run(program, "divergent")
+    assert proc.returncode != 0
+    assert ("kernel divergent_barrier, block (0,0,0): thread 5 passed 1 __syncthreads() but "
+            "thread 0 passed 0") in proc.stderr
+
+
+def test_barrier_in_a_kernel_launched_without_team_is_fatal(program: Path) -> None:
+    proc = run(program, "barrier-without-team")
+    assert proc.returncode != 0
+    assert "__syncthreads() in needs_barrier, which was not launched with POLYCU_LAUNCH" \
+        in proc.stderr
+
+
+def test_short_openmp_team_is_a_launch_error(program: Path) -> None:
+    proc = subprocess.run([str(program), "block-sum"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "OMP_THREAD_LIMIT": "8"})
+    assert proc.returncode == 1
+    assert "OpenMP refused a team of 1024 threads" in proc.stderr
+    assert "too many resources requested for launch" in proc.stderr
+
+
+def test_emulation_env_lifts_a_low_thread_limit(program: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "8")
+    assert emulation_env()["OMP_THREAD_LIMIT"] == "1024"
+    assert run(program, "block-sum").returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_the_test_kernels_are_valid_cuda(tmp_path: Path) -> None:
+    """What the emulation runs, nvcc accepts: the API used above is CUDA's."""
+    proc = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(KERNELS), "-o",
+                           str(tmp_path / "kernels.o")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

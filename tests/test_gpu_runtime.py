@@ -1,0 +1,155 @@
+"""The PyCUDA runtime on a real GPU: a hand-written description through the
+runner, ``polycu check`` on PolyBench kernels, ``polycu device`` and ``polycu bench``.
+
+Skipped, with the reason, where PyCUDA or a CUDA device is missing (CI).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.gpu
+
+pytest.importorskip("pycuda.driver", reason="PyCUDA is not installed")
+try:
+    import pycuda.autoinit  # noqa: F401
+except Exception as exc:  # pycuda raises its own types when no device is usable
+    pytest.skip(f"no usable CUDA device: {exc}", allow_module_level=True)
+
+from polycu import cli  # noqa: E402
+from polycu.options import Options  # noqa: E402
+from polycu.runtime import device  # noqa: E402
+from polycu.runtime.check import check_target, targets  # noqa: E402
+from polycu.runtime.pycuda_run import DeviceProgram  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+UTILITIES = str(REPO / "polybench" / "utilities")
+
+
+def _e(py: str) -> dict[str, str]:
+    return {"c": py, "py": py}
+
+
+# y <- a * x + y + h0 for h0 = 0 .. t-1, one launch per host step; z is a scratch
+# buffer copied neither way, w is copied in but never out.
+AXPY = {
+    "name": "axpy_scop",
+    "parameters": ["n", "t"],
+    "arrays": [
+        {"name": "a", "element_type": "double", "by_value": True},
+        {"name": "x", "element_type": "double", "count": _e("n"), "copy_in": True,
+         "copy_out": False, "by_value": False},
+        {"name": "y", "element_type": "double", "count": _e("n"), "copy_in": True,
+         "copy_out": True, "by_value": False},
+    ],
+    "device_source": """
+extern "C" __global__ void axpy(int n, int h0, double a, const double *__restrict__ x,
+                                double *__restrict__ y)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i] + h0;
+}
+""",
+    "kernels": [{"name": "axpy", "args": [
+        {"name": "n", "type": "int", "role": "param", "array": None},
+        {"name": "h0", "type": "int", "role": "iterator", "array": None},
+        {"name": "a", "type": "double", "role": "scalar", "array": "a"},
+        {"name": "x", "type": "const double *__restrict__", "role": "array", "array": "x"},
+        {"name": "y", "type": "double *__restrict__", "role": "array", "array": "y"}]}],
+    "host": [{"for": "c0", "lb": _e("0"), "ub": _e("t - 1"), "step": 1, "body": [
+        {"launch": "axpy", "bind": {"h0": _e("c0")}, "grid": [_e("(n + 255) // 256"), 1, 1],
+         "block": [256, 1, 1], "args": ["n", "h0", "a", "x", "y"]}]}],
+}
+
+
+def _axpy_inputs(n: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(1)
+    return {"a": np.array(0.5), "x": rng.random(n), "y": rng.random(n)}
+
+
+def test_hand_written_description_runs_and_times():
+    n, t = 100_000, 7
+    host = _axpy_inputs(n)
+    program = DeviceProgram(AXPY, {"n": n, "t": t}, host)
+    result = program.run()
+    expected = host["y"].copy()
+    for h in range(t):
+        expected = 0.5 * host["x"] + expected + h
+    np.testing.assert_allclose(result["y"], expected, rtol=1e-13)
+    np.testing.assert_array_equal(result["x"], host["x"])   # not copied out
+    assert np.array_equal(host["y"], _axpy_inputs(n)["y"])  # the input is untouched
+    timing = program.time(repeat=5, warmup=1)
+    assert timing.launches == t
+    assert timing.copies > 1  # 1.6 MB fits in L2: copies rotate
+    for samples in (timing.kernel, timing.replay, timing.end_to_end):
+        assert len(samples.values) == 5 and all(v > 0 for v in samples.values)
+    assert timing.end_to_end.median > timing.kernel.median
+    if importlib.util.find_spec("cuda") and importlib.util.find_spec("cuda.bindings"):
+        assert timing.method == "graph", timing.note
+    print(f"axpy n={n} t={t}: kernel {timing.kernel.median * 1e6:.1f} us ({timing.method} "
+          f"{timing.note}), "
+          f"replay {timing.replay.median * 1e6:.1f} us, "
+          f"end to end {timing.end_to_end.median * 1e6:.1f} us")
+
+
+def test_a_missing_copy_in_shows_as_nan():
+    broken = json.loads(json.dumps(AXPY))
+    broken["arrays"][1]["copy_in"] = False  # x never reaches the device
+    n = 1000
+    result = DeviceProgram(broken, {"n": n, "t": 1}, _axpy_inputs(n)).run()
+    assert np.isnan(result["y"]).all()
+
+
+@pytest.mark.parametrize("name, dataset", [
+    ("linear-algebra/blas/gemm/gemm.c", "SMALL"),
+    ("linear-algebra/kernels/atax/atax.c", "SMALL"),
+    ("stencils/jacobi-2d/jacobi-2d.c", "MINI"),
+    ("stencils/jacobi-1d/jacobi-1d.c", "SMALL"),
+    ("datamining/covariance/covariance.c", "MINI"),
+])
+def test_check_polybench_kernels(name, dataset):
+    path = str(REPO / "polybench" / name)
+    found = targets(path, Options(include_dir=[UTILITIES]), dataset=dataset)
+    assert len(found) == 1
+    checked = check_target(found[0], seed=7)
+    print(checked.report.format())
+    assert checked.report.ok, checked.report.format()
+    assert any(c.size > 1 for c in checked.report.arrays)
+
+
+def test_check_command_exit_status(capsys):
+    path = str(REPO / "polybench" / "linear-algebra/kernels/mvt/mvt.c")
+    assert cli.main(["check", path, "-I", UTILITIES, "--param", "n=300", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "OK (n=300; seed 3)" in out
+
+
+def test_device_measurement_is_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("POLYCU_CACHE_DIR", str(tmp_path))
+    info = device.device_info()
+    print(device.format_info(info))
+    assert info.copy_bandwidth > 1e11 and info.fp64_peak > 1e11 and info.fp32_peak > 1e11
+    assert device.cached(info.name) == info
+    assert device.device_info() == info  # served from the cache
+
+
+def test_bench_writes_reports(tmp_path):
+    root = REPO / "polybench" / "linear-algebra" / "blas"
+    out = tmp_path / "bench"
+    status = cli.main(["bench", str(root / "gemm" / "gemm.c"), str(root / "gesummv"
+                       / "gesummv.c"), "-I", UTILITIES, "--dataset", "SMALL", "--repeat", "3",
+                       "--seed", "1", "--out", str(out)])
+    data = json.loads((out / "results.json").read_text())
+    print((out / "results.md").read_text())
+    assert status == 0, data
+    gemm, gesummv = data["results"]
+    assert (gemm["kernel"], gemm["status"], gesummv["status"]) == ("gemm", "ok", "ok")
+    assert gemm["parameters"] == {"ni": 60, "nj": 70, "nk": 80}
+    assert gemm["flops"] == 60 * 70 + 3 * 60 * 70 * 80
+    assert gemm["kernel_s"] > 0 and gemm["cpu_s"] > 0 and gemm["omp_s"] > 0
+    assert len(gemm["timing"]["kernel"]["samples_s"]) == 3

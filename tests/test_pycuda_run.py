@@ -1,0 +1,120 @@
+"""The GPU runner's host side, without a GPU: replaying a host control tree,
+argument types, statistics and the rotation of input copies."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from polycu.diagnostics import PolycuError
+from polycu.runtime.pycuda_run import (Launch, Samples, copies_for, evaluate, numpy_type,
+                                       replay)
+
+
+def _e(py: str, c: str | None = None) -> dict[str, str]:
+    return {"c": c or py, "py": py}
+
+
+# A jacobi-1d-like tree: a time loop launching two kernels, the second only
+# when the grid is large enough, and a last kernel after the loop.
+TREE = [
+    {"for": "h0", "lb": _e("0"), "ub": _e("tsteps - 1"), "step": 1, "body": [
+        {"launch": "k0", "grid": [_e("(n - 3) // 32 + 1")], "block": [32],
+         "args": ["n", "h0", "A", "B"]},
+        {"if": _e("n >= 40", "n >= 40"), "then": [
+            {"launch": "k1", "grid": [_e("(n - 3) // 32 + 1"), _e("2")], "block": [32, 2],
+             "args": ["n", "h0", "B", "A"]}]},
+    ]},
+    {"for": "h1", "lb": _e("n - 1"), "ub": _e("n + 3"), "step": _e("2"), "body": [
+        {"launch": "k2", "grid": [_e("max(h1 - n, 1)")], "block": [64, 1, 1],
+         "args": ["h1"]}]},
+]
+
+
+def _record(tree, env):
+    launches: list[Launch] = []
+    count = replay(tree, env, launches.append)
+    assert count == len(launches)
+    return launches
+
+
+def test_replay_follows_loops_conditions_and_grids():
+    launches = _record(TREE, {"tsteps": 3, "n": 70})
+    names = [(l.kernel, l.value("h0") if l.kernel != "k2" else l.value("h1"))
+             for l in launches]
+    assert names == [("k0", 0), ("k1", 0), ("k0", 1), ("k1", 1), ("k0", 2), ("k1", 2),
+                     ("k2", 69), ("k2", 71), ("k2", 73)]
+    first = launches[1]
+    assert first.grid == (3, 2) and first.block == (32, 2, 1)
+    assert first.args == ("n", "h0", "B", "A")
+    assert first.value("n") == 70 and first.value("tsteps") == 3
+    assert [l.grid for l in launches[-3:]] == [(1,), (1,), (3,)]
+
+
+def test_replay_skips_false_branches_and_empty_grids():
+    launches = _record(TREE, {"tsteps": 2, "n": 20})
+    assert [l.kernel for l in launches] == ["k0", "k0", "k2", "k2", "k2"]
+    # n = 2: k0's grid (n - 3) // 32 + 1 = 0 blocks, so it is not launched.
+    assert [l.kernel for l in _record(TREE, {"tsteps": 5, "n": 2})] == ["k2"] * 3
+    assert _record(TREE, {"tsteps": 0, "n": 20})[0].kernel == "k2"
+
+
+def test_replay_binds_host_values_before_the_grid():
+    # As codegen describes a launch: the kernel's h0 is bound to an expression of
+    # the host iterator, and the grid may depend on h0.
+    tree = [{"for": "c0", "lb": _e("1"), "ub": _e("n"), "step": 2, "body": [
+        {"launch": "k", "bind": {"h0": _e("2 * c0 + 1")}, "grid": [_e("h0 // 4"), 1, 1],
+         "block": [32, 4, 1], "args": ["n", "h0"]}]}]
+    launches = _record(tree, {"n": 6})
+    assert [(l.value("c0"), l.value("h0"), l.grid) for l in launches] == [
+        (3, 7, (1, 1, 1)), (5, 11, (2, 1, 1))]  # c0 = 1 gives h0 = 3: an empty grid
+
+
+def test_replay_else_branch():
+    tree = [{"if": _e("n > 5"), "then": [{"launch": "a", "grid": [1], "block": [1],
+                                          "args": []}],
+             "else": [{"launch": "b", "grid": [1], "block": [1], "args": []}]}]
+    assert [l.kernel for l in _record(tree, {"n": 6})] == ["a"]
+    assert [l.kernel for l in _record(tree, {"n": 5})] == ["b"]
+
+
+def test_replay_rejects_malformed_trees():
+    with pytest.raises(PolycuError, match="unknown node"):
+        replay([{"while": 1}], {}, lambda launch: None)
+    with pytest.raises(PolycuError, match="non-positive step"):
+        replay([{"for": "h", "lb": 0, "ub": 3, "step": 0, "body": []}], {}, lambda l: None)
+    with pytest.raises(PolycuError, match="cannot evaluate"):
+        evaluate(_e("m + 1"), {"n": 1})
+
+
+def test_expressions_use_floor_division_and_no_builtins():
+    assert evaluate(_e("(n - 7) // 4"), {"n": 0}) == -2  # floor, as isl's floord
+    assert evaluate(7, {}) == 7
+    with pytest.raises(PolycuError):
+        evaluate(_e("__import__('os')"), {})
+
+
+def test_numpy_types_of_c_types():
+    assert numpy_type("const int") is np.int32
+    assert numpy_type("double *__restrict__") is np.float64
+    assert numpy_type("unsigned char") is np.uint8
+    with pytest.raises(PolycuError, match="unsupported C type"):
+        numpy_type("cudaTextureObject_t")
+
+
+def test_samples_statistics():
+    s = Samples((3.0, 1.0, 2.0, 4.0, 100.0))
+    assert s.median == 3.0
+    # Quartiles 2 and 4 (inclusive method): spread (4 - 2) / 3.
+    assert s.spread == pytest.approx(2 / 3)
+    d = s.as_dict()
+    assert (d["min_s"], d["max_s"], d["samples_s"]) == (1.0, 100.0, [3.0, 1.0, 2.0, 4.0, 100.0])
+    assert Samples((5.0,)).spread == 0.0
+
+
+def test_copies_rotate_only_data_that_fits_in_l2():
+    l2, free = 50 << 20, 80 << 30
+    assert copies_for(200 << 20, l2, free) == 1           # over 3 x L2: no rotation
+    assert copies_for(100 << 20, l2, free) == 2 + 1       # 3 x L2 between two uses
+    assert copies_for(10 << 20, l2, free) == 3 * 5 + 1
+    assert copies_for(1 << 10, l2, free) == 32            # capped
+    assert copies_for(10 << 20, l2, 40 << 20) == 2        # what memory allows
