@@ -20,6 +20,7 @@ after ``S[i]``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 import islpy as isl
 
@@ -47,11 +48,44 @@ class Dependences:
         """What must hold when reductions are lowered explicitly (atomics or trees)."""
         return self.validity.subtract(self.reduction).coalesce()
 
+    def reductions_of(self, statements: Iterable[str]) -> isl.UnionMap:
+        """The reduction dependences ``S[i] -> S[j]`` of the named statements."""
+        result = isl.UnionMap.empty(self.reduction.get_space())
+        for name in sorted(statements):
+            result = result.union(self.reduction.intersect_domain(
+                isl.UnionSet.from_set(_universe_of(self.reduction, name))))
+        return result.coalesce()
+
+    # Lowering the updates of reduction statements S atomically frees the order among
+    # their instances, but every other dependence must then hold with the whole chain,
+    # not only with its first or last instance (value-based dependences rely on the
+    # chain's order for transitivity).  With R the reduction dependences of S, R+ their
+    # transitive closure (an over-approximation is still safe) and V' = V - R:
+    #   relaxed(S) = V'  ∪  V' ∘ R+ (into the chain)  ∪  R+ ∘ V' (out of the chain).
+    def relaxed(self, statements: Iterable[str]) -> isl.UnionMap:
+        """What must still hold (distance 0 on a parallel member) when the named
+        reductions are lowered with atomic updates."""
+        reduction = self.reductions_of(statements)
+        if reduction.is_empty():
+            return self.validity
+        rest = self.validity.subtract(reduction)
+        closure, _exact = reduction.transitive_closure()
+        return rest.union(rest.apply_range(closure)).union(closure.apply_range(rest)).coalesce()
+
     def live_in_arrays(self) -> set[str]:
         return _range_names(self.live_in)
 
     def live_out_arrays(self) -> set[str]:
         return _range_names(self.live_out)
+
+
+def _universe_of(umap: isl.UnionMap, name: str) -> isl.Set:
+    """``{ name[...] }`` in the space ``umap`` uses for statement ``name`` (empty if none)."""
+    found: list[isl.Set] = []
+    umap.domain().foreach_set(lambda s: found.append(s) if s.get_tuple_name() == name else None)
+    if not found:
+        return isl.Set(f"{{ {name}[] : false }}")
+    return isl.Set.universe(found[0].get_space())
 
 
 def _range_names(umap: isl.UnionMap) -> set[str]:

@@ -5,7 +5,8 @@
 # into a private site (.device/site), puts it and the checkout on
 # PYTHONPATH (polycu itself is not pip-installed there), prints the GPU,
 # then runs `python3 -m polycu ARGS...`; `pytest ARGS...` runs the tests
-# instead.  Results go wherever ARGS say: give --out "$OUT/..." so that the
+# instead and `script FILE.py ARGS...` a Python script of the checkout.
+# Results go wherever ARGS say: give --out "$OUT/..." so that the
 # device tool brings them back.
 #
 # Examples (as the device tool's command, with carry: [".device"]):
@@ -34,5 +35,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader ||
 if [ "${1:-}" = "pytest" ]; then
   shift
   exec python3 -m pytest "$@"
+fi
+if [ "${1:-}" = "script" ]; then
+  shift
+  exec python3 "$@"
 fi
 exec python3 -m polycu "$@"

@@ -17,7 +17,7 @@ from polycu.codegen.cuda import c_expr, kernel_source, layouts, linearise, state
 from polycu.codegen.host import call_site, splice, transfers
 from polycu.codegen.pyexpr import py_expr
 from polycu.diagnostics import PolycuError
-from polycu.gpu.mapping import Sizes, _relax, choose_names, map_to_gpu
+from polycu.gpu.mapping import Sizes, choose_names, map_to_gpu
 from polycu.schedule import identity
 
 COPY_2D = """
@@ -146,16 +146,6 @@ def test_relaxed_sum_becomes_atomic_between_two_sequential_kernels() -> None:
         [(("S0",), 0, []), (("S1",), 1, ["S1"]), (("S2",), 0, [])]
     source = kernel_source(prog, prog.kernels[1], layouts(prog.scop))
     assert "atomicAdd(&s[0], A[(32 * b0 + t0)]);" in source
-
-
-def test_relaxation_keeps_order_with_every_instance_of_the_chain() -> None:
-    validity = isl.UnionMap("[n] -> { I[j] -> S[0, j] : 0 <= j < n; "
-                            "S[i, j] -> S[i + 1, j] : 0 <= i < n - 1 and 0 <= j < n; "
-                            "S[n - 1, j] -> O[j] : 0 <= j < n }")
-    reduction = isl.UnionMap("[n] -> { S[i, j] -> S[i + 1, j] : 0 <= i < n - 1 and 0 <= j < n }")
-    expected = isl.UnionMap("[n] -> { I[j] -> S[i, j] : 0 <= i < n and 0 <= j < n; "
-                            "S[i, j] -> O[j] : 0 <= i < n and 0 <= j < n }")
-    assert _relax(validity, reduction).is_equal(expected)
 
 
 def test_tile_not_a_multiple_of_the_block_strides_points_over_threads() -> None:

@@ -92,3 +92,20 @@ def test_c99_prototypes_index_with_the_size_parameters_and_run_on_the_cpu() -> N
     (report,) = emulate_file(str(kernel.source), opts, params={"ni": 33, "nj": 41, "nk": 7},
                              seed=5)
     assert report.ok, report.format()
+
+
+def walk(nodes: list[dict]) -> list[dict]:
+    """Every node of a host control tree."""
+    return [n for node in nodes for n in [node] + walk(node.get("body", []) +
+                                                       node.get("then", []) +
+                                                       node.get("else", []))]
+
+
+@pytest.mark.parametrize("name", ["atax", "bicg"])
+def test_matrix_vector_kernels_run_every_row_in_parallel_without_host_loops(suite, name) -> None:
+    """Relaxing their sums would leave 'y[j] = 0' ordered with only the first update of
+    the chain; the mapping refuses that and the compiler keeps the sums in order."""
+    (scop,) = suite[name].description["scops"]
+    assert [len(k["mapped"]) for k in scop["kernels"]] == [1, 1]
+    assert not any("for" in node for node in walk(scop["host"]))     # no host loop
+    assert not any(k["atomic"] for k in scop["kernels"])

@@ -184,21 +184,7 @@ def test_a_program_that_does_not_build_is_a_failed_report(tmp_path: Path) -> Non
 # the last columns are rounding noise, which any change of summation order changes.
 FIXED = {"gramschmidt": {"n": 16}}
 
-# Known failures, each a strict xfail: fix the cause, then remove the entry.
-SEMICOLON = ("frontend: Scop.original_code lacks the ';' of top-level expression "
-             "statements, so the CPU reference does not compile")
-SCOP_BUGS: dict[str, str] = {
-    "correlation": SEMICOLON, "durbin": SEMICOLON, "deriche": SEMICOLON, "adi": SEMICOLON,
-}
-PROGRAM_BUGS: dict[tuple[str, str], str] = {}
-
-
-def marked(names: list[str], bugs: dict[str, str]) -> list[object]:
-    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=bugs[n]))
-            if n in bugs else n for n in names]
-
-
-@pytest.mark.parametrize("name", marked([k.name for k in KERNELS], SCOP_BUGS))
+@pytest.mark.parametrize("name", [k.name for k in KERNELS])
 def test_emulated_scop_matches_the_reference_on_random_inputs(name: str) -> None:
     """At the largest sizes up to 37 that fit MINI's arrays, then at sizes up to 2
     (empty and single-iteration loops, grids of one block)."""
@@ -252,10 +238,7 @@ def program_reports(tmp_path_factory: pytest.TempPathFactory
 @pytest.mark.parametrize("dataset", ["MINI", "SMALL"])
 @pytest.mark.parametrize("name", [k.name for k in KERNELS])
 def test_emulated_program_prints_the_dump_of_the_original(
-        name: str, dataset: str, program_reports: dict[tuple[str, str], ProgramReport],
-        request: pytest.FixtureRequest) -> None:
-    if (name, dataset) in PROGRAM_BUGS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=PROGRAM_BUGS[name, dataset]))
+        name: str, dataset: str, program_reports: dict[tuple[str, str], ProgramReport]) -> None:
     report = program_reports[name, dataset]
     assert report.ok, report.format()
     assert report.arrays

@@ -191,11 +191,6 @@ def test_a_hang_and_an_exit_are_reports() -> None:
 
 # -- every PolyBench SCoP -----------------------------------------------------------
 
-# The frontend prints a SCoP's top-level expression statements without their ';'
-# (polycu/frontend/scop.py joins pycparser's visit() of each item), so the original
-# code of these SCoPs does not compile.
-SEMICOLON_BUG = {"correlation", "durbin", "deriche", "adi"}
-
 KERNELS = polybench_cpu.find_kernels()
 
 
@@ -207,10 +202,7 @@ def polybench_scop(name: str, dataset: str = "MINI") -> polycu.Scop:
                        defines=[f"{dataset}_DATASET"])[0]
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(k.name, marks=pytest.mark.xfail(
-        strict=True, reason="frontend drops ';' after top-level statements of original_code"))
-    if k.name in SEMICOLON_BUG else k.name for k in KERNELS])
+@pytest.mark.parametrize("name", [k.name for k in KERNELS])
 def test_reference_of_every_polybench_scop_runs_deterministically(name: str) -> None:
     scop = polybench_scop(name)
     params = choose_parameters(scop)

@@ -98,7 +98,9 @@
 /* Every array macro takes the compile-time extents (N) first and the
    runtime extents (n) second; POLYBENCH_C99_SELECT picks the one used
    in declarations. */
-#ifdef POLYBENCH_USE_C99_PROTO
+/* C++ (nvcc, the CUDA emulation) has no variable-length arrays: there the
+   prototypes keep the constant sizes. */
+#if defined(POLYBENCH_USE_C99_PROTO) && !defined(__cplusplus)
 # define POLYBENCH_C99_SELECT(constant, runtime) runtime
 #else
 # define POLYBENCH_C99_SELECT(constant, runtime) constant

@@ -19,7 +19,7 @@ from ..deps import compute_dependences
 from ..diagnostics import Location, Reporter, error
 from ..frontend.load import load_file
 from ..gpu.kernel import GpuProgram
-from ..gpu.mapping import Sizes, map_to_gpu
+from ..gpu.mapping import Sizes, flagged_parallelism, map_to_gpu, mapped_parallelism
 from ..model import Scop
 from ..options import Options
 from ..schedule import choose, parse_sizes
@@ -71,12 +71,21 @@ def sizes_from(options: Options) -> Sizes:
     return Sizes(options.tile_size, parse_sizes(options.sizes))
 
 
-def program_of(scop: Scop, options: Options, reporter: Reporter | None = None) -> GpuProgram:
-    """Dependences, schedule and mapping of one SCoP."""
+def program_of(scop: Scop, options: Options, reporter: Reporter | None = None, *,
+               index: int = 0) -> GpuProgram:
+    """Dependences, schedule and mapping of one SCoP (the ``index``-th of its file)."""
     deps = compute_dependences(scop)
-    schedule = choose(scop, deps, options, reporter)
-    return map_to_gpu(scop, deps, schedule.tree, relaxed=schedule.relaxed,
-                      sizes=sizes_from(options))
+    sizes = sizes_from(options)
+    schedule = choose(scop, deps, options, reporter, index=index)
+    program = map_to_gpu(scop, deps, schedule.tree, relaxed=schedule.relaxed, sizes=sizes)
+    if schedule.relaxed and mapped_parallelism(program) < flagged_parallelism(schedule.tree):
+        # The flags counted on relaxed reductions that the mapping cannot make atomic
+        # soundly (a statement ordered with the middle of a reduction chain): take the
+        # best schedule that keeps reductions in order instead.
+        plain = choose(scop, deps, options.replace(relax_reductions=False), reporter,
+                       index=index)
+        program = map_to_gpu(scop, deps, plain.tree, relaxed=plain.relaxed, sizes=sizes)
+    return program
 
 
 def compile_file(path: str, options: Options | None = None,
@@ -94,5 +103,5 @@ def compile_file(path: str, options: Options | None = None,
         text = Path(path).read_text()
     except OSError as exc:
         raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
-    programs = [program_of(scop, options, reporter) for scop in scops]
+    programs = [program_of(scop, options, reporter, index=k) for k, scop in enumerate(scops)]
     return generate(path, text, programs)

@@ -120,21 +120,14 @@ class Layout:
     extents: tuple[str | None, ...]
     by_value: bool
 
-    @property
-    def name(self) -> str:
-        return self.array.name
 
-
-_INTEGER_TEXT = re.compile(r"^[\d\s()+\-*]+$")
-
-
+# The extent n_k = 1 + max i_k over { A[i] : 0 <= i_k < n_k } (isl folds '1000 + 0' and
+# 'nj + 0'); the C text itself when the extents are not affine.
 def extent_text(scop: Scop, array: Array, k: int) -> str | None:
     """C text of extent ``k`` of ``array`` over the SCoP's parameters (constants folded)."""
     text = array.extents[k]
     if text is None:
         return None
-    if _INTEGER_TEXT.match(text):
-        return str(eval(text, {"__builtins__": {}}))  # digits and + - * ( ) only
     if array.extent_set is not None:
         size = array.extent_set.dim_max(k).add_constant_val(isl.Val(1))
         if size.n_piece() == 1:

@@ -22,8 +22,8 @@ from typing import Iterable, Sequence
 import islpy as isl
 from pycparser import c_ast, c_generator
 
-from ..diagnostics import Location, PolycuError, error
-from ..model import MAY_WRITE, READ, WRITE, Access, Array, Scop, Statement
+from ..diagnostics import Location, error
+from ..model import READ, WRITE, Access, Array, Scop, Statement
 from .affine import CTX, AffineEnv, NotAffine, int_constant, to_pwaff, to_set
 
 #: Functions without side effects that may appear inside statement expressions.

@@ -76,16 +76,6 @@ def _statement_names(domain: isl.UnionSet) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def _statement_universe(domain_of: isl.UnionMap, names: set[str]) -> isl.UnionSet:
-    result = isl.UnionSet.empty(domain_of.get_space().params())
-    sets: list[isl.Set] = []
-    domain_of.domain().foreach_set(sets.append)
-    for s in sets:
-        if s.get_tuple_name() in names:
-            result = result.union(isl.UnionSet.from_set(isl.Set.universe(s.get_space())))
-    return result
-
-
 def _members(node: isl.ScheduleNode, count: int) -> isl.UnionMap:
     """S[i] -> [m_0 .. m_{count-1}]: the leading members of a band, on its domain."""
     partial = node.band_get_partial_schedule()
@@ -141,19 +131,6 @@ def _origin(space: isl.Space) -> isl.Set:
     return zero
 
 
-# Relaxing the reduction dependences R of statements S (their updates become atomic)
-# must keep every other dependence with all of a reduction chain, not only with the
-# chain's first or last instance (value-based dependences rely on the chain's order
-# for transitivity): with R+ the transitive closure of R,
-#   V' = (V - R)  ∪  { x -> s' : x -> s in V - R, s R+ s' }  ∪  { s' -> y : s' R+ s, s -> y in V - R }.
-def _relax(validity: isl.UnionMap, reduction: isl.UnionMap) -> isl.UnionMap:
-    rest = validity.subtract(reduction)
-    closure, _exact = reduction.transitive_closure()   # an over-approximation is still safe
-    into = rest.apply_range(closure)
-    out_of = closure.apply_range(rest)
-    return rest.union(into).union(out_of).coalesce()
-
-
 class _Mapper:
     """Walks the tree, splitting bands and collecting kernels and the host schedule."""
 
@@ -169,14 +146,8 @@ class _Mapper:
             s.name for s in scop.statements
             if s.name in relaxed and s.reduction == "+"
             and scop.array(s.reduction_array).element_type in ATOMIC_TYPES)
-        self.reductions = {name: deps.reduction.intersect_domain(
-            _statement_universe(deps.reduction, {name})) for name in self.atomic_ok}
-        self.relaxed_validity = self.validity
-        if self.atomic_ok:
-            reduction = isl.UnionMap.empty(deps.reduction.get_space())
-            for umap in self.reductions.values():
-                reduction = reduction.union(umap)
-            self.relaxed_validity = _relax(self.validity, reduction)
+        self.reductions = {name: deps.reductions_of([name]) for name in self.atomic_ok}
+        self.relaxed_validity = deps.relaxed(self.atomic_ok)
 
     # -- parallelism ----------------------------------------------------------
     def parallel(self, node: isl.ScheduleNode) -> tuple[int, frozenset[str]]:
@@ -334,6 +305,27 @@ def _simple_lower_bound(lower: isl.PwAff) -> isl.PwAff:
     if not least.is_int():
         return lower
     return lower.sub(lower).add_constant_val(least).coalesce()
+
+
+# The parallelism a tree's flags promise: on each walk from the root, the leading
+# coincident members (at most 3) of the first band that has some.
+def flagged_parallelism(tree: isl.Schedule) -> int:
+    """Sum over the would-be kernels of the members the flags say can be mapped."""
+    def walk(node: isl.ScheduleNode) -> int:
+        if node.get_type() == _T.band:
+            count = 0
+            while count < min(node.band_n_member(), MAX_MAPPED) and \
+                    node.band_member_get_coincident(count):
+                count += 1
+            if count:
+                return count
+        return sum(walk(node.child(i)) for i in range(node.n_children()))
+    return walk(tree.get_root())
+
+
+def mapped_parallelism(program: GpuProgram) -> int:
+    """Sum over the kernels of their mapped members."""
+    return sum(len(k.mapped) for k in program.kernels)
 
 
 # map_to_gpu: kernels at the outermost parallel bands (PPCG), host loops above them.

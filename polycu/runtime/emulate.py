@@ -58,9 +58,13 @@ def emulation_env() -> dict[str, str]:
     """OpenMP settings under which a block of 1024 threads gets its full team.
 
     Threads sleep while they wait: with up to 1024 emulated threads on a few cores,
-    spinning would starve the threads that have work to do.
+    spinning would starve the threads that have work to do.  Their stacks are 1 MiB
+    unless the user says otherwise (a GPU thread has 1 KiB by default; 1024 threads
+    with the usual 8 MiB would reserve 8 GiB).
     """
     env = {"OMP_DYNAMIC": "false", "OMP_WAIT_POLICY": "passive"}
+    if "OMP_STACKSIZE" not in os.environ and "GOMP_STACKSIZE" not in os.environ:
+        env["OMP_STACKSIZE"] = "1M"
     limit = os.environ.get("OMP_THREAD_LIMIT")
     if limit is not None and (not limit.isdigit() or int(limit) < 1024):
         env["OMP_THREAD_LIMIT"] = "1024"

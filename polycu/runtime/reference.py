@@ -208,6 +208,11 @@ class NativeFunction:
         missing += [a.name for a in sig.arrays if a.name not in data]
         if missing:
             raise error(f"{self.what}: no value for {', '.join(missing)}", self.location)
+        for a in sig.arrays:
+            if data[a.name].dtype != dtype_of(a) or (a.is_scalar and data[a.name].size != 1):
+                raise error(f"{self.what}: '{a.name}' must hold {a.element_type} "
+                            f"{'values' if a.extents else 'value'}, not "
+                            f"{data[a.name].dtype} of shape {data[a.name].shape}", self.location)
         shared = {a.name: _shared_copy(data[a.name]) for a in sig.arrays}
         status = np.frombuffer(mmap.mmap(-1, 8), dtype=np.int64)
         status[0] = -1

@@ -25,31 +25,11 @@ from .value import is_band
 _dim = isl.dim_type.set
 
 
-def relaxed_dependences(deps: Dependences, relaxed: frozenset[str]) -> isl.UnionMap:
-    """The reduction dependences ``S[i] -> S[j]`` of the statements named in ``relaxed``."""
-    result = isl.UnionMap.empty(deps.reduction.get_space())
-    for name in sorted(relaxed):
-        keep = deps.reduction.intersect_domain(_statement_universe(deps.reduction, name))
-        result = result.union(keep)
-    return result.coalesce()
-
-
 def coincidence_dependences(deps: Dependences, relaxed: frozenset[str]) -> isl.UnionMap:
-    """What must have distance 0 on a parallel member: validity minus relaxed reductions."""
-    if not relaxed:
-        return deps.validity
-    return deps.validity.subtract(relaxed_dependences(deps, relaxed)).coalesce()
-
-
-def _statement_universe(umap: isl.UnionMap, name: str) -> isl.UnionSet:
-    """``{ name[...] }``: the universe of the statement's space found in ``umap``'s domain."""
-    found: list[isl.Set] = []
-    umap.domain().foreach_set(
-        lambda s: found.append(isl.Set.universe(s.get_space())) if s.get_tuple_name() == name
-        else None)
-    if not found:
-        return isl.UnionSet.empty(umap.get_space().params())
-    return isl.UnionSet.from_set(found[0])
+    """What must have distance 0 on a parallel member when the ``relaxed`` reductions
+    are lowered atomically (``Dependences.relaxed``: the rest of the validity, kept
+    with every instance of the reduction chains)."""
+    return deps.relaxed(relaxed) if relaxed else deps.validity
 
 
 def live_dependences(node: isl.ScheduleNode, deps: isl.UnionMap) -> isl.UnionMap:
@@ -191,7 +171,7 @@ def relaxation_used(tree: isl.Schedule, deps: Dependences,
     changing any flag.
     """
     used: set[str] = set()
-    per_statement = {name: relaxed_dependences(deps, frozenset([name])) for name in relaxed}
+    per_statement = {name: deps.reductions_of([name]) for name in relaxed}
     stack = [tree.get_root()]
     while stack:
         node = stack.pop()

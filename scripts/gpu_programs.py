@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Build the programs polycu emits for PolyBench with nvcc, run them on the GPU,
+and compare their dumps with the original built by gcc (issue 5's GPU check).
+
+For every kernel and dataset: ``polycu`` translates the kernel file (with
+``-D<DATASET>_DATASET``), ``nvcc -O3 -arch=sm_90`` builds the .cu with the
+PolyBench harness, and gcc -O3 builds the unchanged original; both run with
+``-DPOLYBENCH_DUMP_ARRAYS`` and the dumps are compared value by value (a value
+matches when it is within one unit of the last printed digit; integers exactly) and
+the largest relative difference ``|a - e| / max(|e|, 0.01)`` is reported.
+At the timing dataset both are built again with ``-DPOLYBENCH_TIME`` and run
+``--repeat`` times (median): the GPU time is the whole SCoP as the program sees
+it (allocation, transfers, launches), the CPU time the original kernel.
+
+Writes ``programs.md`` and ``programs.json`` to ``--out``.  Run it on the device:
+
+    bash scripts/device_run.sh script scripts/gpu_programs.py --out "$OUT/programs"
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+import polybench_cpu as cpu  # noqa: E402
+
+from polycu.codegen import compile_file  # noqa: E402
+from polycu.diagnostics import PolycuError  # noqa: E402
+from polycu.options import Options  # noqa: E402
+from polycu.runtime.check import dataset_parameters  # noqa: E402
+from polycu.runtime.emulate import compare_dumps  # noqa: E402
+from polycu.runtime.pycuda_run import replay  # noqa: E402
+
+
+@dataclass
+class Outcome:
+    kernel: str
+    dataset: str
+    kernels: int = 0
+    launches: int = 0
+    ok: bool = False
+    max_rel_error: float | None = None
+    mismatches: int = 0
+    gpu_s: float | None = None
+    cpu_s: float | None = None
+    error: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def run(command: list[str], timeout: float) -> subprocess.CompletedProcess:
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(command[:3])} ... failed ({proc.returncode}):\n"
+                           f"{proc.stderr[-2000:]}")
+    return proc
+
+
+def translate(kernel: cpu.Kernel, dataset: str, work: Path) -> tuple[Path, dict]:
+    options = Options(define=[f"{dataset}_DATASET"],
+                      include_dir=[str(cpu.UTILITIES_DIR), str(kernel.directory)])
+    generated = compile_file(str(kernel.source), options)
+    cu = work / f"{kernel.name}_{dataset}.cu"
+    cu.write_text(generated.cuda)
+    return cu, generated.description
+
+
+def nvcc_build(kernel: cpu.Kernel, cu: Path, dataset: str, define: str, out: Path) -> Path:
+    binary = out.with_suffix("")
+    run(["nvcc", "-O3", "-arch=sm_90", "-w", "-I", str(cpu.UTILITIES_DIR),
+         "-I", str(kernel.directory), f"-D{dataset}_DATASET", f"-D{define}",
+         str(cpu.UTILITIES_DIR / "polybench.c"), str(cu), "-o", str(binary), "-lm"], 600)
+    return binary
+
+
+def count_launches(kernel: cpu.Kernel, description: dict, dataset: str) -> tuple[int, int]:
+    kernels = launches = 0
+    for scop in description["scops"]:
+        params = dataset_parameters(str(kernel.source), scop["parameters"], dataset,
+                                    includes=[str(cpu.UTILITIES_DIR), str(kernel.directory)])
+        kernels += len(scop["kernels"])
+        launches += replay(scop["host"], params, lambda _launch: None)
+    return kernels, launches
+
+
+def check(kernel: cpu.Kernel, dataset: str, work: Path, timeout: float) -> Outcome:
+    """Translate, build both sides with dumps, run, compare."""
+    outcome = Outcome(kernel.name, dataset)
+    try:
+        cu, description = translate(kernel, dataset, work)
+        outcome.kernels, outcome.launches = count_launches(kernel, description, dataset)
+        gpu_bin = nvcc_build(kernel, cu, dataset, "POLYBENCH_DUMP_ARRAYS",
+                             work / f"{kernel.name}_{dataset}_gpu.dump")
+        cpu_bin = cpu.build_kernel(kernel, dataset, work, defines=["POLYBENCH_DUMP_ARRAYS"],
+                                   tag="_cpu_dump").binary
+        expected = cpu.run_kernel(cpu_bin, timeout).stderr
+        actual = run([str(gpu_bin)], timeout).stderr
+        comparisons = compare_dumps(expected, actual)
+        outcome.mismatches = sum(c.mismatches for c in comparisons)
+        outcome.max_rel_error = relative_error(expected, actual)
+        outcome.ok = outcome.mismatches == 0
+    except (PolycuError, RuntimeError, ValueError, cpu.BuildError, cpu.RunError,
+            subprocess.TimeoutExpired) as exc:
+        lines = [line for line in str(exc).strip().splitlines() if line.strip()]
+        outcome.error = (" | ".join(dict.fromkeys([lines[0], lines[-1]]))[:300] if lines
+                         else type(exc).__name__)
+    return outcome
+
+
+def relative_error(expected: str, actual: str) -> float:
+    """max |a - e| / max(|e|, 0.01) over all dumped values (0.01: the print resolution)."""
+    want, got = cpu.parse_dump(expected), cpu.parse_dump(actual)
+    worst = 0.0
+    for name, values in want.items():
+        for e, a in zip(values, got[name]):
+            worst = max(worst, abs(a - e) / max(abs(e), 0.01))
+    return worst
+
+
+def median_time(binary: Path, repeat: int, timeout: float) -> float:
+    return statistics.median(cpu.parse_time(run([str(binary)], timeout).stdout)
+                             for _ in range(repeat))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", nargs="+", default=["SMALL", "LARGE"])
+    parser.add_argument("--time-dataset", default="LARGE")
+    parser.add_argument("--kernels", nargs="*", default=None)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    parser.add_argument("--timeout", type=float, default=240.0)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    kernels = [k for k in cpu.find_kernels() if not args.kernels or k.name in args.kernels]
+    work = args.out / "build"
+    work.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    jobs = [(k, d) for d in args.datasets for k in kernels]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        outcomes = list(pool.map(lambda kd: check(kd[0], kd[1], work, args.timeout), jobs))
+    for o in outcomes:
+        print(f"{o.dataset:6s} {o.kernel:15s} {'ok' if o.ok else 'FAIL'} "
+              f"{o.error or ''}", file=sys.stderr)
+    # Timing: CPU originals in parallel (one core each), GPU programs one at a time.
+    timed = {o.kernel: o for o in outcomes if o.dataset == args.time_dataset and o.ok}
+    by_name = {k.name: k for k in kernels}
+
+    def cpu_time(name: str) -> tuple[str, float | None, str]:
+        try:
+            binary = cpu.build_kernel(by_name[name], args.time_dataset, work,
+                                      defines=["POLYBENCH_TIME"], tag="_cpu_time").binary
+            return name, median_time(binary, args.repeat, args.timeout), ""
+        except Exception as exc:  # noqa: BLE001 - reported per kernel, the batch goes on
+            return name, None, f"cpu timing: {str(exc).splitlines()[0][:200]}"
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        cpu_future = list(pool.map(cpu_time, sorted(timed)))
+        gpu_bins = dict(zip(sorted(timed), pool.map(
+            lambda n: nvcc_build(by_name[n], work / f"{n}_{args.time_dataset}.cu",
+                                 args.time_dataset, "POLYBENCH_TIME",
+                                 work / f"{n}_{args.time_dataset}_gpu.time"), sorted(timed))))
+    for name, seconds, note in cpu_future:
+        timed[name].cpu_s = seconds
+        if note:
+            timed[name].notes.append(note)
+    for name in sorted(timed):
+        try:
+            timed[name].gpu_s = median_time(gpu_bins[name], args.repeat, args.timeout)
+        except Exception as exc:  # noqa: BLE001
+            timed[name].notes.append(f"gpu timing: {str(exc).splitlines()[0][:200]}")
+    try:
+        device = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                capture_output=True, text=True).stdout.strip()
+    except OSError:
+        device = "no GPU (nvidia-smi missing)"
+    write_reports(outcomes, args, device, time.time() - started)
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+def write_reports(outcomes: list[Outcome], args: argparse.Namespace, device: str,
+                  seconds: float) -> None:
+    meta = {"device": device, "date": time.strftime("%Y-%m-%d"), "datasets": args.datasets,
+            "time_dataset": args.time_dataset, "repeat": args.repeat, "wall_s": seconds}
+    (args.out / "programs.json").write_text(json.dumps(
+        {"meta": meta, "results": [asdict(o) for o in outcomes]}, indent=1))
+    lines = [f"# Emitted PolyBench programs on the GPU ({device}, {meta['date']})", "",
+             "nvcc -O3 -arch=sm_90 build of `polycu`'s output vs gcc -O3 build of the original;"
+             " dumps compared value by value within one unit of the last printed digit; "
+             f"times are medians of {args.repeat} runs of the program's own timer "
+             f"(-DPOLYBENCH_TIME) at {args.time_dataset}: GPU = the SCoP with allocation, "
+             "transfers and launches; CPU = the original kernel, one thread.", "",
+             "| kernel | kernels | launches (" + args.time_dataset + ") | "
+             + " | ".join(f"{d} dump" for d in args.datasets)
+             + " | max rel. error | GPU s | CPU s | CPU/GPU |",
+             "|---|--:|--:|" + "---|" * len(args.datasets) + "--:|--:|--:|--:|"]
+    names = sorted({o.kernel for o in outcomes})
+    for name in names:
+        per = {o.dataset: o for o in outcomes if o.kernel == name}
+        t = per.get(args.time_dataset) or next(iter(per.values()))
+        status = [("ok" if per[d].ok else f"FAIL: {per[d].error or str(per[d].mismatches) + ' mismatches'}")
+                  if d in per else "" for d in args.datasets]
+        err = max((o.max_rel_error for o in per.values() if o.max_rel_error is not None),
+                  default=None)
+        speed = (t.cpu_s / t.gpu_s) if t.cpu_s and t.gpu_s else None
+        lines.append(f"| {name} | {t.kernels} | {t.launches} | " + " | ".join(status)
+                     + f" | {'' if err is None else f'{err:.1e}'} | "
+                     + f"{'' if t.gpu_s is None else f'{t.gpu_s:.4f}'} | "
+                     + f"{'' if t.cpu_s is None else f'{t.cpu_s:.4f}'} | "
+                     + f"{'' if speed is None else f'{speed:.1f}'} |")
+    notes = [f"- {o.kernel}: {n}" for o in outcomes for n in o.notes]
+    if notes:
+        lines += ["", "Notes:", *notes]
+    (args.out / "programs.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
