@@ -400,7 +400,8 @@ def _reason(exc: BaseException) -> str:
 
 
 def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, seed: int,
-                 repeat: int, cpu: ModuleType | None, build_dir: Path) -> BenchResult:
+                 repeat: int, cpu: ModuleType | None, build_dir: Path,
+                 cpu_times: Mapping[str, float] | None = None) -> BenchResult:
     """Every measurement of one kernel; a failing step is recorded, never raised."""
     from .runtime.check import check_target, targets
     from .runtime.metrics import figures, scop_work
@@ -437,13 +438,27 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
             result.library = "cuBLAS (CuPy)" if result.library_s is not None else ""
         except Exception as exc:  # noqa: BLE001
             result.notes.append(f"cuBLAS baseline: {_reason(exc)}")
-    if cpu is not None:
+    if cpu_times is not None:
+        result.cpu_s = cpu_times.get(kernel.name)
+        if result.cpu_s is None:
+            result.notes.append("CPU baseline: not in the --cpu-times file")
+    elif cpu is not None:
         try:
             result.cpu_s = cpu_seconds(cpu, kernel, dataset, build_dir, parallel=False, repeat=1)
             result.omp_s = cpu_seconds(cpu, kernel, dataset, build_dir, parallel=True, repeat=1)
         except Exception as exc:  # noqa: BLE001
             result.notes.append(f"CPU baseline: {_reason(exc)}")
     return result
+
+
+def read_cpu_times(path: str, dataset: str) -> dict[str, float]:
+    """Median seconds per kernel from scripts/polybench_cpu.py's timings JSON."""
+    try:
+        rows = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read --cpu-times '{path}': {exc}") from None
+    return {row["kernel"]: row["median_s"] for row in rows
+            if row.get("dataset") == dataset and row.get("median_s") is not None}
 
 
 def _cpu_description() -> str:
@@ -473,15 +488,19 @@ def run_command(args: argparse.Namespace) -> int:
     options = options.replace(include_dir=[*options.include_dir, *includes])
     info = device_info()
     seed = fresh_seed() if args.seed is None else args.seed
+    cpu_times = read_cpu_times(args.cpu_times, dataset) if args.cpu_times else None
     progress = cpu.Progress(len(kernels))
-    results = []
+    results: list[BenchResult] = []
     with tempfile.TemporaryDirectory(prefix="polycu-bench-") as tmp:
         for kernel in kernels:
             results.append(bench_kernel(kernel, dataset, options, info.ceilings, seed=seed,
                                         repeat=max(args.repeat, 1),
                                         cpu=cpu if args.cpu_baseline else None,
-                                        build_dir=Path(tmp)))
+                                        build_dir=Path(tmp), cpu_times=cpu_times))
             progress.step(f"{kernel.name}: {results[-1].status}")
+            # The tables so far, so that an interrupted batch still reports.
+            out.mkdir(parents=True, exist_ok=True)
+            write_csv(results, out / "results.csv")
     meta = {"dataset": dataset, "device": info.name,
             "date": datetime.datetime.now().isoformat(timespec="seconds"),
             "command": " ".join(["polycu bench", *map(shlex.quote, args.files),
@@ -489,7 +508,8 @@ def run_command(args: argparse.Namespace) -> int:
                                  f"--seed {seed}"]),
             "ceilings": asdict(info.ceilings), "device_info": asdict(info), "seed": seed,
             "repeat": args.repeat,
-            "cpu": _cpu_description() if args.cpu_baseline else ""}
+            "cpu": (_cpu_description() if args.cpu_baseline and not cpu_times else
+                    f"gcc -O3, 1 thread, from {args.cpu_times}" if cpu_times else "")}
     for path in write_reports(results, meta, out):
         print(path)
     failed = [r for r in results if r.status != "ok"]

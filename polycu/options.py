@@ -117,6 +117,10 @@ OPTIONS: tuple[Option, ...] = (
            commands=(BENCH,), metavar="DIR"),
     Option("--cpu-baseline", "bool", True, "also time the unchanged program built with "
            "gcc -O3, one thread and automatically parallelised", commands=(BENCH,)),
+    Option("--cpu-times", "str", None, "take the one-thread gcc -O3 baseline from this "
+           "timings JSON of scripts/polybench_cpu.py (measured there in parallel) instead "
+           "of timing each kernel here; the autoparallelised baseline is then skipped",
+           commands=(BENCH,), metavar="FILE"),
     Option("--refresh", "flag", False, "measure the device again even when its ceilings "
            "are cached", commands=(DEVICE,)),
 )
