@@ -60,7 +60,8 @@ class BenchResult:
     footprint_bytes: int | None = None
     status: str = "failed"              # 'ok', 'mismatch' or 'failed'
     error: str = ""
-    max_rel_error: float | None = None
+    max_rel_error: float | None = None      # the check (no FMA contraction)
+    fma_rel_error: float | None = None      # the timed build (FMA contraction)
     mismatches: int | None = None
     timing: dict[str, Any] | None = None    # pycuda_run.Timing.as_dict()
     figures: dict[str, float] | None = None  # metrics.Figures of the kernel time
@@ -90,7 +91,7 @@ CSV_COLUMNS = (
     "kernel", "category", "dataset", "parameters", "status", "error", "launches",
     "kernel_ms", "kernel_spread", "replay_ms", "end_to_end_ms", "gflops", "gbytes_per_s",
     "minimum_ms", "ratio_to_minimum", "roofline_fraction", "flops", "bytes",
-    "footprint_bytes", "max_rel_error", "mismatches", "cpu_ms", "omp_ms", "library_ms",
+    "footprint_bytes", "max_rel_error", "fma_rel_error", "mismatches", "cpu_ms", "omp_ms", "library_ms",
     "library", "speedup_cpu", "speedup_omp", "speedup_library", "notes",
 )
 
@@ -117,7 +118,8 @@ def csv_row(r: BenchResult) -> dict[str, Any]:
         "ratio_to_minimum": fig.get("ratio_to_minimum"),
         "roofline_fraction": fig.get("roofline_fraction"),
         "flops": r.flops, "bytes": r.bytes, "footprint_bytes": r.footprint_bytes,
-        "max_rel_error": r.max_rel_error, "mismatches": r.mismatches,
+        "max_rel_error": r.max_rel_error, "fma_rel_error": r.fma_rel_error,
+        "mismatches": r.mismatches,
         "cpu_ms": _in_ms(r.cpu_s), "omp_ms": _in_ms(r.omp_s), "library_ms": _in_ms(r.library_s),
         "library": r.library,
         "speedup_cpu": r.speedup(r.cpu_s), "speedup_omp": r.speedup(r.omp_s),
@@ -181,16 +183,19 @@ def markdown(results: Sequence[BenchResult], meta: Mapping[str, Any]) -> str:
     lines += [
         "GPU = kernel time (median, data on the device); e2e = with transfers; "
         "min = compulsory bytes at the copy bandwidth; roof = roofline bound / time; "
-        "speedups = baseline time / GPU kernel time.", "",
-        "| kernel | check | GPU ms | ± | e2e ms | GFLOP/s | GB/s | min ms | × min | roof "
+        "speedups = baseline time / GPU kernel time; check = the build without FMA "
+        "contraction against the CPU reference (rel. error), FMA = the timed, "
+        "contracted build's rel. error.", "",
+        "| kernel | check | rel. err | FMA rel. err | GPU ms | ± | e2e ms | GFLOP/s | GB/s | min ms | × min | roof "
         "| CPU ms | OMP ms | ×CPU | ×OMP | cuBLAS ms |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for r in results:
         fig = r.figures or {}
         spread = r.timing["kernel"]["spread"] if r.timing else None
         lines.append(
-            f"| {r.kernel} | {r.status} | {_ms(r.kernel_s)} "
+            f"| {r.kernel} | {r.status} | {_fmt(r.max_rel_error, '.1e')} "
+            f"| {_fmt(r.fma_rel_error, '.1e')} | {_ms(r.kernel_s)} "
             f"| {_fmt(spread, '.0%')} | {_ms(r.end_to_end_s)} "
             f"| {_fmt(fig.get('gflops'), '.1f')} | {_fmt(fig.get('gbytes'), '.0f')} "
             f"| {_ms(fig.get('minimum_seconds'))} "
@@ -420,6 +425,9 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         checked = check_target(target, seed)
         arrays = checked.report.arrays
         result.max_rel_error = max((c.max_rel_error for c in arrays), default=0.0)
+        if checked.contracted is not None:
+            result.fma_rel_error = max((c.max_rel_error for c in checked.contracted.arrays),
+                                       default=0.0)
         result.mismatches = sum(c.mismatches for c in arrays)
         failure = checked.report.first_failure
         if failure is not None:
@@ -489,6 +497,15 @@ def run_command(args: argparse.Namespace) -> int:
     info = device_info()
     seed = fresh_seed() if args.seed is None else args.seed
     cpu_times = read_cpu_times(args.cpu_times, dataset) if args.cpu_times else None
+    meta = {"dataset": dataset, "device": info.name,
+            "date": datetime.datetime.now().isoformat(timespec="seconds"),
+            "command": " ".join(["polycu bench", *map(shlex.quote, args.files),
+                                 f"--dataset {dataset}", f"--repeat {args.repeat}",
+                                 f"--seed {seed}"]),
+            "ceilings": asdict(info.ceilings), "device_info": asdict(info), "seed": seed,
+            "repeat": args.repeat,
+            "cpu": (_cpu_description() if args.cpu_baseline and not cpu_times else
+                    f"gcc -O3, 1 thread, from {args.cpu_times}" if cpu_times else "")}
     progress = cpu.Progress(len(kernels))
     results: list[BenchResult] = []
     with tempfile.TemporaryDirectory(prefix="polycu-bench-") as tmp:
@@ -500,16 +517,8 @@ def run_command(args: argparse.Namespace) -> int:
             progress.step(f"{kernel.name}: {results[-1].status}")
             # The tables so far, so that an interrupted batch still reports.
             out.mkdir(parents=True, exist_ok=True)
+            (out / "results.md").write_text(markdown(results, meta))
             write_csv(results, out / "results.csv")
-    meta = {"dataset": dataset, "device": info.name,
-            "date": datetime.datetime.now().isoformat(timespec="seconds"),
-            "command": " ".join(["polycu bench", *map(shlex.quote, args.files),
-                                 f"--dataset {dataset}", f"--repeat {args.repeat}",
-                                 f"--seed {seed}"]),
-            "ceilings": asdict(info.ceilings), "device_info": asdict(info), "seed": seed,
-            "repeat": args.repeat,
-            "cpu": (_cpu_description() if args.cpu_baseline and not cpu_times else
-                    f"gcc -O3, 1 thread, from {args.cpu_times}" if cpu_times else "")}
     for path in write_reports(results, meta, out):
         print(path)
     failed = [r for r in results if r.status != "ok"]

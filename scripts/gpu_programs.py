@@ -147,10 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
     parser.add_argument("--timeout", type=float, default=240.0)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--build", type=Path, default=None,
+                        help="directory of the builds (default: OUT/build)")
     args = parser.parse_args(argv)
     kernels = [k for k in cpu.find_kernels() if not args.kernels or k.name in args.kernels]
-    work = args.out / "build"
+    work = args.build or args.out / "build"
     work.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     started = time.time()
     jobs = [(k, d) for d in args.datasets for k in kernels]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

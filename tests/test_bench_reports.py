@@ -25,7 +25,7 @@ def _results() -> list[BenchResult]:
     gemm = BenchResult("gemm", "linear-algebra/blas", "LARGE", "gemm.c",
                        {"ni": 1000, "nj": 1100, "nk": 1200}, flops=4_000_000_000,
                        bytes=40_000_000, footprint_bytes=30_000_000, status="ok",
-                       max_rel_error=1e-15, mismatches=0, timing=_timing(0.002, 0.010),
+                       max_rel_error=1e-15, fma_rel_error=2e-13, mismatches=0, timing=_timing(0.002, 0.010),
                        figures={"seconds": 0.002, "gflops": 2000.0, "gbytes": 20.0,
                                 "minimum_seconds": 1e-5, "ratio_to_minimum": 200.0,
                                 "roofline_fraction": 0.07},
@@ -59,10 +59,11 @@ def test_markdown_table_and_summary():
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(rows) == 1 + 4  # header + one per kernel
     gemm = rows[1].split(" | ")
+    assert gemm[2:4] == ["1.0e-15", "2.0e-13"]  # the check's and the FMA build's errors
     # GPU ms, spread, e2e ms, GFLOP/s, GB/s, min ms, x min, roof, CPU, OMP, xCPU, xOMP, cuBLAS
-    assert gemm[2:] == ["2.00", "5%", "10.0", "2000.0", "20", "0.0100", "200", "7%",
+    assert gemm[4:] == ["2.00", "5%", "10.0", "2000.0", "20", "0.0100", "200", "7%",
                         "2000", "200", "1000", "100", "0.500 |"]
-    assert rows[3].startswith("| lu | mismatch | – |")
+    assert rows[3].startswith("| lu | mismatch | 2.0e-01 | – | – |")
     # geomean over the passing kernels only: sqrt(1000 * 40) = 200, sqrt(100 * 10)
     assert "- checks passed: 2 of 4" in text
     assert "(1 thread): 200×" in text

@@ -44,8 +44,8 @@ static const cudaError_t polycu_context_ready = cudaFree(0);
 #define polycu_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
 
 /* Stops the program with the failing call, file and line. */
-static inline void polycu_check(cudaError_t status, const char *what, const char *file,
-                                int line)
+inline void polycu_check(cudaError_t status, const char *what, const char *file,
+                         int line)
 {
   if (status != cudaSuccess) {
     fprintf(stderr, "%%s:%%d: polycu: %%s failed: %%s\n", file, line, what,

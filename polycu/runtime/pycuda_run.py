@@ -228,7 +228,7 @@ class DeviceProgram:
     """
 
     def __init__(self, description: Mapping[str, Any], params: Mapping[str, int],
-                 host: Mapping[str, np.ndarray]):
+                 host: Mapping[str, np.ndarray], *, fmad: bool = True):
         from .device import arch_option, import_pycuda
 
         self.drv = import_pycuda()
@@ -236,7 +236,8 @@ class DeviceProgram:
 
         try:
             module = SourceModule(description["device_source"], no_extern_c=True,
-                                  arch=arch_option())
+                                  arch=arch_option(),
+                                  options=None if fmad else ["--fmad=false"])
         except self.drv.CompileError as exc:
             raise error(f"nvcc rejected the generated device code of {description['name']}:"
                         f"\n{exc}") from exc
