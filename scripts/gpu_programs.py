@@ -132,6 +132,18 @@ def relative_error(expected: str, actual: str) -> float:
     return worst
 
 
+def time_only(kernel: cpu.Kernel, dataset: str, work: Path, timeout: float) -> Outcome:
+    """Translate only (the dumps were compared in an earlier run: see --time-only)."""
+    outcome = Outcome(kernel.name, dataset)
+    try:
+        _cu, description = translate(kernel, dataset, work)
+        outcome.kernels, outcome.launches = count_launches(kernel, description, dataset)
+        outcome.ok = True
+    except (PolycuError, RuntimeError, ValueError) as exc:
+        outcome.error = str(exc).strip().splitlines()[0][:300]
+    return outcome
+
+
 def median_time(binary: Path, repeat: int, timeout: float) -> float:
     return statistics.median(cpu.parse_time(run([str(binary)], timeout).stdout)
                              for _ in range(repeat))
@@ -147,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
     parser.add_argument("--timeout", type=float, default=240.0)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--time-only", action="store_true",
+                        help="skip the dump comparison (done by an earlier run) and only time")
     parser.add_argument("--build", type=Path, default=None,
                         help="directory of the builds (default: OUT/build)")
     args = parser.parse_args(argv)
@@ -156,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.time()
     jobs = [(k, d) for d in args.datasets for k in kernels]
+    step = time_only if args.time_only else check
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(lambda kd: check(kd[0], kd[1], work, args.timeout), jobs))
+        outcomes = list(pool.map(lambda kd: step(kd[0], kd[1], work, args.timeout), jobs))
     for o in outcomes:
         print(f"{o.dataset:6s} {o.kernel:15s} {'ok' if o.ok else 'FAIL'} "
               f"{o.error or ''}", file=sys.stderr)
@@ -187,11 +202,17 @@ def main(argv: list[str] | None = None) -> int:
         timed[name].cpu_s = seconds
         if note:
             timed[name].notes.append(note)
+    # The CPU times in scripts/polybench_cpu.py's format, for `polycu bench --cpu-times`.
+    (args.out / f"timings_{args.time_dataset}.json").write_text(json.dumps(
+        [{"kernel": n, "category": by_name[n].category, "dataset": args.time_dataset,
+          "median_s": timed[n].cpu_s, "samples_s": [], "error": ""}
+         for n in sorted(timed) if timed[n].cpu_s is not None], indent=1))
     for name in sorted(timed):
         try:
             timed[name].gpu_s = median_time(gpu_bins[name], args.repeat, args.timeout)
         except Exception as exc:  # noqa: BLE001
             timed[name].notes.append(f"gpu timing: {str(exc).splitlines()[0][:200]}")
+        write_reports(outcomes, args, device, time.time() - started)
     write_reports(outcomes, args, device, time.time() - started)
     return 0 if all(o.ok for o in outcomes) else 1
 
@@ -216,7 +237,9 @@ def write_reports(outcomes: list[Outcome], args: argparse.Namespace, device: str
              " dumps compared value by value within one unit of the last printed digit; "
              f"times are medians of {args.repeat} runs of the program's own timer "
              f"(-DPOLYBENCH_TIME) at {args.time_dataset}: GPU = the SCoP with allocation, "
-             "transfers and launches; CPU = the original kernel, one thread.", "",
+             "transfers and launches; CPU = the original kernel, one thread."
+             + (" This run only timed (--time-only): the dumps were compared by an "
+                "earlier run." if args.time_only else ""), "",
              "| kernel | kernels | launches (" + shown + ") | "
              + " | ".join(f"{d} dump" for d in args.datasets)
              + " | max rel. error | GPU s | CPU s | CPU/GPU |",
@@ -224,7 +247,7 @@ def write_reports(outcomes: list[Outcome], args: argparse.Namespace, device: str
     for name in sorted({o.kernel for o in outcomes}):
         per = {o.dataset: o for o in outcomes if o.kernel == name}
         t = per.get(shown) or next(iter(per.values()))
-        status = [("ok" if per[d].ok else f"FAIL: {per[d].error or str(per[d].mismatches) + ' mismatches'}")
+        status = [("timed only" if args.time_only and per[d].ok else "ok" if per[d].ok else f"FAIL: {per[d].error or str(per[d].mismatches) + ' mismatches'}")
                   if d in per else "" for d in args.datasets]
         err = max((o.max_rel_error for o in per.values() if o.max_rel_error is not None),
                   default=None)
