@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import ast
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -34,6 +33,7 @@ from ..frontend.preprocess import preprocess_text
 from ..model import Scop
 from ..options import Options
 from .emulate import (DEFAULT_PARAMETER_LIMIT, EmulationReport, choose_parameters,
+                      report_files,
                       compare_arrays, random_inputs)
 from .device import import_pycuda
 from .pycuda_run import DeviceProgram
@@ -223,21 +223,6 @@ def run_command(args: argparse.Namespace) -> int:
     options = Options.from_namespace(args)
     overrides = parse_assignments(args.param)
     seed = fresh_seed() if args.seed is None else args.seed
-    failures = []
-    for path in args.files:
-        reports = check_file(path, options, dataset=args.dataset, params=overrides,
-                             limit=args.max_param, seed=seed)
-        if not reports:
-            print(f"{path}: no SCoP found", file=sys.stderr)
-        for report in reports:
-            print(report.format())
-            if not report.ok:
-                failures.append(report)
-    if failures:
-        first = failures[0]
-        failure = first.first_failure
-        assert failure is not None
-        raise error(f"{first.scop}: the GPU result differs from the CPU reference: "
-                    f"{failure.describe()} (reproduce with --seed {first.seed})",
-                    first.location)
-    return 0
+    return report_files(args.files, lambda path: check_file(
+        path, options, dataset=args.dataset, params=overrides, limit=args.max_param,
+        seed=seed), "the GPU results")

@@ -30,7 +30,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import islpy as isl
 import numpy as np
@@ -663,16 +663,14 @@ def emulate_file(path: str, options: Options, *, params: Mapping[str, int] | Non
                              seed=seed, rtol=rtol)
 
 
-def run_command(args: argparse.Namespace) -> int:
-    """``polycu emulate FILE.c...``: print each SCoP's comparison; a mismatch (or a
-    device allocation never freed) is an error naming the first wrong index."""
-    from .check import parse_assignments
-    options = Options.from_namespace(args)
-    fixed = parse_assignments(args.param)
-    seed = int(np.random.SeedSequence().entropy % (2 ** 31)) if args.seed is None else args.seed
+def report_files(files: Sequence[str], reports_of: Callable[[str], list[EmulationReport]],
+                 what: str) -> int:
+    """Print every SCoP's comparison; the first mismatch (or device allocation never
+    freed) becomes an error naming the wrong index and the seed that reproduces it.
+    ``what`` names the side compared with the CPU reference."""
     failures = []
-    for path in args.files:
-        reports = emulate_file(path, options, params=fixed, limit=args.max_param, seed=seed)
+    for path in files:
+        reports = reports_of(path)
         if not reports:
             print(f"{path}: no SCoP found", file=sys.stderr)
         for report in reports:
@@ -682,8 +680,20 @@ def run_command(args: argparse.Namespace) -> int:
     if failures:
         first = failures[0]
         wrong = first.first_failure
-        what = wrong.describe() if wrong else f"{first.live_allocations} device allocation(s) " \
-                                              "never freed"
-        raise error(f"{first.scop}: the emulated kernels differ from the CPU reference: {what} "
+        detail = wrong.describe() if wrong else f"{first.live_allocations} device " \
+                                                "allocation(s) never freed"
+        raise error(f"{first.scop}: {what} differ from the CPU reference: {detail} "
                     f"(reproduce with --seed {first.seed})", first.location)
     return 0
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``polycu emulate FILE.c...``: the emulated kernels of every SCoP against the
+    original code on the same random inputs."""
+    from .check import fresh_seed, parse_assignments
+    options = Options.from_namespace(args)
+    fixed = parse_assignments(args.param)
+    seed = fresh_seed() if args.seed is None else args.seed
+    return report_files(args.files, lambda path: emulate_file(
+        path, options, params=fixed, limit=args.max_param, seed=seed),
+        "the emulated kernels")
