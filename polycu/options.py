@@ -65,8 +65,10 @@ OPTIONS: tuple[Option, ...] = (
            "(--no-reschedule keeps only the original order)", ppcg=True),
     Option("--fusion", "str", "all", "fusion strategies tried with isl's scheduler: max, "
            "smart, min or all of them", choices=("all", "max", "smart", "min")),
-    Option("--relax-reductions", "bool", True, "also try schedules that run reduction "
-           "updates in parallel (lowered with atomics) where that adds parallelism"),
+    Option("--relax-reductions", "bool", False, "also try schedules that run reduction "
+           "updates in parallel (lowered with atomics) where that adds parallelism; off by "
+           "default because atomics add in a nondeterministic order, so results are no "
+           "longer reproducible bit for bit"),
     Option("--schedule-max-operations", "int", 20_000_000, "isl operation budget for "
            "scheduling one SCoP; when exceeded the candidates found so far (the identity "
            "at least) are kept, with a warning (0: no limit)", metavar="N"),

@@ -268,6 +268,7 @@ class ArrayComparison:
     nan_expected: int = 0
     nan_actual: int = 0
     nan_mismatch: tuple[int, ...] | None = None   # first index where NaN-ness differs
+    norm_error: float = 0.0     # ||a - e||_2 / ||e||_2 over the finite values
 
     @property
     def ok(self) -> bool:
@@ -275,6 +276,7 @@ class ArrayComparison:
 
     def describe(self) -> str:
         text = (f"{self.name}: {self.size} values, max relative error {self.max_rel_error:.3g}, "
+                f"relative error norm {self.norm_error:.3g}, "
                 f"{self.mismatches} mismatch{'es' if self.mismatches != 1 else ''}")
         if self.nan_expected or self.nan_actual:
             text += f", NaN: {self.nan_expected} expected, {self.nan_actual} computed"
@@ -306,12 +308,14 @@ def compare_arrays(name: str, expected: np.ndarray, actual: np.ndarray,
         same_special = (e_nan & a_nan) | (~finite & ~e_nan & ~a_nan & (e == a))
         bad = np.where(finite, rel > rtol, ~same_special)
         max_rel = float(np.max(rel, initial=0.0))
+        norm = _relative_norm(e[finite], a[finite])
     else:
         e_nan = a_nan = np.zeros(e.shape, dtype=bool)
         diff = np.abs(e.astype(np.float64) - a.astype(np.float64))
         bad = diff > 0
         denominator = np.maximum(np.abs(e.astype(np.float64)), 1.0)
         max_rel = float(np.max(diff / denominator, initial=0.0))
+        norm = _relative_norm(e.astype(np.float64), a.astype(np.float64))
     count = int(np.count_nonzero(bad))
     first = expected_value = actual_value = None
     if count:
@@ -323,7 +327,14 @@ def compare_arrays(name: str, expected: np.ndarray, actual: np.ndarray,
                  if nan_diff.size else None)
     return ArrayComparison(name, int(expected.size), count, max_rel, first, expected_value,
                            actual_value, int(np.count_nonzero(e_nan)),
-                           int(np.count_nonzero(a_nan)), nan_first)
+                           int(np.count_nonzero(a_nan)), nan_first, norm)
+
+
+def _relative_norm(e: np.ndarray, a: np.ndarray) -> float:
+    """||a - e||_2 / ||e||_2 (the absolute norm when e is all zeros)."""
+    diff = float(np.linalg.norm((a - e).ravel()))
+    ref = float(np.linalg.norm(e.ravel()))
+    return diff / ref if ref > 0 else diff
 
 
 def _format_params(params: Mapping[str, int]) -> str:
