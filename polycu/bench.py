@@ -422,7 +422,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         work = scop_work(target.scop, target.params)
         result.flops, result.bytes = work.flops, work.bytes
         result.footprint_bytes = work.footprint_bytes
-        checked = check_target(target, seed)
+        checked = check_target(target, seed, init=options.init)
         arrays = checked.report.arrays
         result.max_rel_error = max((c.max_rel_error for c in arrays), default=0.0)
         if checked.contracted is not None:

@@ -119,6 +119,9 @@ OPTIONS: tuple[Option, ...] = (
            commands=(BENCH,), metavar="DIR"),
     Option("--cpu-baseline", "bool", True, "also time the unchanged program built with "
            "gcc -O3, one thread and automatically parallelised", commands=(BENCH,)),
+    Option("--init", "str", None, "fill the SCoP's arrays with this function of the "
+           "program (e.g. PolyBench's init_array, its arguments matched by name) instead "
+           "of random values", commands=(CHECK, BENCH), metavar="FUNCTION"),
     Option("--cpu-times", "str", None, "take the one-thread gcc -O3 baseline from this "
            "timings JSON of scripts/polybench_cpu.py (measured there in parallel) instead "
            "of timing each kernel here; the autoparallelised baseline is then skipped",

@@ -36,6 +36,7 @@ from .emulate import (DEFAULT_PARAMETER_LIMIT, EmulationReport, choose_parameter
                       report_files,
                       compare_arrays, random_inputs)
 from .device import import_pycuda
+from .program_init import init_inputs
 from .pycuda_run import DeviceProgram
 from .reference import Signature, build_reference
 
@@ -141,6 +142,16 @@ class Target:
     scop: Scop
     description: Mapping[str, Any]
     params: dict[str, int]
+    path: str = ""
+    defines: tuple[str, ...] = ()
+    includes: tuple[str, ...] = ()
+
+    def inputs(self, seed: int, init: str | None = None) -> dict[str, np.ndarray]:
+        """Seeded random inputs, or what the program's function ``init`` writes."""
+        if init is None:
+            return random_inputs(self.scop, self.params, seed)
+        return init_inputs(self.path, self.scop, self.params, init, seed,
+                           defines=self.defines, includes=self.includes)
 
 
 def targets(path: str, options: Options, *, dataset: str | None = None,
@@ -162,7 +173,8 @@ def targets(path: str, options: Options, *, dataset: str | None = None,
                                 defines=options.define, includes=options.include_dir)
         # choose_parameters also proves that every access stays inside its array.
         params = choose_parameters(scop, limit, sized if sized is not None else fixed)
-        result.append(Target(scop, description, params))
+        result.append(Target(scop, description, params, path, tuple(options.define),
+                             tuple(options.include_dir)))
     return result
 
 
@@ -177,7 +189,7 @@ class Checked:
 
 
 def check_target(target: Target, seed: int, *, rtol: float | None = None,
-                 timeout: float = 600.0) -> Checked:
+                 timeout: float = 600.0, init: str | None = None) -> Checked:
     """Run the CPU reference and the GPU kernels on copies of the same random inputs
     and compare every array they may change.
 
@@ -185,7 +197,7 @@ def check_target(target: Target, seed: int, *, rtol: float | None = None,
     reference); the default build, which is the one timed, is compared too and
     reported as ``contracted`` (its differences are rounding, not logic)."""
     scop, params = target.scop, target.params
-    inputs = random_inputs(scop, params, seed)
+    inputs = target.inputs(seed, init)
     expected = {name: array.copy() for name, array in inputs.items()}
     build_reference(scop)(params, expected, timeout=timeout)
 
@@ -212,9 +224,10 @@ def check_file(path: str, options: Options | None = None, *, dataset: str | None
     form of ``polycu check``); a report per SCoP, mismatches included."""
     import_pycuda()  # before any compilation: without a GPU nothing can be checked
     seed = fresh_seed() if seed is None else seed
-    return [check_target(target, seed).report
-            for target in targets(path, options or Options(), dataset=dataset,
-                                  overrides=params, limit=limit)]
+    options = options or Options()
+    return [check_target(target, seed, init=options.init).report
+            for target in targets(path, options, dataset=dataset, overrides=params,
+                                  limit=limit)]
 
 
 def run_command(args: argparse.Namespace) -> int:
