@@ -15,12 +15,16 @@ after ``S[i]``.
   reduction statement ``X[f] = X[f] op e`` (associative ``op``); later phases may
   relax them when they lower the reduction explicitly.
 * live-in reads (no source inside the SCoP) and live-out writes (no later write
-  of the same element inside the SCoP).
+  of the same element inside the SCoP);
+* per privatisation candidate X (a scalar dead after the SCoP): the same analysis
+  restricted to X's accesses, so that the mapping can tell the dependences that
+  only exist because every thread would share one cell X (anti and output on X)
+  from the values X really carries (flow on X).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
 
 import islpy as isl
 
@@ -28,8 +32,26 @@ from .model import Scop
 
 
 @dataclass(frozen=True, eq=False)
+class ScalarDependences:
+    """The dependences carried by one scalar X alone (its accesses, nothing else).
+
+    ``flow`` links each read of X to the writes it may take its value from,
+    ``uninitialised`` holds the reads of X that may take their value from before
+    the SCoP, and ``false`` (anti and output on X) the order that only a shared
+    cell X needs: with one private copy of X per thread it has no meaning across
+    threads.
+    """
+
+    flow: isl.UnionMap
+    uninitialised: isl.UnionSet
+    false: isl.UnionMap
+
+
+@dataclass(frozen=True, eq=False)
 class Dependences:
-    """The dependences of one Scop; every field is an ``isl.UnionMap``."""
+    """The dependences of one Scop; every field but ``scalars`` is an ``isl.UnionMap``;
+    ``scalars`` maps each privatisation candidate to its own dependences and
+    ``shared_false`` holds the anti and output dependences of every other array."""
 
     flow: isl.UnionMap
     anti: isl.UnionMap
@@ -37,6 +59,24 @@ class Dependences:
     reduction: isl.UnionMap
     live_in: isl.UnionMap
     live_out: isl.UnionMap
+    scalars: Mapping[str, ScalarDependences] = field(default_factory=dict)
+    shared_false: isl.UnionMap | None = None
+
+    # A pair s -> t may be ordered by several arrays at once, so V minus false_X is
+    # not the validity with X private; per array the dependences are independent:
+    #   V(P) = flow ∪ false(arrays other than the candidates) ∪ ⋃_{X candidate ∉ P} false_X.
+    def validity_with_private(self, private: Iterable[str]) -> isl.UnionMap:
+        """The validity when each thread has its own copy of the ``private`` scalars
+        (candidates of ``scalars``): their anti and output dependences are gone."""
+        private = set(private)
+        if not private:
+            return self.validity
+        assert self.shared_false is not None and private <= set(self.scalars)
+        result = self.flow.union(self.shared_false)
+        for name, scalar in self.scalars.items():
+            if name not in private:
+                result = result.union(scalar.false)
+        return result.coalesce()
 
     @property
     def validity(self) -> isl.UnionMap:
@@ -106,6 +146,40 @@ def _flow(sink: isl.UnionMap, schedule: isl.Schedule, *, must: isl.UnionMap | No
     return info.set_schedule(schedule).compute_flow()
 
 
+def _tuples(scop: Scop, names: Iterable[str]) -> isl.UnionSet:
+    """``{ X[] }`` for each named scalar, in the SCoP's parameter space."""
+    result = isl.UnionSet.empty(scop.context.get_space())
+    for name in names:
+        result = result.union(isl.UnionSet.from_set(
+            isl.Set(f"{{ {name}[] }}").align_params(scop.context.get_space())))
+    return result
+
+
+# Anti and output dependences (see the module docstring) among the given accesses.
+def _false(reads: isl.UnionMap, must: isl.UnionMap, writes: isl.UnionMap,
+           schedule: isl.Schedule) -> isl.UnionMap:
+    anti = _flow(writes, schedule, may=reads, kill=must).get_may_dependence()
+    output = _flow(writes, schedule, must=must, may=writes).get_may_dependence()
+    return anti.union(output).coalesce()
+
+
+# For a scalar X with accesses restricted to X (R_X reads, W_X must writes, M_X all
+# writes): flow_X = dataflow(R_X; W_X, M_X), uninitialised_X = reads with no source,
+# false_X = anti_X ∪ output_X computed exactly like the full ones.  Accesses to other
+# arrays never meet X's, so these are exactly the parts of the full dependences due to X.
+def scalar_dependences(scop: Scop, name: str) -> ScalarDependences:
+    """The dependences that scalar ``name`` alone carries."""
+    only = _tuples(scop, [name])
+    reads = scop.reads().intersect_range(only)
+    must = scop.must_writes().intersect_range(only)
+    writes = scop.may_writes().intersect_range(only)
+    schedule = scop.schedule.intersect_domain(scop.domain())
+    flow_result = _flow(reads, schedule, must=must, may=writes)
+    return ScalarDependences(flow_result.get_may_dependence().coalesce(),
+                             flow_result.get_may_no_source().domain().coalesce(),
+                             _false(reads, must, writes, schedule))
+
+
 def compute_dependences(scop: Scop) -> Dependences:
     """Compute flow, anti, output and reduction dependences and live-in/out accesses."""
     reads = scop.reads()
@@ -136,8 +210,16 @@ def compute_dependences(scop: Scop) -> Dependences:
         space = stmt.domain.get_space()
         self_map = isl.Map.universe(space.map_from_domain_and_range(space))
         reduction = reduction.union(all_deps.intersect(isl.UnionMap.from_map(self_map)))
+    scalars = {a.name: scalar_dependences(scop, a.name) for a in scop.arrays
+                if a.is_scalar and a.dead_after}
+    shared_false = anti.union(output).coalesce()
+    if scalars:
+        candidates = _tuples(scop, scalars)
+        shared_false = _false(reads.subtract_range(candidates), must.subtract_range(candidates),
+                              writes.subtract_range(candidates), schedule)
     return Dependences(flow=flow, anti=anti, output=output, reduction=reduction.coalesce(),
-                       live_in=live_in, live_out=live_out)
+                       live_in=live_in, live_out=live_out, scalars=scalars,
+                       shared_false=shared_false)
 
 
 def format_dependences(scop: Scop, deps: Dependences) -> str:

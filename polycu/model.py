@@ -30,6 +30,11 @@ class Array:
     preprocessing (the outermost may be ``None`` for a pointer parameter), so that
     code generation can linearise subscripts; ``extent_set`` is the affine set of
     valid indices ``{ A[i] : 0 <= i_k < n_k }`` when every extent is affine.
+
+    ``dead_after`` says that nothing can read the array's value once the SCoP has
+    run (a scalar local to the function, its address never taken, never referenced
+    after the SCoP; or declared inside it): later phases may then give each GPU
+    thread its own copy instead of one shared cell.
     """
 
     name: str
@@ -38,6 +43,7 @@ class Array:
     extent_set: isl.Set | None = None
     location: Location | None = None
     local: bool = False
+    dead_after: bool = False
 
     @property
     def rank(self) -> int:
@@ -185,7 +191,7 @@ def format_scop(scop: Scop) -> str:
              "  arrays:"]
     for a in scop.arrays:
         dims = "".join(f"[{e if e is not None else ''}]" for e in a.extents)
-        extra = " (local)" if a.local else ""
+        extra = " (local)" if a.local else " (dead after)" if a.dead_after else ""
         lines.append(f"    {a.element_type} {a.name}{dims}{extra}")
     lines.append("  statements:")
     for s in scop.statements:

@@ -8,7 +8,8 @@ replaced by its value at the AST's call site and every array reference
 ``A[s_0]..[s_{r-1}]`` linearised row-major by Horner's rule,
 ``((s_0 * n_1 + s_1) * n_2 + s_2) ...``, with the array's extents ``n_k``.
 Scalars written anywhere in the SCoP live in device memory (``s[0]``); read-only
-scalars are kernel arguments passed by value.
+scalars are kernel arguments passed by value; a scalar the mapping privatised is a
+local variable of each thread of every kernel that uses it.
 """
 from __future__ import annotations
 
@@ -172,16 +173,18 @@ class _BodyPrinter(c_generator.CGenerator):
     """A statement body with iterators substituted and array references linearised."""
 
     def __init__(self, values: dict[str, str], accesses: Iterable[Access],
-                 arrays: dict[str, Layout]):
+                 arrays: dict[str, Layout], private: frozenset[str]):
         super().__init__()
         self.values = values
         self.accesses = {id(a.node): a for a in accesses}
         self.arrays = arrays
+        self.private = private
 
     def visit_ID(self, n: c_ast.ID) -> str:
         access = self.accesses.get(id(n))
         if access is not None:
-            return n.name if self.arrays[access.array].by_value else f"{n.name}[0]"
+            plain = self.arrays[access.array].by_value or access.array in self.private
+            return n.name if plain else f"{n.name}[0]"
         return self.values.get(n.name, n.name)
 
     def visit_ArrayRef(self, n: c_ast.ArrayRef) -> str:
@@ -215,10 +218,11 @@ class _BodyPrinter(c_generator.CGenerator):
 
 
 def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
-                   atomic: bool = False) -> str:
-    """The C text of one instance ``S(args)`` (iterators replaced by ``args``)."""
+                   atomic: bool = False, private: frozenset[str] = frozenset()) -> str:
+    """The C text of one instance ``S(args)`` (iterators replaced by ``args``; the
+    ``private`` scalars are the kernel's local variables)."""
     values = {it: atom(arg) for it, arg in zip(stmt.iterators, args)}
-    printer = _BodyPrinter(values, stmt.accesses, arrays)
+    printer = _BodyPrinter(values, stmt.accesses, arrays, private)
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
     return printer.visit(stmt.body) + ";"
@@ -243,10 +247,11 @@ class KernelArg:
 
 def kernel_args(program: GpuProgram, kernel: Kernel,
                 arrays: dict[str, Layout]) -> tuple[KernelArg, ...]:
-    """Parameters, host values, read-only scalars by value, then device pointers."""
+    """Parameters, host values, read-only scalars by value, then device pointers
+    (private scalars are none of these: each thread declares its own)."""
     args = [KernelArg(p, "int", "param") for p in program.scop.parameters]
     args += [KernelArg(h, "int", "iterator") for h in kernel.host_ids]
-    used = kernel.reads | kernel.writes
+    used = (kernel.reads | kernel.writes) - kernel.private
     for array in program.scop.arrays:
         layout = arrays[array.name]
         if array.name in used and layout.by_value:
@@ -268,10 +273,14 @@ def kernel_source(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout]
 
     def expand(node: User) -> list[str]:
         stmt = statements[node.name]
-        return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic)]
+        return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
+                               kernel.private)]
 
     lines = [f'extern "C" __global__ void {kernel.name}('
              + ", ".join(a.declaration for a in args) + ")", "{"]
+    for array in scop.arrays:
+        if array.name in kernel.private:
+            lines.append(f"{INDENT}{array.element_type} {array.name};")
     for m in sorted(kernel.mapped, key=lambda m: m.member):
         lines.append(f"{INDENT}const int {m.block_id} = blockIdx.{m.axis}, "
                      f"{m.thread_id} = threadIdx.{m.axis};")

@@ -90,6 +90,7 @@ def describe(program: GpuProgram, arrays: dict[str, Layout], moves: tuple[Transf
             "live_in": array.name in program.deps.live_in_arrays(),
             "live_out": array.name in live_out,
             "by_value": arrays[array.name].by_value, "local": array.local,
+            "private": array.name in program.private,
             "device": move.device if move else None,
         })
     return {

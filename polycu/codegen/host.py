@@ -10,7 +10,8 @@ Transfers: an array is copied in when some element is read before it is written
 (``live_in``) or when it is written but the SCoP's must-writes do not cover the whole
 copied block (the copy-out would otherwise return stale device memory for the
 elements it does not write); it is copied out when it is written.  Read-only scalars
-never go to device memory: kernels take them by value.
+never go to device memory: kernels take them by value; nor do privatised scalars
+(dead after the SCoP, a local variable of each thread).
 """
 from __future__ import annotations
 
@@ -126,14 +127,15 @@ def _covered(scop: Scop, array: Array) -> bool:
 
 def transfers(program: GpuProgram, arrays: dict[str, Layout], prefix: str
               ) -> tuple[Transfer, ...]:
-    """Device buffers of the SCoP's arrays (read-only scalars have none)."""
+    """Device buffers of the SCoP's arrays (read-only and private scalars have none)."""
     scop, deps = program.scop, program.deps
     live_in = deps.live_in_arrays()
     written = {a.array for s in scop.statements for a in s.writes}
+    private = program.private
     result = []
     for array in scop.arrays:
         layout = arrays[array.name]
-        if layout.by_value:
+        if layout.by_value or array.name in private:
             continue
         factors = _count_factors(scop, array, layout)
         count = " * ".join(["(size_t)1"] + [_paren(c) for c, _ in factors])

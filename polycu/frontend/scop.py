@@ -569,6 +569,72 @@ class _Region:
     items: tuple[c_ast.Node, ...]
     lines: tuple[int, int]
     location: Location
+    function_ast: c_ast.FuncDef | None = None
+
+
+# X is dead after the region R of function F iff X is declared exactly once in F's
+# body (automatic storage, a plain scalar: not a parameter, global, pointer or array),
+# &X never occurs in F, and no reference to X can execute after R: none follows R in
+# F's text, and none lies outside R at all when R may run again (R inside a loop, or
+# F containing a goto).
+def _dead_after(region: _Region, symbols: dict[str, Symbol], global_names: set[str]
+                ) -> frozenset[str]:
+    """Scalars of the function whose value no code can read once the region has run."""
+    if region.function_ast is None:
+        return frozenset()
+    inside = {id(item) for item in region.items}
+    declared: dict[str, int] = {}
+    excluded: set[str] = set(global_names)
+    params = region.function_ast.decl.type.args
+    for param in (params.params if params is not None else []):
+        excluded.add(getattr(param, "name", None) or "")
+    outside_before: set[str] = set()
+    outside_after: set[str] = set()
+    state = {"after": False, "loop": False, "goto": False}
+
+    class Visitor(c_ast.NodeVisitor):
+        def __init__(self) -> None:
+            self.loops = 0
+            self.in_region = False
+
+        def visit(self, node: c_ast.Node) -> None:
+            if id(node) in inside:
+                state["loop"] = state["loop"] or self.loops > 0
+                self.in_region = True
+                super().visit(node)
+                self.in_region = False
+                state["after"] = True
+                return
+            loop = isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+            self.loops += loop
+            super().visit(node)
+            self.loops -= loop
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            if node.name is not None:
+                declared[node.name] = declared.get(node.name, 0) + 1
+                if set(node.storage) & {"static", "extern"} or "volatile" in node.quals:
+                    excluded.add(node.name)
+            self.generic_visit(node)
+
+        def visit_Goto(self, node: c_ast.Goto) -> None:
+            state["goto"] = True
+
+        def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+            if node.op == "&" and isinstance(node.expr, c_ast.ID):
+                excluded.add(node.expr.name)
+            self.generic_visit(node)
+
+        def visit_ID(self, node: c_ast.ID) -> None:
+            if not self.in_region:
+                (outside_after if state["after"] else outside_before).add(node.name)
+
+    Visitor().visit(region.function_ast.body)
+    referenced = outside_after | (outside_before if state["loop"] or state["goto"] else set())
+    return frozenset(name for name, count in declared.items()
+                     if count == 1 and name not in excluded and name not in referenced
+                     and name in symbols and not symbols[name].extents
+                     and not symbols[name].pointer)
 
 
 def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
@@ -601,7 +667,8 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
         regions = (_auto_regions(func, symbols, source, lines) if use_auto
                    else [r for r in pragma_regions if r.function == name])
         for region in regions:
-            scops.append(_build_scop(region, symbols, source, len(scops), context))
+            dead = _dead_after(region, symbols, set(globals_.symbols))
+            scops.append(_build_scop(region, symbols, source, len(scops), context, dead))
     return scops
 
 
@@ -625,7 +692,8 @@ def _pragma_regions(func: c_ast.FuncDef, source: str) -> list[_Region]:
                                     Location.from_coord(item.coord, source))
                     regions.append(_Region(func.decl.name, tuple(items),
                                            (start.coord.line, item.coord.line),
-                                           Location.from_coord(start.coord, source)))
+                                           Location.from_coord(start.coord, source),
+                                           func))
                     start = None
                 elif start is not None:
                     items.append(item)
@@ -658,7 +726,7 @@ def _auto_regions(func: c_ast.FuncDef, symbols: dict[str, Symbol], source: str,
         if any(isinstance(n, c_ast.For) for n in run):
             first, last = run[0].coord.line, _end_line(text, run[-1])
             regions.append(_Region(func.decl.name, tuple(run), (first, last),
-                                   Location.from_coord(run[0].coord, source)))
+                                   Location.from_coord(run[0].coord, source), func))
 
     def visit(node: c_ast.Node) -> None:
         if not isinstance(node, c_ast.Compound):
@@ -736,7 +804,7 @@ def _end_line(lines: list[str], node: c_ast.Node) -> int:
 
 
 def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index: int,
-                context: str | None) -> Scop:
+                context: str | None, dead_after: frozenset[str] = frozenset()) -> Scop:
     builder = _Builder(symbols, _written_names(region.items), source, "S")
     try:
         schedule = builder.items(list(region.items), (), _universe())
@@ -744,7 +812,7 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
         raise error(exc.message, exc.location or region.location) from None
     if schedule is None:
         raise error("the SCoP contains no statement", region.location)
-    described = [_array(builder, name, loc) for name, loc in builder.accessed.items()]
+    described = [_array(builder, name, loc, dead_after) for name, loc in builder.accessed.items()]
     arrays = tuple(a for a, _ in described)
     params = tuple(builder.params)
     param_space = isl.Space.create_from_names(CTX, set=[], params=list(params))
@@ -800,9 +868,11 @@ def _align_statement(stmt: Statement, space: isl.Space) -> Statement:
                      accesses, stmt.text, stmt.location, stmt.reduction, stmt.reduction_array)
 
 
-def _array(builder: _Builder, name: str, loc: Location) -> tuple[Array, isl.Set]:
+def _array(builder: _Builder, name: str, loc: Location,
+           dead_after: frozenset[str] = frozenset()) -> tuple[Array, isl.Set]:
     """The Array of a referenced name, and the parameter constraint that its extents
-    are non-negative (a C99 VLA dimension never has a negative size)."""
+    are non-negative (a C99 VLA dimension never has a negative size); a local of the
+    SCoP is dead after it, like the function's scalars named in ``dead_after``."""
     local = name in builder.locals
     sym = builder.locals.get(name) or builder.symbols[name]
     extents = tuple(None if e is None else c_text(e) for e in sym.extents)
@@ -822,7 +892,9 @@ def _array(builder: _Builder, name: str, loc: Location) -> tuple[Array, isl.Set]
             extent_set = extent_set.set_tuple_name(name)
         except NotAffine:
             extent_set = None
-    return Array(name, sym.element_type, extents, extent_set, sym.location or loc, local), valid
+    dead = local or (name in dead_after and not extents)
+    return Array(name, sym.element_type, extents, extent_set, sym.location or loc, local,
+                 dead), valid
 
 
 def _context(params: tuple[str, ...], valid: list[isl.Set], user: str | None,

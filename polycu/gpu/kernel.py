@@ -87,6 +87,7 @@ class Kernel:
     statements: tuple[str, ...] = ()
     reads: frozenset[str] = frozenset()    # arrays read by the kernel
     writes: frozenset[str] = frozenset()   # arrays written by the kernel
+    private: frozenset[str] = frozenset()  # scalars each thread keeps its own copy of
 
     @property
     def launch_name(self) -> str:
@@ -192,6 +193,12 @@ class GpuProgram:
     kernels: tuple[Kernel, ...]
     host: isl.Schedule            # over the launch instances K[h] of every kernel
     names: Names = field(default_factory=Names)
+
+    @property
+    def private(self) -> frozenset[str]:
+        """The privatised scalars: local variables of every kernel that uses them, never
+        in device memory."""
+        return frozenset().union(*(k.private for k in self.kernels))
 
     def kernel(self, launch_name: str) -> Kernel:
         for k in self.kernels:

@@ -16,6 +16,15 @@ are parallel iff every dependence ``s -> t`` with both ends reaching the band an
 equal host prefix ``P(s) = P(t)`` has ``m_k(s) = m_k(t)`` for all ``k < d``.  The
 self-dependences of a '+' reduction statement named in ``relaxed`` may be ignored;
 the statement's update is then lowered with ``atomicAdd`` in that kernel.
+
+Scalar privatisation: a scalar X dead after the SCoP becomes a local variable of
+each thread in a kernel (instances ``D``, prefix ``P``, mapped members ``M``) when
+every read ``t`` of X in ``D`` takes its value from a write ``s`` of X with ``s`` in
+``D``, ``P(s) = P(t)`` and ``M(s) = M(t)``, never from before the SCoP: values of X
+then never cross threads or launches, and the anti and output dependences on X
+(one shared cell's order) drop out of the zero-distance test.  X is private in
+every kernel that touches it or in none; the mapping is redone without the
+scalars some kernel cannot privatise.
 """
 from __future__ import annotations
 
@@ -25,7 +34,7 @@ from typing import Mapping
 
 import islpy as isl
 
-from ..deps import Dependences
+from ..deps import Dependences, ScalarDependences
 from ..diagnostics import error
 from ..model import Scop
 from .kernel import AXES, GpuProgram, Kernel, MappedMember, Names
@@ -123,6 +132,21 @@ def _leading_parallel(live: isl.UnionMap, node: isl.ScheduleNode, limit: int) ->
     return count
 
 
+# X may be private to each thread iff no read of X in D lacks a source in the SCoP and
+# every flow s -> t on X into D has s in D, P(s) = P(t) and M(s) = M(t).
+def _privatisable(scalar: ScalarDependences, domain: isl.UnionSet, prefix: isl.UnionMap,
+                  members: isl.UnionMap | None) -> bool:
+    """Whether every value of the scalar read by instances ``domain`` is written by the
+    same launch (``prefix``) and the same iteration of the mapped ``members``."""
+    if not scalar.uninitialised.intersect(domain).is_empty():
+        return False
+    flow = scalar.flow.intersect_range(domain)
+    local = flow.intersect_domain(domain).intersect(prefix.apply_range(prefix.reverse()))
+    if members is not None:
+        local = local.intersect(members.apply_range(members.reverse()))
+    return flow.is_subset(local)
+
+
 def _origin(space: isl.Space) -> isl.Set:
     n = space.dim(isl.dim_type.set)
     zero = isl.Set.universe(space)
@@ -135,9 +159,11 @@ class _Mapper:
     """Walks the tree, splitting bands and collecting kernels and the host schedule."""
 
     def __init__(self, scop: Scop, deps: Dependences, relaxed: frozenset[str], sizes: Sizes,
-                 names: Names):
+                 names: Names, private: frozenset[str]):
         self.scop = scop
         self.validity = deps.validity
+        self.deps = deps
+        self.scalars = {name: deps.scalars[name] for name in sorted(private)}
         self.sizes = sizes
         self.names = names
         self.kernels: list[Kernel] = []
@@ -155,7 +181,7 @@ class _Mapper:
         whose updates need atomics for that (none if parallel without relaxation)."""
         n = min(node.band_n_member(), MAX_MAPPED)
         prefix = _prefix(node)
-        count = _leading_parallel(_live(self.validity, node, prefix), node, n)
+        count = self.leading_parallel_private(node, prefix, n)
         if count or not self.atomic_ok:
             return count, frozenset()
         count = _leading_parallel(_live(self.relaxed_validity, node, prefix), node, n)
@@ -165,6 +191,31 @@ class _Mapper:
         atomic = frozenset(name for name, reduction in self.reductions.items()
                            if not _zero_distance(_live(reduction, node, prefix), members))
         return count, atomic
+
+    def private(self, domain: isl.UnionSet, prefix: isl.UnionMap,
+                members: isl.UnionMap | None) -> frozenset[str]:
+        """The candidate scalars that instances ``domain`` may keep private per thread."""
+        return frozenset(name for name, scalar in self.scalars.items()
+                         if _privatisable(scalar, domain, prefix, members))
+
+    # The largest d <= limit such that members 0..d-1 have zero distance on the live
+    # validity without the false dependences of the scalars privatisable with those d.
+    def leading_parallel_private(self, node: isl.ScheduleNode, prefix: isl.UnionMap,
+                                 limit: int) -> int:
+        """How many leading members of band ``node`` are parallel once the scalars
+        that allow it are private to each thread."""
+        domain = _instances(node)
+        live: dict[frozenset[str], isl.UnionMap] = {}
+        count = 0
+        while count < limit:
+            members = _members(node, count + 1)
+            private = self.private(domain, prefix, members)
+            if private not in live:
+                live[private] = _live(self.deps.validity_with_private(private), node, prefix)
+            if not _zero_distance(live[private], members):
+                break
+            count += 1
+        return count
 
     def has_parallelism(self, node: isl.ScheduleNode) -> bool:
         kind = node.get_type()
@@ -265,8 +316,12 @@ class _Mapper:
         stmts = _statement_names(domain)
         reads = {a.array for s in self.scop.statements if s.name in stmts for a in s.reads}
         writes = {a.array for s in self.scop.statements if s.name in stmts for a in s.writes}
+        # An atomic update needs the shared cell: its array is never private.
+        shared = {s.reduction_array for s in self.scop.statements if s.name in atomic}
+        private = self.private(domain, prefix, _members(nodes[0], count) if count else None)
+        private = (private & (reads | writes)) - shared
         k = Kernel(f"{self.scop.name}_kernel{index}", index, domain, prefix, host_ids, band,
-                   mapped, atomic, stmts, frozenset(reads), frozenset(writes))
+                   mapped, atomic, stmts, frozenset(reads), frozenset(writes), private)
         self.kernels.append(k)
         return isl.Schedule.from_domain(isl.UnionSet.from_set(k.launches))
 
@@ -328,13 +383,22 @@ def mapped_parallelism(program: GpuProgram) -> int:
     return sum(len(k.mapped) for k in program.kernels)
 
 
-# map_to_gpu: kernels at the outermost parallel bands (PPCG), host loops above them.
+# map_to_gpu: kernels at the outermost parallel bands (PPCG), host loops above them;
+# the candidates for privatisation shrink until every kernel touching a candidate
+# can keep it private (each round removes at least one, so it ends).
 def map_to_gpu(scop: Scop, deps: Dependences, tree: isl.Schedule, *,
                relaxed: frozenset[str] = frozenset(), sizes: Sizes | None = None) -> GpuProgram:
     """The GPU program of ``scop`` executing ``tree``."""
     names = choose_names(scop)
-    mapper = _Mapper(scop, deps, frozenset(relaxed), sizes or Sizes(), names)
-    root, host = mapper.visit(tree.get_root())
+    private = frozenset(deps.scalars)
+    while True:
+        mapper = _Mapper(scop, deps, frozenset(relaxed), sizes or Sizes(), names, private)
+        root, host = mapper.visit(tree.get_root())
+        refused = frozenset(name for k in mapper.kernels
+                            for name in ((k.reads | k.writes) & private) - k.private)
+        if not refused:
+            break
+        private -= refused
     if host is None:   # the SCoP executes nothing for any parameter value
         host = isl.Schedule.from_domain(isl.UnionSet.empty(scop.context.get_space()))
     return GpuProgram(scop, deps, root.get_schedule(), tuple(mapper.kernels), host, names)

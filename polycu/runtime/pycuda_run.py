@@ -246,7 +246,7 @@ class DeviceProgram:
         self.host = {name: np.require(a, requirements="C") for name, a in host.items()}
         self.buffers: dict[str, Buffer] = {}
         for entry in description["arrays"]:
-            if entry["by_value"]:
+            if entry["by_value"] or entry.get("private"):
                 continue
             item = Buffer(entry["name"], numpy_type(entry["element_type"]),
                           evaluate(entry["count"], self.params), entry["copy_in"],
