@@ -26,6 +26,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -67,10 +68,16 @@ def run(command: list[str], timeout: float) -> subprocess.CompletedProcess:
     return proc
 
 
+# isl's context (its operation budget included) is shared and not thread-safe:
+# one translation at a time; the builds and runs around it go in parallel.
+ISL_LOCK = threading.Lock()
+
+
 def translate(kernel: cpu.Kernel, dataset: str, work: Path) -> tuple[Path, dict]:
     options = Options(define=[f"{dataset}_DATASET"],
                       include_dir=[str(cpu.UTILITIES_DIR), str(kernel.directory)])
-    generated = compile_file(str(kernel.source), options)
+    with ISL_LOCK:
+        generated = compile_file(str(kernel.source), options)
     cu = work / f"{kernel.name}_{dataset}.cu"
     cu.write_text(generated.cuda)
     return cu, generated.description
