@@ -28,7 +28,7 @@ from typing import Iterable, Mapping
 
 import islpy as isl
 
-from .model import Scop
+from .model import Scop, sets_of, statement_names
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,17 +121,14 @@ class Dependences:
 
 def _universe_of(umap: isl.UnionMap, name: str) -> isl.Set:
     """``{ name[...] }`` in the space ``umap`` uses for statement ``name`` (empty if none)."""
-    found: list[isl.Set] = []
-    umap.domain().foreach_set(lambda s: found.append(s) if s.get_tuple_name() == name else None)
+    found = [s for s in sets_of(umap.domain()) if s.get_tuple_name() == name]
     if not found:
         return isl.Set(f"{{ {name}[] : false }}")
     return isl.Set.universe(found[0].get_space())
 
 
 def _range_names(umap: isl.UnionMap) -> set[str]:
-    names: set[str] = set()
-    umap.range().foreach_set(lambda s: names.add(s.get_tuple_name()))
-    return names
+    return set(statement_names(umap.range()))
 
 
 def _flow(sink: isl.UnionMap, schedule: isl.Schedule, *, must: isl.UnionMap | None = None,

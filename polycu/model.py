@@ -12,7 +12,7 @@ All later phases read these values and build new ones; nothing here is mutated.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import islpy as isl
@@ -177,10 +177,6 @@ class Scop:
         """The original schedule as a union map ``S[i] -> [t]``."""
         return self.schedule.get_map().intersect_domain(self.domain())
 
-    def with_changes(self, **changes: Any) -> "Scop":
-        """A new Scop with some fields replaced (values are never mutated)."""
-        return replace(self, **changes)
-
 
 def format_scop(scop: Scop) -> str:
     """A readable dump of the model (``polycu --dump-scop``)."""
@@ -204,3 +200,23 @@ def format_scop(scop: Scop) -> str:
     lines.append("  schedule:")
     lines.append("    " + str(scop.schedule.get_root()).replace("\n", "\n    "))
     return "\n".join(lines)
+
+
+# -- small isl helpers shared by the later phases ---------------------------------
+def maps_of(umap: isl.UnionMap) -> list[isl.Map]:
+    """The maps of a union map, one per space."""
+    maps: list[isl.Map] = []
+    umap.foreach_map(maps.append)
+    return maps
+
+
+def sets_of(uset: isl.UnionSet) -> list[isl.Set]:
+    """The sets of a union set, one per space."""
+    sets: list[isl.Set] = []
+    uset.foreach_set(sets.append)
+    return sets
+
+
+def statement_names(domain: isl.UnionSet) -> tuple[str, ...]:
+    """The sorted tuple names of a union set (statement names for a domain)."""
+    return tuple(sorted(s.get_tuple_name() for s in sets_of(domain)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 COMPILE, CHECK, EMULATE, BENCH, DEVICE = "compile", "check", "emulate", "bench", "device"
 ALL = (COMPILE, CHECK, EMULATE, BENCH)
@@ -129,10 +129,6 @@ OPTIONS: tuple[Option, ...] = (
     Option("--refresh", "flag", False, "measure the device again even when its ceilings "
            "are cached", commands=(DEVICE,)),
 )
-
-
-def option_table() -> Iterator[Option]:
-    return iter(OPTIONS)
 
 
 def add_to_parser(parser: argparse.ArgumentParser, command: str) -> None:

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.gpu
 
 pytest.importorskip("pycuda.driver", reason="PyCUDA is not installed")
 try:
-    import pycuda.autoinit  # noqa: F401
+    # imported for its side effect: it creates the CUDA context (or fails without a device)
+    importlib.import_module("pycuda.autoinit")
 except Exception as exc:  # pycuda raises its own types when no device is usable
     pytest.skip(f"no usable CUDA device: {exc}", allow_module_level=True)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop
+from ..model import Array, Scop, sets_of
 from .ast import User, expr_of, grid_exprs, host_ast
 from .cuda import INDENT, Layout, c_expr, kernel_args, print_node
 from .pyexpr import py_expr
@@ -106,8 +106,7 @@ def host_function_name(scop: Scop) -> str:
 def _footprint_rows(scop: Scop, array: Array) -> isl.PwAff:
     """max(0, 1 + max index of dimension 0 over every access of the array)."""
     accessed = scop.reads().union(scop.may_writes()).range()
-    sets: list[isl.Set] = []
-    accessed.foreach_set(lambda s: sets.append(s) if s.get_tuple_name() == array.name else None)
+    sets = [s for s in sets_of(accessed) if s.get_tuple_name() == array.name]
     rows = sets[0].dim_max(0).add_constant_val(isl.Val(1))
     zero = isl.PwAff.zero_on_domain(isl.LocalSpace.from_space(scop.context.get_space()))
     return rows.union_max(zero.intersect_domain(scop.context))
@@ -120,8 +119,7 @@ def _covered(scop: Scop, array: Array) -> bool:
         return False
     block = array.extent_set.intersect_params(scop.context)
     written = isl.UnionSet.from_set(block).intersect(scop.must_writes().range())
-    sets: list[isl.Set] = []
-    written.foreach_set(sets.append)
+    sets = sets_of(written)
     return bool(sets) and block.is_subset(sets[0])
 
 

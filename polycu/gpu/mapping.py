@@ -36,7 +36,7 @@ import islpy as isl
 
 from ..deps import Dependences, ScalarDependences
 from ..diagnostics import error
-from ..model import Scop
+from ..model import Scop, sets_of, statement_names
 from .kernel import AXES, GpuProgram, Kernel, MappedMember, Names
 
 MAX_MAPPED = 3
@@ -79,12 +79,6 @@ def choose_names(scop: Scop) -> Names:
     raise AssertionError("no free identifier prefix")  # unreachable in practice
 
 
-def _statement_names(domain: isl.UnionSet) -> tuple[str, ...]:
-    names: list[str] = []
-    domain.foreach_set(lambda s: names.append(s.get_tuple_name()))
-    return tuple(sorted(names))
-
-
 def _members(node: isl.ScheduleNode, count: int) -> isl.UnionMap:
     """S[i] -> [m_0 .. m_{count-1}]: the leading members of a band, on its domain."""
     partial = node.band_get_partial_schedule()
@@ -119,8 +113,7 @@ def _live(deps: isl.UnionMap, node: isl.ScheduleNode, prefix: isl.UnionMap) -> i
 def _zero_distance(live: isl.UnionMap, members: isl.UnionMap) -> bool:
     if live.is_empty():
         return True
-    deltas: list[isl.Set] = []
-    live.apply_domain(members).apply_range(members).deltas().foreach_set(deltas.append)
+    deltas = sets_of(live.apply_domain(members).apply_range(members).deltas())
     return all(d.is_subset(_origin(d.get_space())) for d in deltas)
 
 
@@ -284,9 +277,7 @@ class _Mapper:
         if piece is None:
             return None
         umap = isl.UnionMap.empty(piece.get_domain().get_space())
-        sets: list[isl.Set] = []
-        piece.get_domain().foreach_set(sets.append)
-        for s in sets:
+        for s in sets_of(piece.get_domain()):
             n = s.dim(isl.dim_type.set)
             dims = ", ".join(f"v{k}" for k in range(n))
             m = isl.Map(f"{{ {s.get_tuple_name()}[{dims}] -> [v{depth}] }}")
@@ -313,7 +304,7 @@ class _Mapper:
             draft = Kernel(f"{self.scop.name}_kernel{index}", index, domain, prefix, host_ids,
                            band, ())
             mapped = self.map_members(draft, count)
-        stmts = _statement_names(domain)
+        stmts = statement_names(domain)
         reads = {a.array for s in self.scop.statements if s.name in stmts for a in s.reads}
         writes = {a.array for s in self.scop.statements if s.name in stmts for a in s.writes}
         # An atomic update needs the shared cell: its array is never private.

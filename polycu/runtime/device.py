@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -129,7 +130,8 @@ def store(info: DeviceInfo, path: Path | None = None) -> None:
 def import_pycuda() -> Any:
     """``pycuda.driver`` with a context on device 0, or a located error."""
     try:
-        import pycuda.autoinit  # noqa: F401  (creates the context)
+        # imported for its side effect: it creates the context on device 0
+        importlib.import_module("pycuda.autoinit")
         import pycuda.driver as drv
     except ImportError as exc:
         raise error(f"PyCUDA is not available ({exc}); install polycu[cuda]") from exc

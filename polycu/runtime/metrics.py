@@ -226,10 +226,6 @@ class Work:
         """Bytes of the distinct elements touched."""
         return sum(a.touched * a.element_size for a in self.arrays)
 
-    @property
-    def arithmetic_intensity(self) -> float:
-        return self.flops / self.bytes if self.bytes else 0.0
-
 
 def _images(accesses: isl.UnionMap, values: Mapping[str, int]) -> dict[str, isl.Set]:
     """Per array, the elements ``accesses`` reach, with the parameters fixed."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import islpy as isl
 
 from ..deps import Dependences
+from ..model import sets_of
 from .value import is_band
 
 _dim = isl.dim_type.set
@@ -51,8 +52,7 @@ def distances(live: isl.UnionMap, partial: isl.MultiUnionPwAff) -> isl.Set | Non
         return None
     pmap = isl.UnionMap.from_multi_union_pw_aff(partial)
     deltas = live.apply_domain(pmap).apply_range(pmap).deltas()
-    sets: list[isl.Set] = []
-    deltas.foreach_set(sets.append)
+    sets = sets_of(deltas)
     if not sets:
         return None
     assert len(sets) == 1, "a band's partial schedule has a single range space"

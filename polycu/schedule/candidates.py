@@ -3,7 +3,8 @@
 In:  the SCoP, its ``Dependences`` and ``Options``.
 Out: ``Candidate`` values, best first: the identity (original order, nested bands
      combined), isl's schedule under each fusion strategy (max, smart, min), the
-     same with reductions relaxed where that adds parallelism, and each of those
+     same with reductions relaxed where that adds parallelism (only with
+     ``--relax-reductions``, off by default), and each of those
      with its kernel bands permuted for coalescing; ``choose`` returns the best,
      or the schedule loaded with ``--load-schedule``.
 
@@ -24,7 +25,7 @@ import islpy as isl
 
 from ..deps import Dependences
 from ..diagnostics import Reporter
-from ..model import Scop
+from ..model import Scop, statement_names
 from ..options import Options
 from .bands import mark_bands, relaxation_used
 from .io import load_schedule, save_schedule, scop_file
@@ -83,8 +84,7 @@ ATOMIC_TYPES = frozenset({"double", "float", "int", "unsigned int", "unsigned"})
 def reduction_statements(scop: Scop, deps: Dependences) -> frozenset[str]:
     """Reduction statements worth relaxing: they have reduction dependences and an
     operator and element type with a native atomic update (the mapping's lowering)."""
-    names: set[str] = set()
-    deps.reduction.domain().foreach_set(lambda s: names.add(s.get_tuple_name()))
+    names = set(statement_names(deps.reduction.domain()))
     return frozenset(
         s.name for s in scop.statements
         if s.name in names and s.reduction in ATOMIC_OPERATORS

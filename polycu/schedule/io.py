@@ -14,7 +14,7 @@ import islpy as isl
 
 from ..deps import Dependences
 from ..diagnostics import Diagnostic, Location, error
-from ..model import Scop
+from ..model import Scop, statement_names
 from .bands import mark_bands
 from .legality import IllegalSchedule, check_legality
 from .value import Schedule, format_tree
@@ -60,9 +60,7 @@ def load_schedule(scop: Scop, deps: Dependences, path: str) -> Schedule:
     tree = read_tree(path, domain.get_ctx())
     loaded = tree.get_domain()
     names = {s.name for s in scop.statements}
-    extra: list[str] = []
-    loaded.foreach_set(lambda s: extra.append(s.get_tuple_name())
-                       if s.get_tuple_name() not in names else None)
+    extra = [name for name in statement_names(loaded) if name not in names]
     if extra:
         raise error(f"the schedule names statement(s) {', '.join(sorted(extra))} that SCoP "
                     f"'{scop.name}' does not have (it has {', '.join(sorted(names))})",

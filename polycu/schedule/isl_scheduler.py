@@ -30,7 +30,7 @@ import islpy as isl
 import networkx as nx
 
 from ..deps import Dependences
-from ..model import Scop
+from ..model import Scop, maps_of
 from .bands import coincidence_dependences
 
 FUSION: dict[str, dict[str, int]] = {
@@ -101,15 +101,9 @@ def statement_sccs(scop: Scop, deps: Dependences) -> int:
     """
     graph = nx.DiGraph()
     graph.add_nodes_from(s.name for s in scop.statements)
-    for m in _maps(deps.validity):
+    for m in maps_of(deps.validity):
         graph.add_edge(m.get_tuple_name(isl.dim_type.in_), m.get_tuple_name(isl.dim_type.out))
     return nx.number_strongly_connected_components(graph)
-
-
-def _maps(umap: isl.UnionMap) -> list[isl.Map]:
-    maps: list[isl.Map] = []
-    umap.foreach_map(maps.append)
-    return maps
 
 
 def input_dependences(scop: Scop) -> isl.UnionMap:

@@ -22,7 +22,7 @@ import islpy as isl
 
 from ..deps import Dependences
 from ..diagnostics import Diagnostic, Location, PolycuError
-from ..model import Scop
+from ..model import Scop, maps_of, sets_of
 from .value import Schedule
 
 KINDS = ("flow", "anti", "output")
@@ -47,8 +47,7 @@ def schedule_relation(schedule: Schedule | isl.Schedule | isl.UnionMap,
         schedule = schedule.tree
     umap = schedule.get_map() if isinstance(schedule, isl.Schedule) else schedule
     umap = umap.intersect_domain(domain)
-    maps: list[isl.Map] = []
-    umap.foreach_map(maps.append)
+    maps = maps_of(umap)
     width = max((m.dim(isl.dim_type.out) for m in maps), default=0)
     result = isl.UnionMap.empty(umap.get_space())
     for m in maps:
@@ -63,12 +62,6 @@ def schedule_relation(schedule: Schedule | isl.Schedule | isl.UnionMap,
     return result
 
 
-def _maps(umap: isl.UnionMap) -> list[isl.Map]:
-    maps: list[isl.Map] = []
-    umap.foreach_map(maps.append)
-    return maps
-
-
 def _on_space(umap: isl.UnionMap, space: isl.Space) -> isl.Map:
     """The part of ``umap`` whose domain lies in the set space ``space``."""
     return umap.intersect_domain(isl.UnionSet.from_set(isl.Set.universe(space))) \
@@ -76,7 +69,7 @@ def _on_space(umap: isl.UnionMap, space: isl.Space) -> isl.Map:
 
 
 def _map_space(umap: isl.UnionMap, domain_space: isl.Space) -> isl.Space:
-    for m in _maps(umap):
+    for m in maps_of(umap):
         if m.get_space().domain().is_equal(domain_space):
             return m.get_space()
     raise AssertionError("no schedule for a statement of the dependences")
@@ -105,12 +98,11 @@ def _check_coverage(scop: Scop, relation: isl.UnionMap, label: str) -> None:
     domain = scop.domain()
     missing = domain.subtract(relation.domain())
     if not missing.is_empty():
-        sets: list[isl.Set] = []
-        missing.foreach_set(sets.append)
-        name = sets[0].get_tuple_name()
+        first = sets_of(missing)[0]
+        name = first.get_tuple_name()
         raise IllegalSchedule(Diagnostic(
             "error", f"schedule '{label}' does not schedule every instance of statement "
-            f"{name} (unscheduled: {sets[0]})", _location(scop, name)))
+            f"{name} (unscheduled: {first})", _location(scop, name)))
     if not relation.is_single_valued():
         raise IllegalSchedule(Diagnostic(
             "error", f"schedule '{label}' gives some statement instance more than one time",
@@ -127,7 +119,7 @@ def check_legality(scop: Scop, deps: Dependences,
     time = schedule_relation(schedule, scop.domain())
     _check_coverage(scop, time, label)
     for kind in KINDS:
-        for dep in _maps(getattr(deps, kind)):
+        for dep in maps_of(getattr(deps, kind)):
             src_time = _on_space(time, dep.get_space().domain())
             dst_time = _on_space(time, dep.get_space().range())
             pairs = dep.apply_domain(src_time).apply_range(dst_time)

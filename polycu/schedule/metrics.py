@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from ..model import Scop
+from ..model import Scop, maps_of, sets_of, statement_names
 from .bands import leading_coincident
 from .value import Path, is_band, path_of
 
@@ -104,8 +104,7 @@ def box_size(set_: isl.Set) -> float:
 
 
 def _single_set(uset: isl.UnionSet) -> isl.Set | None:
-    sets: list[isl.Set] = []
-    uset.foreach_set(sets.append)
+    sets = sets_of(uset)
     if not sets:
         return None
     result = sets[0]
@@ -204,18 +203,13 @@ class _Analyzer:
         if group:
             found.append(self._kernel(group[0], 0, host, group))
 
-    def _statements(self, domain: isl.UnionSet) -> tuple[str, ...]:
-        names: list[str] = []
-        domain.foreach_set(lambda s: names.append(s.get_tuple_name()))
-        return tuple(sorted(names))
-
     def _kernel(self, node: isl.ScheduleNode, depth: int, host: int,
                 group: list[isl.ScheduleNode] | None = None) -> Kernel:
         domain = _reaching(node)
         for other in group or []:
             domain = domain.union(_reaching(other))
         domain = domain.intersect_params(self.params)
-        statements = self._statements(domain)
+        statements = statement_names(domain)
         launches = 1.0
         if node.get_schedule_depth() > 0 and host:
             launches = max(1.0, _image_size(domain, node.get_prefix_schedule_union_map(),
@@ -258,9 +252,7 @@ class _Analyzer:
         for stmt, access in considered:
             if stmt.name not in per_statement:
                 sched = full.intersect_domain(isl.UnionSet.from_set(stmt.domain))
-                maps: list[isl.Map] = []
-                sched.foreach_map(maps.append)
-                sched_map = maps[0]
+                sched_map = maps_of(sched)[0]
                 step = _step(sched_map.dim(isl.dim_type.out), position)
                 per_statement[stmt.name] = isl.UnionMap.from_map(
                     sched_map.apply_range(step.align_params(sched_map.get_space()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import islpy as isl
 
 from ..diagnostics import Location, error
+from ..model import maps_of
 
 ANY = -1
 KINDS = ("tile", "block", "grid")
@@ -27,10 +28,8 @@ def parse_sizes(text: str | None, where: Location | None = None) -> SIZES:
     except isl.Error:
         raise error(f"not an isl union map: {text!r} (expected e.g. "
                     "'{ kernel[0] -> tile[32,32]; kernel[i] -> block[16,8] }')", where) from None
-    maps: list[isl.Map] = []
-    umap.foreach_map(maps.append)
     result: SIZES = {}
-    for m in maps:
+    for m in maps_of(umap):
         kind = m.get_tuple_name(isl.dim_type.out)
         if m.get_tuple_name(isl.dim_type.in_) != "kernel" or kind not in KINDS \
                 or m.dim(isl.dim_type.in_) != 1:
