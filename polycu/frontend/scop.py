@@ -227,13 +227,7 @@ class _Builder:
     # -- block items -> schedule -------------------------------------------
     def items(self, items: Sequence[c_ast.Node], iterators: tuple[str, ...],
               domain: isl.Set) -> isl.Schedule | None:
-        result: isl.Schedule | None = None
-        for item in items:
-            part = self.item(item, iterators, domain)
-            if part is None:
-                continue
-            result = part if result is None else result.sequence(part)
-        return result
+        return _sequence(self.item(item, iterators, domain) for item in items)
 
     def item(self, node: c_ast.Node, iterators: tuple[str, ...],
              domain: isl.Set) -> isl.Schedule | None:
@@ -255,8 +249,7 @@ class _Builder:
         if isinstance(node, c_ast.Decl):
             return self.declaration(node, iterators, domain)
         if isinstance(node, c_ast.DeclList):
-            parts = [self.declaration(d, iterators, domain) for d in node.decls]
-            return self.items_from(parts)
+            return _sequence(self.declaration(d, iterators, domain) for d in node.decls)
         if isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
             return None
         if isinstance(node, c_ast.FuncCall):
@@ -268,14 +261,6 @@ class _Builder:
                 c_ast.Switch: "'switch'", c_ast.Label: "label"}.get(type(node),
                                                                     type(node).__name__)
         raise _Unsupported(node, f"{what} is not supported in a SCoP", self.loc(node))
-
-    @staticmethod
-    def items_from(parts: list[isl.Schedule | None]) -> isl.Schedule | None:
-        result = None
-        for part in parts:
-            if part is not None:
-                result = part if result is None else result.sequence(part)
-        return result
 
     def declaration(self, node: c_ast.Decl, iterators: tuple[str, ...],
                     domain: isl.Set) -> isl.Schedule | None:
@@ -413,6 +398,15 @@ class _Builder:
                          location=self.loc(origin), reduction=op, reduction_array=array)
         self.statements.append(stmt)
         return isl.Schedule.from_domain(isl.UnionSet.from_set(dom))
+
+
+def _sequence(parts: Iterable[isl.Schedule | None]) -> isl.Schedule | None:
+    """The schedules of consecutive block items (None: no statement) in textual order."""
+    result: isl.Schedule | None = None
+    for part in parts:
+        if part is not None:
+            result = part if result is None else result.sequence(part)
+    return result
 
 
 class _AccessCollector:
