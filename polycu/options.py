@@ -65,6 +65,9 @@ OPTIONS: tuple[Option, ...] = (
            "(--no-reschedule keeps only the original order)", ppcg=True),
     Option("--fusion", "str", "all", "fusion strategies tried with isl's scheduler: max, "
            "smart, min or all of them", choices=("all", "max", "smart", "min")),
+    Option("--index-set-split", "bool", True, "also try isl's schedule of statements cut "
+           "where their dependences inside a sequential outer loop lie on a hyperplane "
+           "(floyd-warshall's row and column k), each piece scheduled on its own"),
     Option("--relax-reductions", "bool", False, "also try schedules that run reduction "
            "updates in parallel (lowered with atomics) where that adds parallelism; off by "
            "default because atomics add in a nondeterministic order, so results are no "

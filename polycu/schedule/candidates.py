@@ -33,6 +33,7 @@ from .isl_scheduler import (ALGORITHMS, BudgetExceeded, constraints, isl_schedul
                             operation_budget, statement_sccs)
 from .legality import IllegalSchedule, check_legality
 from .metrics import Metrics, analyze
+from .split import split_planes, split_schedule
 from .transform import coalesce_bands
 from .value import Schedule, is_band, path_of, walk
 
@@ -168,6 +169,8 @@ def _generate(scop: Scop, deps: Dependences, options: Options,
             loose = constraints(scop, deps, relaxable) if relaxable else None
             for fusion in strategies:
                 found.append(isl_candidate(scop, deps, fusion, overrides=overrides, sc=plain))
+                if options.index_set_split:
+                    found += _split_candidates(scop, deps, found[-1], overrides, found)
                 if loose is not None:
                     relaxed = isl_candidate(scop, deps, fusion, relaxed=relaxable,
                                             overrides=overrides, sc=loose)
@@ -179,6 +182,30 @@ def _generate(scop: Scop, deps: Dependences, options: Options,
                       f"keeping the {len(found)} candidate(s) found so far, the identity "
                       f"among them", scop.location)
     return found
+
+
+def _split_candidates(scop: Scop, deps: Dependences, unsplit: Schedule,
+                      overrides: Mapping[str, int], found: list[Schedule]) -> list[Schedule]:
+    """isl's schedule of the pieces of ``unsplit``'s statements (split.py), unless an
+    earlier candidate was split at the same hyperplanes."""
+    planes = split_planes(scop, deps, unsplit.tree)
+    if not planes:
+        return []
+    cuts = ";".join(f"{stmt}:" + ",".join(_plane_text(aff) for aff in affs)
+                    for stmt, affs in sorted(planes.items()))
+    name = f"isl-split({cuts})"
+    if any(s.name == name for s in found):
+        return []
+    tree = split_schedule(scop, deps, planes, overrides=overrides)
+    return [Schedule(name, mark_bands(tree, deps, frozenset(), split=True), frozenset(),
+                     scop, deps)]
+
+
+def _plane_text(aff: isl.Aff) -> str:
+    """``j-k`` for the hyperplane ``j - k = 0``."""
+    text = str(aff)
+    body = text[text.index("[(") + 2:text.rindex(")]")]
+    return body.replace(" ", "")
 
 
 def _signature(schedule: Schedule) -> tuple:

@@ -18,9 +18,13 @@ element (a broadcast) or the next one in the last, contiguous, dimension.
 
 Cost (estimated nanoseconds; lower is better) with every parameter set to ``N``
 (or a value the context allows):
-  sum over statements S of  instances(S) * INSTANCE / min(threads(K_S), P) * access(S)
+  sum over kernels K and their statements S of
+      instances(K, S) * INSTANCE / min(threads(K), P) * access(S)
   + LAUNCH * sum over kernels K of launches(K)
-where threads(K) is the number of distinct values of K's mapped members per
+where instances(K, S) counts the instances of S that K runs (the box of S's
+domain, times the fraction K runs when an index-set split gives pieces of S to
+several kernels, counted exactly with every parameter at SHARE_SIZE),
+threads(K) is the number of distinct values of K's mapped members per
 launch (1 for a sequential part), P = 270336 resident threads (132 SMs x 2048,
 an H100), INSTANCE = 20 ns the latency-bound time of one instance on one thread,
 access(S) the mean over S's accesses to the largest arrays of 1 (coalesced) or
@@ -45,6 +49,7 @@ ATOMIC = 2.0
 LAUNCH = 4000.0
 INSTANCE = 20.0
 MAX_MAPPED = 3
+SHARE_SIZE = 8
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ class Kernel:
     parallel: float            # estimated threads (distinct values of mapped members)
     coalesced: float           # fraction of accesses to the largest arrays coalesced
     x_member: int | None       # band member mapped to threadIdx.x
+    instances: tuple[float, ...] = ()   # per statement: instances run by this kernel
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,18 @@ def _reaching(node: isl.ScheduleNode) -> isl.UnionSet:
     if node.get_type() == isl.schedule_node_type.filter:
         domain = domain.intersect(node.filter_get_filter())
     return domain
+
+
+def _count(set_: isl.Set) -> int:
+    """The number of integer points of a bounded set (small sets only)."""
+    count = 0
+
+    def one(_point: isl.Point) -> None:
+        nonlocal count
+        count += 1
+
+    set_.foreach_point(one)
+    return count
 
 
 def _has_parallel(node: isl.ScheduleNode) -> bool:
@@ -210,6 +228,8 @@ class _Analyzer:
             domain = domain.union(_reaching(other))
         domain = domain.intersect_params(self.params)
         statements = statement_names(domain)
+        instances = tuple(self.instances[name] * self._share(domain, name)
+                          for name in statements)
         launches = 1.0
         if node.get_schedule_depth() > 0 and host:
             launches = max(1.0, _image_size(domain, node.get_prefix_schedule_union_map(),
@@ -227,7 +247,22 @@ class _Analyzer:
             x_member = mapped - 1
             coalesced = self._coalesced(node, statements, x_member)
         return Kernel(path_of(node), statements, depth, host, launches, parallel, coalesced,
-                      x_member)
+                      x_member, instances)
+
+    def _share(self, domain: isl.UnionSet, name: str) -> float:
+        """The fraction of statement ``name``'s instances in ``domain`` (1 unless an
+        index-set split gave pieces of it to different kernels), counted exactly at
+        the small parameter value ``SHARE_SIZE``."""
+        whole = self.scop.statement(name).domain
+        part = _single_set(domain.intersect(isl.UnionSet.from_set(whole)))
+        if part is None:
+            return 0.0
+        part = part.intersect_params(self.params)
+        if part.is_equal(whole.intersect_params(self.params)):
+            return 1.0
+        params = representative_params(self.scop, SHARE_SIZE)
+        total = _count(whole.intersect_params(params))
+        return _count(part.intersect_params(params)) / total if total else 0.0
 
     def _neighbours(self, node: isl.ScheduleNode) -> isl.UnionMap:
         """Full schedule (prefix, band, inner) of the statements below a band node."""
@@ -270,9 +305,9 @@ class _Analyzer:
             threads = min(kernel.parallel, RESIDENT_THREADS) if kernel.depth else 1.0
             access = 1.0 + (UNCOALESCED - 1.0) * (1.0 - kernel.coalesced) if kernel.depth \
                 else 1.0
-            for name in kernel.statements:
+            for name, instances in zip(kernel.statements, kernel.instances):
                 factor = ATOMIC if name in self.relaxed else 1.0
-                total += self.instances[name] * INSTANCE / threads * access * factor
+                total += instances * INSTANCE / threads * access * factor
             total += LAUNCH * kernel.launches
         return total
 
