@@ -23,6 +23,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -37,9 +38,10 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import polybench_cpu as cpu  # noqa: E402
 
+from polycu.cli import build_parser  # noqa: E402
 from polycu.codegen import compile_file  # noqa: E402
 from polycu.diagnostics import PolycuError  # noqa: E402
-from polycu.options import Options  # noqa: E402
+from polycu.options import COMPILE, OPTIONS, Options  # noqa: E402
 from polycu.runtime.check import dataset_parameters  # noqa: E402
 from polycu.runtime.emulate import compare_dumps  # noqa: E402
 from polycu.runtime.pycuda_run import replay  # noqa: E402
@@ -73,9 +75,14 @@ def run(command: list[str], timeout: float) -> subprocess.CompletedProcess:
 ISL_LOCK = threading.Lock()
 
 
+# Extra polycu options for every translation (--polycu-flags), e.g. to measure a
+# transformation against the code without it.
+EXTRA: dict = {}
+
+
 def translate(kernel: cpu.Kernel, dataset: str, work: Path) -> tuple[Path, dict]:
     options = Options(define=[f"{dataset}_DATASET"],
-                      include_dir=[str(cpu.UTILITIES_DIR), str(kernel.directory)])
+                      include_dir=[str(cpu.UTILITIES_DIR), str(kernel.directory)], **EXTRA)
     with ISL_LOCK:
         generated = compile_file(str(kernel.source), options)
     cu = work / f"{kernel.name}_{dataset}.cu"
@@ -170,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the dump comparison (done by an earlier run) and only time")
     parser.add_argument("--build", type=Path, default=None,
                         help="directory of the builds (default: OUT/build)")
+    parser.add_argument("--polycu-flags", default="",
+                        help="extra polycu options, e.g. '--no-expand-scalars'")
     args = parser.parse_args(argv)
+    EXTRA.update(polycu_options(args.polycu_flags))
     kernels = [k for k in cpu.find_kernels() if not args.kernels or k.name in args.kernels]
     work = args.build or args.out / "build"
     work.mkdir(parents=True, exist_ok=True)
@@ -222,6 +232,16 @@ def main(argv: list[str] | None = None) -> int:
         write_reports(outcomes, args, device, time.time() - started)
     write_reports(outcomes, args, device, time.time() - started)
     return 0 if all(o.ok for o in outcomes) else 1
+
+
+def polycu_options(flags: str) -> dict:
+    """The Options fields that the polycu command-line ``flags`` set."""
+    if not flags.strip():
+        return {}
+    parsed = build_parser().parse_args([COMPILE, "x.c", *shlex.split(flags)])
+    given, default = Options.from_namespace(parsed), Options()
+    return {opt.dest: getattr(given, opt.dest) for opt in OPTIONS
+            if getattr(given, opt.dest) != getattr(default, opt.dest)}
 
 
 def device_name() -> str:

@@ -100,7 +100,10 @@ def find_kernels(root: Path = POLYBENCH_ROOT) -> list[Kernel]:
         directory = source.parent
         if source.stem != directory.name or directory == root / "utilities":
             continue
-        category = directory.parent.relative_to(root).as_posix()
+        if directory == root:  # root is the kernel's own directory
+            category = directory.parent.name
+        else:
+            category = directory.parent.relative_to(root).as_posix()
         kernels.append(Kernel(source.stem, category, source))
     return sorted(kernels, key=lambda k: (k.category, k.name))
 

@@ -127,3 +127,24 @@ def test_kernel_discovery_and_cpu_baseline(tmp_path):
     seconds = cpu_seconds(cpu, single[0], "MINI", tmp_path, parallel=False, repeat=2)
     assert 0 < seconds < 1.0
     assert (tmp_path / "jacobi-1d_MINI_serial").is_file()
+
+
+def test_serial_baselines_run_beside_the_gpu_work_then_autopar_alone(tmp_path):
+    import concurrent.futures
+    from pathlib import Path
+
+    from polycu.bench import BenchResult, collect, finish_baselines, polybench_cpu, serial_baselines
+
+    cpu = polybench_cpu()
+    root = Path(__file__).resolve().parent.parent / "polybench" / "stencils"
+    kernels, _ = collect([str(root / "jacobi-1d"), str(root / "jacobi-2d")], cpu)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        serial = serial_baselines(cpu, kernels, "MINI", tmp_path, pool)
+        results = [BenchResult(k.name, k.category, "MINI", str(k.source)) for k in kernels]
+        results.append(BenchResult("missing", "x", "MINI", "nowhere.c"))
+        serial["missing"] = pool.submit(lambda: 1 / 0)
+        finish_baselines(results, serial, cpu, kernels, "MINI", tmp_path)
+    for r in results[:2]:
+        assert 0 < r.cpu_s < 1.0 and 0 < r.omp_s < 1.0 and not r.notes
+        assert (tmp_path / f"{r.kernel}_MINI_autopar").is_file()
+    assert results[2].cpu_s is None and "division by zero" in results[2].notes[0]

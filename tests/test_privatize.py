@@ -221,7 +221,8 @@ def test_a_private_scalar_is_a_local_variable_never_an_argument_or_a_buffer() ->
 
 def polybench_program(category: str, name: str):
     path = ROOT / "polybench" / category / name / f"{name}.c"
-    options = Options(define=["SMALL_DATASET"], include_dir=[str(ROOT / "polybench/utilities")])
+    options = Options(define=["SMALL_DATASET"], include_dir=[str(ROOT / "polybench/utilities")],
+                      expand_scalars=False)  # privatisation alone (test_expand.py: both)
     (scop,) = polycu.load(str(path), defines=options.define, includes=options.include_dir)
     return program_of(scop, options)
 

@@ -165,6 +165,19 @@ def test_compare_arrays_finds_the_first_mismatch_and_nans() -> None:
     assert (ints.mismatches, ints.first_mismatch, ints.actual) == (1, (2,), 4)
 
 
+def test_float_arrays_are_judged_on_their_largest_magnitude() -> None:
+    expected = np.array([1.0, 8.26e-6, 0.5], np.float32)
+    close = expected.copy()
+    close[1] = 8.255e-6   # 6e-4 of its own value, 5e-9 of the array's scale: a match
+    assert compare_arrays("y", expected, close).ok
+    far = expected.copy()
+    far[1] = 8.26e-6 + 2e-4   # 2e-4 of the array's scale: a mismatch
+    bad = compare_arrays("y", expected, far)
+    assert bad.mismatches == 1 and bad.first_mismatch == (1,)
+    # the same pair in double precision is judged on its own value (scale 1e-3)
+    assert not compare_arrays("y", expected.astype(np.float64), close.astype(np.float64)).ok
+
+
 # -- running native code in a child -----------------------------------------------
 
 def native(body: str) -> NativeFunction:

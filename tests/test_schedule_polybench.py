@@ -28,5 +28,9 @@ def test_chosen_schedule_is_proven_legal(path):
     assert any("identity" in c.schedule.name for c in ranked)
     chosen = choose(scop, deps, reporter=reporter)
     assert chosen.name == ranked[0].schedule.name
-    check_legality(scop, deps, chosen)
+    # a schedule of the SCoP with expanded scalars is proven on that model, whose
+    # flow dependences are the original ones
+    check_legality(chosen.scop, chosen.deps, chosen)
+    assert chosen.deps.flow.is_equal(deps.flow)
+    assert (chosen.scop is scop) == (chosen.deps is deps) == ("expand(" not in chosen.name)
     assert not reporter.diagnostics  # no candidate dropped, no budget hit

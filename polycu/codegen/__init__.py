@@ -73,18 +73,23 @@ def sizes_from(options: Options) -> Sizes:
 
 def program_of(scop: Scop, options: Options, reporter: Reporter | None = None, *,
                index: int = 0) -> GpuProgram:
-    """Dependences, schedule and mapping of one SCoP (the ``index``-th of its file)."""
+    """Dependences, schedule and mapping of one SCoP (the ``index``-th of its file).
+
+    The chosen schedule may belong to the SCoP with scalars expanded (its ``scop``
+    and ``deps``): the program is then generated from that model."""
     deps = compute_dependences(scop)
     sizes = sizes_from(options)
     schedule = choose(scop, deps, options, reporter, index=index)
-    program = map_to_gpu(scop, deps, schedule.tree, relaxed=schedule.relaxed, sizes=sizes)
+    program = map_to_gpu(schedule.scop or scop, schedule.deps or deps, schedule.tree,
+                         relaxed=schedule.relaxed, sizes=sizes)
     if schedule.relaxed and mapped_parallelism(program) < flagged_parallelism(schedule.tree):
         # The flags counted on relaxed reductions that the mapping cannot make atomic
         # soundly (a statement ordered with the middle of a reduction chain): take the
         # best schedule that keeps reductions in order instead.
         plain = choose(scop, deps, options.replace(relax_reductions=False), reporter,
                        index=index)
-        program = map_to_gpu(scop, deps, plain.tree, relaxed=plain.relaxed, sizes=sizes)
+        program = map_to_gpu(plain.scop or scop, plain.deps or deps, plain.tree,
+                             relaxed=plain.relaxed, sizes=sizes)
     return program
 
 

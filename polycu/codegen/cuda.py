@@ -158,8 +158,9 @@ def linearise(subscripts: list[str], extents: tuple[str | None, ...]) -> str:
     """Row-major offset of ``A[s_0]..[s_{r-1}]`` by Horner's rule."""
     index = subscripts[0]
     for sub, extent in zip(subscripts[1:], extents[1:]):
-        index = f"({index}) * {extent} + {sub}" if not _simple(index) else \
-            f"{index} * {extent} + {sub}"
+        factor = extent if _simple(extent) else f"({extent})"
+        index = f"({index}) * {factor} + {sub}" if not _simple(index) else \
+            f"{index} * {factor} + {sub}"
     return index
 
 

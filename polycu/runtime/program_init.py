@@ -11,7 +11,7 @@ and defines one function with the contract-1 signature (parameters, then the SCo
 pointers) that calls the initialisation function, matching its arguments to the
 SCoP's parameters and arrays by name.  The PolyBench harness (``polybench.c`` next
 to ``polybench.h`` in an include directory) is linked, since some initialisations
-allocate through it.  It runs in a forked child like the CPU reference, so a crash
+allocate through it.  It runs in a child process like the CPU reference, so a crash
 is a located error.
 """
 from __future__ import annotations

@@ -9,22 +9,22 @@ element, multi-dimensional arrays as flat row-major blocks of ``Array.extents``)
 The reference re-declares each array as a pointer to VLA rows of its original
 extents (``double (*A)[n + 1] = (double (*)[n + 1]) polycu_arg_A;``), so the
 original text compiles unchanged.  Builds are cached on disk, keyed by a hash of
-the source, the compiler and its flags; calls run in a forked child so that a
+the source, the compiler and its flags; calls run in a fresh child process
+(``native_child.py``, arrays shared through files in ``/dev/shm``) so that a
 crash, an abort or a hang of generated code is a report, never the end of the
 calling Python process.
 """
 from __future__ import annotations
 
 import ctypes
-import faulthandler
 import hashlib
-import mmap
+import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -198,7 +198,7 @@ class NativeFunction:
 
     def __call__(self, params: Mapping[str, int], data: Mapping[str, np.ndarray], *,
                  timeout: float = 120.0, env: Mapping[str, str] | None = None) -> Outcome:
-        """Run on ``data`` (arrays by name, updated in place) in a forked child.
+        """Run on ``data`` (arrays by name, updated in place) in a child process.
 
         A crash, a non-zero exit, or a run longer than ``timeout`` seconds raises a
         located error that quotes what the code printed.
@@ -213,71 +213,58 @@ class NativeFunction:
                 raise error(f"{self.what}: '{a.name}' must hold {a.element_type} "
                             f"{'values' if a.extents else 'value'}, not "
                             f"{data[a.name].dtype} of shape {data[a.name].shape}", self.location)
-        shared = {a.name: _shared_copy(data[a.name]) for a in sig.arrays}
-        status = np.frombuffer(mmap.mmap(-1, 8), dtype=np.int64)
-        status[0] = -1
-        with tempfile.TemporaryFile() as log:
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - the child never returns
-                _child(self, params, shared, status, log.fileno(), timeout, env or {})
-            _, wait_status = os.waitpid(pid, 0)
-            log.seek(0)
-            output = log.read().decode(errors="replace")
-        self._check_status(wait_status, output, timeout)
-        for a in sig.arrays:
-            np.copyto(data[a.name], shared[a.name])
-        return Outcome(output, None if status[0] < 0 else int(status[0]))
+        shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+        with tempfile.TemporaryDirectory(prefix="polycu-call-", dir=shm) as tmp:
+            files = []
+            for k, a in enumerate(sig.arrays):
+                path = Path(tmp) / f"a{k}"
+                np.ascontiguousarray(data[a.name]).tofile(path)
+                files.append((str(path), int(data[a.name].nbytes)))
+            status = Path(tmp) / "status"
+            status.write_bytes((-1).to_bytes(8, "little", signed=True))
+            spec = {"library": str(self.library), "symbol": self.symbol,
+                    "params": [int(params[p]) for p in sig.parameters], "arrays": files,
+                    "status": str(status)}
+            output, returncode = _run_child(spec, timeout, env or {})
+            self._check_status(returncode, output, timeout)
+            for a, (path, _) in zip(sig.arrays, files):
+                result = np.fromfile(path, dtype=data[a.name].dtype, count=data[a.name].size)
+                np.copyto(data[a.name], result.reshape(data[a.name].shape))
+            live = int.from_bytes(status.read_bytes(), "little", signed=True)
+        return Outcome(output, None if live < 0 else live)
 
-    def _check_status(self, wait_status: int, output: str, timeout: float) -> None:
+    def _check_status(self, returncode: int | None, output: str, timeout: float) -> None:
         said = f"; it printed:\n{output.strip()}" if output.strip() else ""
-        if os.WIFSIGNALED(wait_status):
-            sig = os.WTERMSIG(wait_status)
-            if sig == signal.SIGALRM:
-                raise error(f"{self.what} did not finish within {timeout:g} s (a deadlock or "
-                            f"an endless loop){said}", self.location)
-            raise error(f"{self.what} crashed ({signal.Signals(sig).name}){said}",
-                        self.location)
-        code = os.WEXITSTATUS(wait_status)
-        if code != 0:
-            raise error(f"{self.what} exited with status {code}{said}", self.location)
+        if returncode is None:
+            raise error(f"{self.what} did not finish within {timeout:g} s (a deadlock or "
+                        f"an endless loop){said}", self.location)
+        if returncode < 0:
+            name = signal.Signals(-returncode).name
+            raise error(f"{self.what} crashed ({name}){said}", self.location)
+        if returncode != 0:
+            raise error(f"{self.what} exited with status {returncode}{said}", self.location)
 
 
-def _shared_copy(array: np.ndarray) -> np.ndarray:
-    """A copy of ``array`` in memory that a forked child writes for its parent."""
-    buffer = mmap.mmap(-1, max(array.nbytes, 1))
-    copy = np.frombuffer(buffer, dtype=array.dtype, count=array.size).reshape(array.shape)
-    np.copyto(copy, array)
-    return copy
+CHILD = Path(__file__).resolve().parent / "native_child.py"
 
 
-def _child(fn: NativeFunction, params: Mapping[str, int], shared: Mapping[str, np.ndarray],
-           status: np.ndarray, log: int, timeout: float,
-           env: Mapping[str, str]) -> None:  # pragma: no cover - runs in the child
-    code = 1
-    try:
-        faulthandler.disable()  # a crash of native code is reported by the parent
-        os.dup2(log, 1)
-        os.dup2(log, 2)
-        os.environ.update(env)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)  # a Python handler could not run
-        signal.alarm(max(1, int(timeout + 0.999)))
-        lib = ctypes.CDLL(str(fn.library))
-        entry = getattr(lib, fn.symbol)
-        entry.restype = None
-        entry.argtypes = fn.signature.argtypes()
-        args = [int(params[p]) for p in fn.signature.parameters]
-        args += [shared[a.name].ctypes.data for a in fn.signature.arrays]
-        entry(*args)
-        probe = getattr(lib, "polycu_emu_live_allocations", None)
-        if probe is not None:
-            probe.restype = ctypes.c_long
-            status[0] = probe()
-        code = 0
-    except BaseException:  # noqa: BLE001 - reported through the log
-        traceback.print_exc()
-    finally:
-        ctypes.CDLL(None).fflush(None)
-        os._exit(code)
+def _run_child(spec: Mapping[str, object], timeout: float,
+               env: Mapping[str, str]) -> tuple[str, int | None]:
+    """Run ``native_child.py`` on ``spec``: (what it printed, exit status, None when it
+    ran past ``timeout`` seconds and was killed; a signal as its negative number)."""
+    with tempfile.TemporaryFile() as log:
+        child = subprocess.Popen([sys.executable, "-I", "-S", str(CHILD), json.dumps(spec)],
+                                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                 env={**os.environ, **env}, start_new_session=True)
+        try:
+            returncode: int | None = child.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+            returncode = None
+        log.seek(0)
+        output = log.read().decode(errors="replace")
+    return output, returncode
 
 
 # -- the reference itself -------------------------------------------------------

@@ -28,6 +28,7 @@ from ..diagnostics import Reporter
 from ..model import Scop, statement_names
 from ..options import Options
 from .bands import mark_bands, relaxation_used
+from .expand import expand_scalars
 from .io import load_schedule, save_schedule, scop_file
 from .isl_scheduler import (ALGORITHMS, BudgetExceeded, constraints, isl_schedule,
                             operation_budget, statement_sccs)
@@ -120,11 +121,23 @@ def isl_candidate(scop: Scop, deps: Dependences, fusion: str, *,
     return Schedule(f"isl-{fusion}fuse{_relax_suffix(relaxed)}", tree, relaxed, scop, deps)
 
 
-def rank(scop: Scop, schedules: list[Schedule]) -> list[Candidate]:
-    """Candidates for ``schedules`` (assumed legal), best first."""
+def rank(scop: Scop, schedules: list[Schedule],
+         view: tuple[Scop, Dependences] | None = None) -> list[Candidate]:
+    """Candidates for ``schedules`` (assumed legal), best first.
+
+    With ``view`` (the SCoP with its scalars expanded, and its dependences) every
+    schedule is measured on that model: a schedule of the original SCoP is then
+    flagged as if its expandable scalars were private to each thread, which is
+    what the mapping's privatisation gives it, so both kinds compete fairly.
+    """
     scored = []
     for order, schedule in enumerate(schedules):
-        metrics = analyze(scop, schedule.tree, schedule.relaxed)
+        tree, model = schedule.tree, scop
+        if view is not None:
+            model = view[0]
+            if schedule.scop is not view[0]:
+                tree = mark_bands(tree, view[1], schedule.relaxed, split=True)
+        metrics = analyze(model, tree, schedule.relaxed)
         scored.append((metrics.cost, metrics.n_kernels, metrics.host_loops,
                        len(schedule.relaxed), order,
                        Candidate(schedule, metrics.cost, explain(metrics, schedule), metrics)))
@@ -236,15 +249,12 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
     return [schedule for _, _, schedule in kept]
 
 
-def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
-               reporter: Reporter | None = None) -> list[Candidate]:
-    """Every candidate schedule of ``scop``, each proven legal, best first."""
-    options = options or Options()
-    reporter = reporter or Reporter()
-    base = _generate(scop, deps, options, reporter)
-    variants = [coalesce_bands(s) for s in base]
+def _proven(scop: Scop, deps: Dependences, schedules: list[Schedule],
+            reporter: Reporter) -> list[Schedule]:
+    """The schedules (with their coalescing variants) that the proof accepts."""
+    variants = [coalesce_bands(s) for s in schedules]
     proven = []
-    for schedule in _unique(base + [v for v in variants if v is not None]):
+    for schedule in _unique(schedules + [v for v in variants if v is not None]):
         try:
             check_legality(scop, deps, schedule)
         except IllegalSchedule as exc:  # a scheduler bug must never reach the GPU
@@ -252,7 +262,28 @@ def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
                           scop.location)
             continue
         proven.append(schedule)
-    return rank(scop, proven)
+    return proven
+
+
+def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
+               reporter: Reporter | None = None) -> list[Candidate]:
+    """Every candidate schedule of ``scop``, each proven legal, best first.
+
+    With ``--expand-scalars`` the candidates of the SCoP with its scalars expanded
+    (expand.py) compete too; their ``scop`` and ``deps`` are the expanded ones.
+    """
+    options = options or Options()
+    reporter = reporter or Reporter()
+    proven = _proven(scop, deps, _generate(scop, deps, options, reporter), reporter)
+    expanded = expand_scalars(scop, deps) \
+        if options.expand_scalars and options.reschedule else None
+    if expanded is None:
+        return rank(scop, proven)
+    prefix = f"expand({','.join(expanded.arrays)})+"
+    more = [replace(s, name=prefix + s.name)
+            for s in _generate(expanded.scop, expanded.deps, options, reporter)]
+    more = _proven(expanded.scop, expanded.deps, more, reporter)
+    return rank(scop, proven + more, view=(expanded.scop, expanded.deps))
 
 
 def choose(scop: Scop, deps: Dependences, options: Options | None = None,
@@ -267,7 +298,7 @@ def choose(scop: Scop, deps: Dependences, options: Options | None = None,
         chosen = load_schedule(scop, deps, scop_file(options.load_schedule, index))
     else:
         chosen = candidates(scop, deps, options, reporter)[0].schedule
-    check_legality(scop, deps, chosen)
+    check_legality(chosen.scop or scop, chosen.deps or deps, chosen)
     if options.save_schedule:
         save_schedule(chosen, scop_file(options.save_schedule, index))
     return chosen
@@ -290,4 +321,11 @@ def format_candidates(scop: Scop, deps: Dependences, options: Options | None = N
     lines.append(f"# chosen: {chosen.name}")
     if chosen.relaxed:
         lines.append(f"# relaxed reductions (atomics): {', '.join(sorted(chosen.relaxed))}")
+    if chosen.scop is not None and chosen.scop is not scop:
+        for array in chosen.scop.arrays:
+            if array.local and not any(a.name == array.name for a in scop.arrays):
+                users = [s.name for s in chosen.scop.statements
+                         if any(a.array == array.name for a in s.accesses)]
+                dims = "".join(f"[{e}]" for e in array.extents)
+                lines.append(f"# expanded scalar: {array.name}{dims} in {', '.join(users)}")
     return "\n".join(lines) + "\n" + chosen.yaml()
