@@ -9,13 +9,14 @@ Each kernel goes through: load at the dataset's sizes, count its work
 (``runtime.metrics``), compile it, check the GPU against the CPU reference on
 the same random inputs (``runtime.check``), time it (``runtime.pycuda_run``),
 then the baselines: the unchanged PolyBench program built with gcc -O3
-(single thread; these runs start at once, on half the cores, while the GPU work
-goes on), the same with gcc's automatic parallelisation over all cores (timed
-alone at the end)
-(``-O3 -fopenmp -ftree-parallelize-loops=N``: PolyBench has no OpenMP pragmas,
+(single thread), the same with gcc's automatic parallelisation over all cores but
+two (``-O3 -fopenmp -ftree-parallelize-loops=N``: PolyBench has no OpenMP pragmas,
 so this is what gcc's OpenMP runtime gives it), and cuBLAS through CuPy for the
-gemm-class kernels when CuPy is importable.  A kernel that fails any step is
-reported with its error; the batch goes on.
+gemm-class kernels when CuPy is importable.  The CPU baselines run beside the GPU
+work (whose CPU reference and launches keep two cores): first the single-thread
+builds, several at once on half the cores, then the autoparallelised ones one at
+a time.  A kernel that fails any step is reported with its error; the batch goes
+on.
 
 Speedups are CPU time over GPU kernel time; the summary's geometric means take
 the kernels whose check passed.
@@ -333,10 +334,13 @@ def collect(paths: Sequence[str], cpu: ModuleType) -> tuple[list[Any], list[str]
     return kernels, includes
 
 
+AUTOPAR_THREADS = max(1, (os.cpu_count() or 1) - 2)
+
+
 def cpu_seconds(cpu: ModuleType, kernel: Any, dataset: str, build_dir: Path, *,
                 parallel: bool, repeat: int) -> float:
     """Median time printed by the PolyBench harness of the unchanged program."""
-    cflags = ("-O3", f"-ftree-parallelize-loops={os.cpu_count() or 1}") if parallel else ("-O3",)
+    cflags = ("-O3", f"-ftree-parallelize-loops={AUTOPAR_THREADS}") if parallel else ("-O3",)
     build = cpu.build_kernel(kernel, dataset, build_dir, defines=["POLYBENCH_TIME"],
                              cflags=cflags, openmp=parallel,
                              tag="_autopar" if parallel else "_serial")
@@ -455,25 +459,29 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
     return result
 
 
-def serial_baselines(cpu: ModuleType, kernels: Sequence[Any], dataset: str, build_dir: Path,
-                     pool: concurrent.futures.Executor) -> dict[str, concurrent.futures.Future]:
-    """Start the one-thread gcc -O3 baselines, one per worker, while the GPU work goes on."""
-    return {kernel.name: pool.submit(cpu_seconds, cpu, kernel, dataset, build_dir,
-                                     parallel=False, repeat=1) for kernel in kernels}
-
-
-def finish_baselines(results: Sequence[BenchResult], serial: Mapping[str, Any], cpu: ModuleType,
-                     kernels: Sequence[Any], dataset: str, build_dir: Path) -> None:
-    """Collect the serial baselines, then time the autoparallelised builds one at a
-    time (each uses every core, so nothing else may run beside it)."""
-    by_name = {k.name: k for k in kernels}
-    for result in results:
-        try:
-            result.cpu_s = serial[result.kernel].result()
-            result.omp_s = cpu_seconds(cpu, by_name[result.kernel], dataset, build_dir,
-                                       parallel=True, repeat=1)
-        except Exception as exc:  # noqa: BLE001 - a baseline's failure is a note
-            result.notes.append(f"CPU baseline: {_reason(exc)}")
+# Baselines run beside the GPU work: the one-thread builds on ``workers`` cores at
+# once, then the autoparallelised builds one at a time on all cores but two (the
+# GPU loop and its CPU reference keep those).
+def cpu_baselines(cpu: ModuleType, kernels: Sequence[Any], dataset: str, build_dir: Path,
+                  workers: int) -> dict[str, tuple[float | None, float | None, list[str]]]:
+    """(serial seconds, autoparallelised seconds, notes) of every kernel."""
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        serial = {k.name: pool.submit(cpu_seconds, cpu, k, dataset, build_dir,
+                                      parallel=False, repeat=1) for k in kernels}
+    found: dict[str, tuple[float | None, float | None, list[str]]] = {}
+    for kernel in kernels:
+        notes: list[str] = []
+        times: list[float | None] = []
+        for future in (serial[kernel.name], None):
+            try:
+                times.append(future.result() if future is not None else cpu_seconds(
+                    cpu, kernel, dataset, build_dir, parallel=True, repeat=1))
+            except Exception as exc:  # noqa: BLE001 - a baseline's failure is a note
+                times.append(None)
+                notes.append(f"CPU baseline ({'serial' if future else 'autopar'}): "
+                             f"{_reason(exc)}")
+        found[kernel.name] = (times[0], times[1], notes)
+    return found
 
 
 def read_cpu_times(path: str, dataset: str) -> dict[str, float]:
@@ -497,7 +505,7 @@ def _cpu_description() -> str:
         pass
     gcc = subprocess.run(["gcc", "-dumpfullversion"], capture_output=True, text=True)
     return (f"gcc {gcc.stdout.strip()} -O3 on {model}, 1 thread and "
-            f"-ftree-parallelize-loops={os.cpu_count()}")
+            f"-ftree-parallelize-loops={AUTOPAR_THREADS}")
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -526,10 +534,11 @@ def run_command(args: argparse.Namespace) -> int:
     progress = cpu.Progress(len(kernels))
     results: list[BenchResult] = []
     baselines = args.cpu_baseline and not cpu_times
-    workers = max(1, (os.cpu_count() or 2) // 2 - 1)
+    started = datetime.datetime.now()
     with tempfile.TemporaryDirectory(prefix="polycu-bench-") as tmp, \
-            concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        serial = serial_baselines(cpu, kernels, dataset, Path(tmp), pool) if baselines else {}
+            concurrent.futures.ThreadPoolExecutor(1) as runner:
+        cpu_work = runner.submit(cpu_baselines, cpu, kernels, dataset, Path(tmp),
+                                 max(1, (os.cpu_count() or 2) // 2 - 1)) if baselines else None
         for kernel in kernels:
             results.append(bench_kernel(kernel, dataset, options, info.ceilings, seed=seed,
                                         repeat=max(args.repeat, 1), cpu_times=cpu_times))
@@ -538,9 +547,13 @@ def run_command(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
             (out / "results.md").write_text(markdown(results, meta))
             write_csv(results, out / "results.csv")
-        if baselines:
+        if cpu_work is not None:
             print("waiting for the CPU baselines", file=sys.stderr)
-            finish_baselines(results, serial, cpu, kernels, dataset, Path(tmp))
+            times = cpu_work.result()
+            for result in results:
+                result.cpu_s, result.omp_s, notes = times[result.kernel]
+                result.notes += notes
+    meta["wall_s"] = round((datetime.datetime.now() - started).total_seconds(), 1)
     for path in write_reports(results, meta, out):
         print(path)
     failed = [r for r in results if r.status != "ok"]

@@ -129,22 +129,23 @@ def test_kernel_discovery_and_cpu_baseline(tmp_path):
     assert (tmp_path / "jacobi-1d_MINI_serial").is_file()
 
 
-def test_serial_baselines_run_beside_the_gpu_work_then_autopar_alone(tmp_path):
-    import concurrent.futures
+def test_cpu_baselines_time_serial_then_autopar_and_note_failures(tmp_path):
     from pathlib import Path
 
-    from polycu.bench import BenchResult, collect, finish_baselines, polybench_cpu, serial_baselines
+    from polycu.bench import collect, cpu_baselines, polybench_cpu
 
     cpu = polybench_cpu()
     root = Path(__file__).resolve().parent.parent / "polybench" / "stencils"
     kernels, _ = collect([str(root / "jacobi-1d"), str(root / "jacobi-2d")], cpu)
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        serial = serial_baselines(cpu, kernels, "MINI", tmp_path, pool)
-        results = [BenchResult(k.name, k.category, "MINI", str(k.source)) for k in kernels]
-        results.append(BenchResult("missing", "x", "MINI", "nowhere.c"))
-        serial["missing"] = pool.submit(lambda: 1 / 0)
-        finish_baselines(results, serial, cpu, kernels, "MINI", tmp_path)
-    for r in results[:2]:
-        assert 0 < r.cpu_s < 1.0 and 0 < r.omp_s < 1.0 and not r.notes
-        assert (tmp_path / f"{r.kernel}_MINI_autopar").is_file()
-    assert results[2].cpu_s is None and "division by zero" in results[2].notes[0]
+    broken = tmp_path / "broken" / "broken.c"
+    broken.parent.mkdir()
+    broken.write_text("this is not C\n")
+    more, _ = collect([str(broken)], cpu)
+    times = cpu_baselines(cpu, kernels + more, "MINI", tmp_path, workers=2)
+    for k in kernels:
+        serial, autopar, notes = times[k.name]
+        assert 0 < serial < 1.0 and 0 < autopar < 1.0 and not notes
+        assert (tmp_path / f"{k.name}_MINI_autopar").is_file()
+    serial, autopar, notes = times["broken"]
+    assert serial is None and autopar is None
+    assert [n.split(":")[0] for n in notes] == ["CPU baseline (serial)", "CPU baseline (autopar)"]
