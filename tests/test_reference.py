@@ -178,6 +178,13 @@ def test_float_arrays_are_judged_on_their_largest_magnitude() -> None:
     assert not compare_arrays("y", expected.astype(np.float64), close.astype(np.float64)).ok
 
 
+def test_the_error_norm_of_huge_values_does_not_overflow() -> None:
+    expected = np.array([1e300, -2e300, 3.0])
+    with np.errstate(over="raise", invalid="raise"):
+        result = compare_arrays("x", expected, expected * (1 + 1e-12))
+    assert result.ok and result.norm_error == pytest.approx(1e-12, rel=1e-3)
+
+
 # -- running native code in a child -----------------------------------------------
 
 def native(body: str) -> NativeFunction:

@@ -339,10 +339,14 @@ def compare_arrays(name: str, expected: np.ndarray, actual: np.ndarray,
 
 
 def _relative_norm(e: np.ndarray, a: np.ndarray) -> float:
-    """||a - e||_2 / ||e||_2 (the absolute norm when e is all zeros)."""
-    diff = float(np.linalg.norm((a - e).ravel()))
-    ref = float(np.linalg.norm(e.ravel()))
-    return diff / ref if ref > 0 else diff
+    """||a - e||_2 / ||e||_2 (the absolute norm when e is all zeros), computed on
+    values scaled by their largest magnitude so that huge entries do not overflow."""
+    scale = float(max(np.max(np.abs(e), initial=0.0), np.max(np.abs(a), initial=0.0)))
+    if not np.isfinite(scale) or scale == 0.0:
+        scale = 1.0
+    diff = float(np.linalg.norm(((a - e) / scale).ravel()))
+    ref = float(np.linalg.norm((e / scale).ravel()))
+    return diff / ref if ref > 0 else diff * scale
 
 
 def _format_params(params: Mapping[str, int]) -> str:
