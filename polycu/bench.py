@@ -14,9 +14,8 @@ two (``-O3 -fopenmp -ftree-parallelize-loops=N``: PolyBench has no OpenMP pragma
 so this is what gcc's OpenMP runtime gives it), and cuBLAS through CuPy for the
 gemm-class kernels when CuPy is importable.  The CPU baselines run beside the GPU
 work (whose CPU reference and launches keep two cores): first the single-thread
-builds, several at once on half the cores, then the autoparallelised ones one at
-a time.  A kernel that fails any step is reported with its error; the batch goes
-on.
+builds, three at a time, then the autoparallelised ones one at a time.  A kernel
+that fails any step is reported with its error; the batch goes on.
 
 Speedups are CPU time over GPU kernel time; the summary's geometric means take
 the kernels whose check passed.
@@ -335,6 +334,9 @@ def collect(paths: Sequence[str], cpu: ModuleType) -> tuple[list[Any], list[str]
 
 
 AUTOPAR_THREADS = max(1, (os.cpu_count() or 1) - 2)
+# Single-thread baselines timed at once: more would share the memory bandwidth and
+# the last-level cache (with 7 at a time, times varied by up to 1.8x between runs).
+SERIAL_WORKERS = max(1, min(3, (os.cpu_count() or 2) // 2 - 1))
 
 
 def cpu_seconds(cpu: ModuleType, kernel: Any, dataset: str, build_dir: Path, *,
@@ -538,7 +540,7 @@ def run_command(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="polycu-bench-") as tmp, \
             concurrent.futures.ThreadPoolExecutor(1) as runner:
         cpu_work = runner.submit(cpu_baselines, cpu, kernels, dataset, Path(tmp),
-                                 max(1, (os.cpu_count() or 2) // 2 - 1)) if baselines else None
+                                 SERIAL_WORKERS) if baselines else None
         for kernel in kernels:
             results.append(bench_kernel(kernel, dataset, options, info.ceilings, seed=seed,
                                         repeat=max(args.repeat, 1), cpu_times=cpu_times))

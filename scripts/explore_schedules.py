@@ -69,7 +69,7 @@ def main(name: str = "gemm") -> None:
     n = node_at(best.tree, outer).band_n_member()
     order = tuple(reversed(range(n)))
     swapped = interchange(best, outer, order)
-    before, after = analyze(scop, best.tree), analyze(scop, swapped.tree)
+    before, after = analyze(best.scop, best.tree), analyze(best.scop, swapped.tree)
     print(f"   {swapped.name}: cost {after.cost:.3g} (coalesced: {after.coalesced}) "
           f"versus {before.cost:.3g} (coalesced: {before.coalesced})")
     tiled = tile(best, outer, (32,) * n)
