@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import islpy as isl
+import pytest
 
 import polycu
 from polycu.codegen import compile_file, program_of
 from polycu.diagnostics import Reporter
 from polycu.options import Options
 from polycu.runtime.emulate import emulate_file
-from polycu.schedule import candidates, choose
+from polycu.schedule import IllegalSchedule, candidates, choose
 from polycu.schedule.expand import expand_scalars
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,3 +154,17 @@ def test_ludcmp_program_uses_expanded_temporaries_and_parallel_kernels():
     assert {a.name for a in program.scop.arrays if a.local} >= {"w_x0", "w_x2"}
     mapped = [len(k.mapped) for k in program.kernels]
     assert max(mapped) == 2 and sum(mapped) >= 8
+
+
+def test_a_saved_expanded_schedule_loads_back_on_the_expanded_model(tmp_path):
+    scop, deps = model(ROW_LU)
+    quiet = Reporter(stream=open("/dev/null", "w"))
+    saved = tmp_path / "lu.yaml"
+    first = choose(scop, deps, Options(save_schedule=str(saved)), reporter=quiet)
+    loaded = choose(scop, deps, Options(load_schedule=str(saved)), reporter=quiet)
+    assert loaded.name == f"loaded:{saved}" and loaded.get_map().is_equal(first.get_map())
+    assert loaded.scop.array("w_x0").local
+    # without expansion the same tree violates w's anti dependences: a located error
+    with pytest.raises(IllegalSchedule, match="violates the (anti|output) dependence"):
+        choose(scop, deps, Options(load_schedule=str(saved), expand_scalars=False),
+               reporter=quiet)

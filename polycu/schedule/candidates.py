@@ -295,13 +295,30 @@ def choose(scop: Scop, deps: Dependences, options: Options | None = None,
     """
     options = options or Options()
     if options.load_schedule:
-        chosen = load_schedule(scop, deps, scop_file(options.load_schedule, index))
+        chosen = _load(scop, deps, options, scop_file(options.load_schedule, index))
     else:
         chosen = candidates(scop, deps, options, reporter)[0].schedule
     check_legality(chosen.scop or scop, chosen.deps or deps, chosen)
     if options.save_schedule:
         save_schedule(chosen, scop_file(options.save_schedule, index))
     return chosen
+
+
+def _load(scop: Scop, deps: Dependences, options: Options, path: str) -> Schedule:
+    """The loaded schedule, proven on the SCoP's model or, when only that of its
+    expanded scalars makes it legal (a saved ``expand(...)`` candidate: the
+    expansion is deterministic), on that one."""
+    try:
+        return load_schedule(scop, deps, path)
+    except IllegalSchedule:
+        expanded = expand_scalars(scop, deps) if options.expand_scalars else None
+        if expanded is None:
+            raise
+        try:
+            return load_schedule(expanded.scop, expanded.deps, path)
+        except IllegalSchedule:
+            pass
+        raise
 
 
 def format_candidates(scop: Scop, deps: Dependences, options: Options | None = None,
