@@ -83,6 +83,26 @@ void f(int n, int m, double A[n][m + 1], double B[n][m + 1])
 """
 
 
+# t lives inside one (i, j) iteration, but the SCoP's arrays are 1-D: t gets one
+# cell per i only.
+DEEP = """
+void f(int n, double a[100], double b[100])
+{
+  int i, j, k;
+  double t;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      t = a[j];
+      for (k = 0; k < n; k++)
+        t += a[k];
+      b[i] = t;
+    }
+#pragma endscop
+}
+"""
+
+
 def model(source: str):
     scop = polycu.load_text(source, "test.c")[0]
     return scop, polycu.dependences(scop)
@@ -168,3 +188,10 @@ def test_a_saved_expanded_schedule_loads_back_on_the_expanded_model(tmp_path):
     with pytest.raises(IllegalSchedule, match="violates the (anti|output) dependence"):
         choose(scop, deps, Options(load_schedule=str(saved), expand_scalars=False),
                reporter=quiet)
+
+
+def test_a_temporary_has_no_more_dimensions_than_the_arrays():
+    scop, deps = model(DEEP)
+    expanded = expand_scalars(scop, deps)
+    assert expanded is not None and expanded.scop.array("t_x0").extents == ("n",)
+    assert expanded.deps.flow.is_equal(deps.flow)

@@ -18,9 +18,10 @@ whose every read has a source inside the SCoP, and ``F_X`` its flow dependences
 into the connected components of ``F_X``; in a component ``C`` let ``d`` be the
 largest depth such that every pair of ``F_X`` within ``C`` has equal first ``d``
 iterators, ``x_s[0..d) = x_t[0..d)``: each live range lies within one iteration of
-those ``d`` loops.  When ``d > 0``, the first ``d`` iterators are non-negative on
-the component's domains, and each has an affine maximum, X is replaced in ``C``
-by a new local array ``X_xN[x_0]..[x_{d-1}]`` (extents ``max + 1``).  The
+those ``d`` loops (``d`` at most the largest rank of the SCoP's arrays, so that the
+temporary grows no faster than the program's own data).  When ``d > 0``, the
+first ``d`` iterators are non-negative on the component's domains, and each has
+an affine maximum, X is replaced in ``C`` by a new local array ``X_xN[x_0]..[x_{d-1}]`` (extents ``max + 1``).  The
 transformation is proven, not assumed: the expanded SCoP's flow dependences must
 equal the original ones, instance pair for instance pair (so every read still
 gets the value of the same write), else nothing is expanded.
@@ -193,6 +194,9 @@ def expand_scalars(scop: Scop, deps: Dependences) -> Expanded | None:
     statements = {s.name: s for s in scop.statements}
     arrays = list(scop.arrays)
     created = []
+    # A temporary never has more dimensions than the SCoP's own arrays: its memory
+    # then grows no faster than the data the program already holds.
+    rank = max((a.rank for a in scop.arrays), default=0)
     for name, scalar in sorted(deps.scalars.items()):
         if not scalar.uninitialised.is_empty():
             continue
@@ -201,7 +205,7 @@ def expand_scalars(scop: Scop, deps: Dependences) -> Expanded | None:
             depth = min(s.domain.dim(isl.dim_type.set) for s in members)
             inside = scalar.flow.intersect_domain(_domains(members)).intersect_range(
                 _domains(members))
-            d = _common_depth(inside, depth)
+            d = min(_common_depth(inside, depth), rank)
             extents = _extents(scop, members, d) if d else None
             if not extents:
                 continue
