@@ -31,7 +31,7 @@ from .bands import mark_bands, relaxation_used
 from .expand import expand_scalars
 from .io import load_schedule, save_schedule, scop_file
 from .isl_scheduler import (ALGORITHMS, BudgetExceeded, constraints, isl_schedule,
-                            operation_budget, statement_sccs)
+                            operation_budget)
 from .legality import IllegalSchedule, check_legality
 from .metrics import Metrics, analyze
 from .split import split_planes, split_schedule
@@ -172,8 +172,6 @@ def _generate(scop: Scop, deps: Dependences, options: Options,
     if not options.reschedule:
         return found
     strategies = FUSION_ORDER if options.fusion == "all" else (options.fusion,)
-    if len(strategies) > 1 and statement_sccs(scop, deps) == 1:
-        strategies = ("max",)  # one SCC: min, smart and max fusion coincide
     overrides = isl_overrides(options)
     ctx = scop.domain().get_ctx()
     try:

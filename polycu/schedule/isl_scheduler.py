@@ -27,10 +27,9 @@ from contextlib import contextmanager
 from typing import Iterator, Mapping
 
 import islpy as isl
-import networkx as nx
 
 from ..deps import Dependences
-from ..model import Scop, maps_of
+from ..model import Scop
 from .bands import coincidence_dependences
 
 FUSION: dict[str, dict[str, int]] = {
@@ -91,19 +90,6 @@ def operation_budget(ctx: isl.Context, max_operations: int) -> Iterator[None]:
     finally:
         ctx.set_max_operations(saved)
         ctx.reset_operations()
-
-
-def statement_sccs(scop: Scop, deps: Dependences) -> int:
-    """Number of strongly connected components of the statement dependence graph.
-
-    With a single one, min, smart and max fusion coincide (there is nothing to
-    serialize or to cluster), so one isl run serves all three.
-    """
-    graph = nx.DiGraph()
-    graph.add_nodes_from(s.name for s in scop.statements)
-    for m in maps_of(deps.validity):
-        graph.add_edge(m.get_tuple_name(isl.dim_type.in_), m.get_tuple_name(isl.dim_type.out))
-    return nx.number_strongly_connected_components(graph)
 
 
 def input_dependences(scop: Scop) -> isl.UnionMap:
