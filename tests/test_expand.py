@@ -154,8 +154,9 @@ def test_expanded_program_allocates_the_temporary_on_the_device_only(tmp_path):
     cuda = generated.cuda
     assert "cudaMalloc((void **)&dev_w_x0" in cuda
     assert "cudaMemcpy(dev_w_x0" not in cuda and "cudaMemcpy(w_x0" not in cuda
-    (report,) = emulate_file(str(source), Options(), params={"n": 45}, seed=11)
-    assert report.ok, report.format()
+    for n in (1, 2, 45):
+        (report,) = emulate_file(str(source), Options(), params={"n": n}, seed=11)
+        assert report.ok, report.format()
 
 
 def test_compound_inner_extents_are_parenthesised(tmp_path):

@@ -3,6 +3,7 @@ pulled-back tree, proven against the original dependences and executed on the CP
 from __future__ import annotations
 
 import islpy as isl
+import pytest
 
 import polycu
 from polycu.diagnostics import Reporter
@@ -114,9 +115,11 @@ def test_a_plane_on_one_iterator_is_not_a_cut():
     assert split_planes(scop, deps, unsplit.tree) == {}
 
 
-def test_split_floyd_warshall_runs_like_the_original_on_the_cpu(tmp_path):
+@pytest.mark.parametrize("n", [1, 2, 23, 70])
+def test_split_floyd_warshall_runs_like_the_original_on_the_cpu(tmp_path, n):
+    # n = 1, 2: most pieces are empty; 70: several 32-wide tiles per piece
     source = tmp_path / "fw.c"
     source.write_text(FLOYD)
-    (report,) = emulate_file(str(source), Options(), params={"n": 23}, seed=3)
+    (report,) = emulate_file(str(source), Options(), params={"n": n}, seed=n)
     assert report.ok, report.format()
-    assert report.arrays[0].size == 23 * 23
+    assert report.arrays[0].size == n * n
