@@ -60,7 +60,8 @@ def test_floyd_warshall_is_cut_at_row_and_column_k():
     planes = split_planes(scop, deps, unsplit.tree)
     assert set(planes) == {"S0"}
     zeros = {isl.Set(text) for text in planes_text(planes)["S0"]}
-    expected = [isl.Set("[n] -> { S0[k, i, j] : j = k }"), isl.Set("[n] -> { S0[k, i, j] : i = k }")]
+    expected = [isl.Set("[n] -> { S0[k, i, j] : j = k }"),
+                isl.Set("[n] -> { S0[k, i, j] : i = k }")]
     assert len(zeros) == 2
     assert all(any(z.is_equal(e) for z in zeros) for e in expected)
 

@@ -21,7 +21,8 @@ iterators, ``x_s[0..d) = x_t[0..d)``: each live range lies within one iteration 
 those ``d`` loops (``d`` at most the largest rank of the SCoP's arrays, so that the
 temporary grows no faster than the program's own data).  When ``d > 0``, the
 first ``d`` iterators are non-negative on the component's domains, and each has
-an affine maximum, X is replaced in ``C`` by a new local array ``X_xN[x_0]..[x_{d-1}]`` (extents ``max + 1``).  The
+an affine maximum, X is replaced in ``C`` by a new local array
+``X_xN[x_0]..[x_{d-1}]`` (extents ``max + 1``).  The
 transformation is proven, not assumed: the expanded SCoP's flow dependences must
 equal the original ones, instance pair for instance pair (so every read still
 gets the value of the same write), else nothing is expanded.
@@ -158,7 +159,9 @@ def _rewrite(statement: Statement, scalar: str, array: Array, d: int) -> Stateme
                 ref: c_ast.Node = c_ast.ID(array.name)
                 for k in range(d):
                     ref = c_ast.ArrayRef(ref, c_ast.ID(statement.iterators[k]))
-                assert _replace(parents[id(node)], node, ref), statement.text
+                if not _replace(parents[id(node)], node, ref):
+                    raise AssertionError(f"no parent holds the access to {scalar} in "
+                                         f"{statement.text}")
                 refs[id(node)] = ref
             ref = refs[id(node)]
             space = statement.domain.get_space()

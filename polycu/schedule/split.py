@@ -49,7 +49,7 @@ def _outer_member(tree: isl.Schedule) -> isl.ScheduleNode | None:
     for node in walk(tree):
         if is_band(node):
             return None if node.band_member_get_coincident(0) else node
-        if node.get_type() not in (isl.schedule_node_type.domain,):
+        if node.get_type() != isl.schedule_node_type.domain:
             return None
     return None
 
@@ -92,7 +92,8 @@ def _same_plane(a: isl.Aff, b: isl.Aff) -> bool:
 def hyperplanes(scop: Scop, deps: isl.UnionMap) -> dict[str, list[isl.Aff]]:
     """The hyperplanes of each statement (module docstring), at most MAX_HYPERPLANES."""
     planes: dict[str, list[isl.Aff]] = {}
-    hulls = {s.name: s.domain.intersect_params(scop.context).affine_hull() for s in scop.statements}
+    hulls = {s.name: s.domain.intersect_params(scop.context).affine_hull()
+             for s in scop.statements}
     for dep in maps_of(deps):
         for basic in dep.get_basic_maps():
             for part in (basic.domain(), basic.range()):
