@@ -473,16 +473,18 @@ def cpu_baselines(cpu: ModuleType, kernels: Sequence[Any], dataset: str, build_d
     found: dict[str, tuple[float | None, float | None, list[str]]] = {}
     for kernel in kernels:
         notes: list[str] = []
-        times: list[float | None] = []
-        for future in (serial[kernel.name], None):
+
+        def attempt(what: str, run: Callable[[], float]) -> float | None:
             try:
-                times.append(future.result() if future is not None else cpu_seconds(
-                    cpu, kernel, dataset, build_dir, parallel=True, repeat=1))
+                return run()
             except Exception as exc:  # noqa: BLE001 - a baseline's failure is a note
-                times.append(None)
-                notes.append(f"CPU baseline ({'serial' if future else 'autopar'}): "
-                             f"{_reason(exc)}")
-        found[kernel.name] = (times[0], times[1], notes)
+                notes.append(f"CPU baseline ({what}): {_reason(exc)}")
+                return None
+
+        one = attempt("serial", serial[kernel.name].result)
+        autopar = attempt("autopar", lambda: cpu_seconds(cpu, kernel, dataset, build_dir,
+                                                         parallel=True, repeat=1))
+        found[kernel.name] = (one, autopar, notes)
     return found
 
 

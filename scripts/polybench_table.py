@@ -9,25 +9,16 @@ exactly the ones ``tests/test_polybench_flops.py`` verifies.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Sequence
+
+import polybench_facts as facts
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOC_PATH = REPO_ROOT / "docs" / "polybench.md"
 
 
-def _load_facts():
-    path = Path(__file__).resolve().parent / "polybench_facts.py"
-    spec = importlib.util.spec_from_file_location("polybench_facts", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
-facts = _load_facts()
 
 
 def _formula(expr: str) -> str:

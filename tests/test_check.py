@@ -1,10 +1,10 @@
 """Sizes for ``polycu check`` and ``polycu bench`` (the GPU part is in test_gpu_runtime.py)."""
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
+import polybench_facts as FACTS  # scripts/, on the path by conftest.py
 import pytest
 
 import polycu
@@ -17,16 +17,6 @@ REPO = Path(__file__).resolve().parent.parent
 UTILITIES = str(REPO / "polybench" / "utilities")
 
 
-def _facts():
-    spec = importlib.util.spec_from_file_location("polybench_facts",
-                                                  REPO / "scripts" / "polybench_facts.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-FACTS = _facts()
 
 
 @pytest.mark.parametrize("text, value", [

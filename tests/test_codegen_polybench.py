@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 from pathlib import Path
 
+import polybench_cpu  # scripts/, on the path by conftest.py
 import pytest
 
 from polycu.codegen import Generated, compile_file
 from polycu.options import Options
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import polybench_cpu  # noqa: E402
 
 KERNELS = polybench_cpu.find_kernels()
 CATEGORIES = sorted({k.category for k in KERNELS})

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import polybench_cpu  # scripts/, on the path by conftest.py
 import pytest
 
 import polycu
@@ -31,8 +32,6 @@ from polycu.runtime.emulate import (ProgramBuild, ProgramReport, compare_arrays,
                                     emulate_generated, emulate_program, emulate_scop, parse_dump)
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import polybench_cpu  # noqa: E402
 
 KERNELS = polybench_cpu.find_kernels()
 UTILITIES = polybench_cpu.UTILITIES_DIR
@@ -196,7 +195,6 @@ def test_emulated_scop_matches_the_reference_on_random_inputs(name: str) -> None
         assert reports, f"{name}: no SCoP"
         for report in reports:
             assert report.ok, report.format() + "\n" + report.output
-
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,10 @@ against it too, so a convention drifting on either side fails here.
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import islpy as isl
+import polybench_facts as FACTS  # scripts/, on the path by conftest.py
 import pytest
 
 import polycu
@@ -21,16 +20,6 @@ REPO = Path(__file__).resolve().parent.parent
 UTILITIES = REPO / "polybench" / "utilities"
 
 
-def _facts():
-    spec = importlib.util.spec_from_file_location("polybench_facts",
-                                                  REPO / "scripts" / "polybench_facts.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-FACTS = _facts()
 
 
 def _polybench(name: str):

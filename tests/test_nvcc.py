@@ -16,12 +16,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import polybench_cpu  # scripts/, on the path by conftest.py
 import pytest
 
 from polycu.codegen import compile_file
 from polycu.codegen.host import HOST_HELPERS
 from test_codegen_polybench import KERNELS, generated_suite, options
-import polybench_cpu  # noqa: E402  (test_codegen_polybench puts scripts/ on the path)
 
 NVCC = shutil.which("nvcc")
 pytestmark = pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")

@@ -12,14 +12,14 @@ All binaries are built and run once, in parallel, by a module fixture.
 from __future__ import annotations
 
 import concurrent.futures
-import importlib.util
 import os
 import re
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import polybench_facts as facts  # scripts/, on the path by conftest.py
+import polybench_table as table
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -27,17 +27,6 @@ COUNTING_DIR = REPO_ROOT / "tests" / "data" / "flopcount"
 UTILITIES_DIR = REPO_ROOT / "polybench" / "utilities"
 
 
-def _load_script(name: str):
-    path = REPO_ROOT / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
-facts = _load_script("polybench_facts")
-table = _load_script("polybench_table")
 
 NAMES = [k.name for k in facts.KERNELS]
 # Kernels whose min/max is a conditional expression that recomputes the

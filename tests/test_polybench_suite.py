@@ -9,29 +9,18 @@ from __future__ import annotations
 
 import concurrent.futures
 import csv
-import importlib.util
 import json
 import os
 import re
-import sys
 from pathlib import Path
 
+import polybench_cpu as pbcpu  # scripts/, on the path by conftest.py
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REF_DIR = REPO_ROOT / "tests" / "data" / "polybench_ref"
 
 
-def _load_cpu_script():
-    path = REPO_ROOT / "scripts" / "polybench_cpu.py"
-    spec = importlib.util.spec_from_file_location("polybench_cpu", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
-pbcpu = _load_cpu_script()
 KERNELS = pbcpu.find_kernels()
 DATASETS = ("MINI", "SMALL")
 

@@ -4,10 +4,10 @@ comparison, and running native code in a child process."""
 from __future__ import annotations
 
 import functools
-import sys
 from pathlib import Path
 
 import numpy as np
+import polybench_cpu  # scripts/, on the path by conftest.py
 import pytest
 
 import polycu
@@ -18,8 +18,6 @@ from polycu.runtime.reference import (NativeFunction, Signature, build_cached, b
                                       reference_source)
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import polybench_cpu  # noqa: E402
 
 # Scalars read and written, a local scalar, extents that are parameter expressions,
 # a pointer parameter (sized from its accesses), a float scalar.

@@ -22,7 +22,7 @@ from ..gpu.kernel import GpuProgram
 from ..gpu.mapping import Sizes, flagged_parallelism, map_to_gpu, mapped_parallelism
 from ..model import Scop
 from ..options import Options
-from ..schedule import choose, parse_sizes
+from ..schedule import Schedule, choose, parse_sizes
 from . import host
 from .cuda import kernel_source, layouts
 from .description import VERSION, describe
@@ -79,17 +79,19 @@ def program_of(scop: Scop, options: Options, reporter: Reporter | None = None, *
     and ``deps``): the program is then generated from that model."""
     deps = compute_dependences(scop)
     sizes = sizes_from(options)
+
+    def mapped(schedule: Schedule) -> GpuProgram:
+        return map_to_gpu(schedule.scop or scop, schedule.deps or deps, schedule.tree,
+                          relaxed=schedule.relaxed, sizes=sizes)
+
     schedule = choose(scop, deps, options, reporter, index=index)
-    program = map_to_gpu(schedule.scop or scop, schedule.deps or deps, schedule.tree,
-                         relaxed=schedule.relaxed, sizes=sizes)
+    program = mapped(schedule)
     if schedule.relaxed and mapped_parallelism(program) < flagged_parallelism(schedule.tree):
         # The flags counted on relaxed reductions that the mapping cannot make atomic
         # soundly (a statement ordered with the middle of a reduction chain): take the
         # best schedule that keeps reductions in order instead.
-        plain = choose(scop, deps, options.replace(relax_reductions=False), reporter,
-                       index=index)
-        program = map_to_gpu(plain.scop or scop, plain.deps or deps, plain.tree,
-                             relaxed=plain.relaxed, sizes=sizes)
+        program = mapped(choose(scop, deps, options.replace(relax_reductions=False),
+                                reporter, index=index))
     return program
 
 

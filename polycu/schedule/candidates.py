@@ -213,10 +213,19 @@ def _split_candidates(scop: Scop, deps: Dependences, unsplit: Schedule,
 
 
 def _plane_text(aff: isl.Aff) -> str:
-    """``j-k`` for the hyperplane ``j - k = 0``."""
-    text = str(aff)
-    body = text[text.index("[(") + 2:text.rindex(")]")]
-    return body.replace(" ", "")
+    """``-k+j`` for the hyperplane ``j - k = 0``: the constant, then each iterator
+    and parameter with its coefficient, in isl's order."""
+    terms = []
+    constant = aff.get_constant_val().to_python()
+    if constant:
+        terms.append(str(constant))
+    for kind in (isl.dim_type.param, isl.dim_type.in_):
+        for k in range(aff.dim(kind)):
+            c = aff.get_coefficient_val(kind, k).to_python()
+            if c:
+                factor = {1: "+", -1: "-"}.get(c, f"{c:+d}")
+                terms.append(factor + aff.get_dim_name(kind, k))
+    return "".join(terms).lstrip("+") or "0"
 
 
 def _signature(schedule: Schedule) -> tuple:
