@@ -12,6 +12,11 @@ mapping -> memory -> codegen -> runtime); every phase returns new immutable valu
     program = polycu.map_to_gpu(scop, deps, best.tree, relaxed=best.relaxed)
     out = polycu.compile("gemm.c", polycu.Options(include_dir=[...]))   # .cuda, .description
 """
+__version__ = "0.1.0"
+"""The one version number: pyproject.toml reads it into the package metadata, and
+``polycu --version`` reads the metadata back, falling back to this in a source tree
+that was never installed."""
+
 from .deps import Dependences, compute_dependences as dependences, format_dependences
 from .codegen import Generated, compile_file as compile, generate
 from .diagnostics import Diagnostic, Location, PolycuError
@@ -36,4 +41,4 @@ __all__ = ["load", "load_text", "dependences", "Dependences", "Scop", "Statement
            "Array", "Options", "PolycuError", "Diagnostic", "Location", "format_scop",
            "format_dependences", "Schedule", "Candidate", "IllegalSchedule", "candidates",
            "choose", "check_legality", "mark_bands", "check", "map_to_gpu", "GpuProgram",
-           "Kernel", "Sizes", "compile", "generate", "Generated"]
+           "Kernel", "Sizes", "compile", "generate", "Generated", "__version__"]

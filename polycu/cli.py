@@ -2,20 +2,28 @@
 
 ``polycu [compile] FILE.c [-o FILE.cu]`` is the default sub-command; the others are
 listed in ``COMMANDS``.  Every user-facing failure is a located diagnostic on stderr
-and a non-zero exit status, never a traceback.
+and a non-zero exit status, never a traceback: exit status 2 when the command line
+cannot be parsed (an unknown option, a missing argument, a value of the wrong type:
+argparse's status, with its message made one located line), 1 for everything found
+after that (an option value out of range, a missing input, an error in the C file, a
+failed run).
 """
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
+import re
 import sys
+from importlib import metadata
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, NoReturn, Sequence
 
+from . import __version__
 from . import options as opts
 from .deps import compute_dependences, format_dependences
 from .codegen import compile_file
-from .diagnostics import Location, PolycuError, Reporter, error
+from .diagnostics import Diagnostic, Location, PolycuError, Reporter, error
 from .frontend.load import load_file
 from .model import Scop, format_scop
 from .schedule import format_candidates
@@ -46,18 +54,37 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def output_paths(path: str, output: str | None) -> tuple[Path, Path]:
-    """The .cu (``-o`` or the input's stem + .cu next to it) and its FILE.kernels.json."""
+    """The .cu (``-o`` or the input's stem + .cu next to it) and OUT.kernels.json;
+    neither may be the input itself (also through a symbolic or hard link), and the
+    directory they go to must exist, so that a long compilation is not lost to a typo."""
     cu = Path(output) if output else Path(path).with_suffix(".cu")
-    if cu.resolve() == Path(path).resolve():
-        raise error(f"the output '{cu}' would overwrite the input; name another with -o",
-                    Location(path))
-    return cu, cu.with_name(cu.stem + ".kernels.json")
+    where = Location("-o") if output else Location(path)
+    description = cu.with_name(cu.stem + ".kernels.json")
+    for target in (cu, description):
+        if _same_file(target, Path(path)):
+            raise error(f"the output '{target}' would overwrite the input; name another "
+                        "with -o", Location(path))
+    if cu.is_dir():
+        raise error(f"cannot write '{cu}': it is a directory (-o names the output file)",
+                    where)
+    if not cu.parent.is_dir():
+        raise error(f"cannot write '{cu}': '{cu.parent}' is not a directory", where)
+    return cu, description
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.samefile(b)
+    except OSError:  # a does not exist yet
+        return False
 
 
 def write_cuda(path: str, args: argparse.Namespace) -> None:
     """Compile one C file to CUDA: the .cu and the kernel description next to it."""
     if args.output and len(args.files) > 1:
-        raise error("-o names one output but several input files were given", Location(path))
+        raise error("-o names one output but several input files were given", Location("-o"))
     cu, description = output_paths(path, args.output)
     generated = compile_file(path, opts.Options.from_namespace(args), Reporter())
     if not generated.description["scops"]:
@@ -67,7 +94,8 @@ def write_cuda(path: str, args: argparse.Namespace) -> None:
         cu.write_text(generated.cuda)
         description.write_text(generated.description_json())
     except OSError as exc:
-        raise error(f"cannot write '{exc.filename}': {exc.strerror}", Location(path)) from None
+        where = Location("-o") if args.output else Location(path)
+        raise error(f"cannot write '{exc.filename}': {exc.strerror}", where) from None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -92,38 +120,150 @@ def cmd_device(args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, tuple[str, Callable[[argparse.Namespace], int]]] = {
     opts.COMPILE: ("translate C files to CUDA (the default command)", cmd_compile),
-    opts.CHECK: ("run the generated kernels on the GPU and compare them with the original "
-                 "code on the CPU", cmd_check),
     opts.EMULATE: ("run the generated kernels on the CPU (no GPU needed) and compare them "
                    "with the original code", cmd_emulate),
+    opts.CHECK: ("run the generated kernels on the GPU and compare them with the original "
+                 "code on the CPU", cmd_check),
     opts.BENCH: ("check and time many kernels (files or directories) and write reports",
                  cmd_bench),
     opts.DEVICE: ("measure the GPU's copy bandwidth and FMA peaks (cached)", cmd_device),
 }
 
+USAGE: dict[str, str] = {
+    opts.COMPILE: "polycu [compile] FILE.c... [-o OUT.cu] [options]",
+    opts.EMULATE: "polycu emulate FILE.c... [options]",
+    opts.CHECK: "polycu check FILE.c... [options]",
+    opts.BENCH: "polycu bench PATH... [options]",
+    opts.DEVICE: "polycu device [--refresh]",
+}
+"""Each sub-command's usage line: its positional arguments, the options left to --help."""
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="polycu", description="Polyhedral C-to-CUDA compiler.")
-    sub = parser.add_subparsers(dest="command", required=True)
+DESCRIPTION = """\
+Translate the loop nests of a C program into CUDA with the polyhedral model:
+`polycu FILE.c -o OUT.cu` writes OUT.cu (the program with each loop nest replaced
+by GPU kernels and their launches) and OUT.kernels.json.  The loop nests are those
+between #pragma scop and #pragma endscop, or found automatically.
+
+'polycu COMMAND --help' lists the options of a command (of compile for the first
+form); a first argument that is not a command means compile."""
+
+
+class UsageError(PolycuError):
+    """A command line argparse cannot parse (exit status 2, argparse's)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are located diagnostics (``--tile-size: error: ...``)
+    instead of the usage block and message argparse prints itself."""
+
+    commands: dict[str, "_Parser"]
+    """The sub-command parsers, by name (set on the top-level parser by build_parser)."""
+
+    def error(self, message: str) -> NoReturn:
+        about = re.fullmatch(r"argument ([^:]+): (.*)", message, re.DOTALL)
+        if about:  # "argument -o/--output: expected one argument": the short spelling
+            raise UsageError(Diagnostic("error", about.group(2),
+                                        Location(about.group(1).split("/")[0])))
+        raise UsageError(Diagnostic("error", message, Location(self.prog)))
+
+    def unrecognized(self, extra: Sequence[str]) -> list[Diagnostic]:
+        """What is wrong with the arguments this command left over: each unknown
+        option (the words after one are likely its value, so they are not blamed),
+        else the first surplus argument."""
+        unknown = [arg.split("=", 1)[0] for arg in extra
+                   if arg.startswith("-") and not _NUMBER.fullmatch(arg)]
+        if not unknown:
+            return [Diagnostic("error", f"unexpected argument (usage: {self.usage})",
+                               Location(extra[0]))]
+        return [Diagnostic("error", f"unknown option; {self._hint(flag)}", Location(flag))
+                for flag in unknown]
+
+    def _hint(self, flag: str) -> str:
+        """A near spelling of one of this command's options, or the commands that do
+        take ``flag``, or where the options are listed."""
+        mine = [s for action in self._actions for s in action.option_strings]
+        near = difflib.get_close_matches(flag, mine, n=1)
+        if near:
+            return f"did you mean {near[0]}?"
+        others = [o.commands for o in opts.OPTIONS if flag in (o.flag, o.short)]
+        if others:
+            return f"{flag} is an option of {', '.join(others[0])}, not of " \
+                f"{self.prog.split()[-1]}"
+        return f"'{self.prog} --help' lists the options"
+
+
+_NUMBER = re.compile(r"-\d+(\.\d*)?")
+"""A negative number is a surplus argument, not an option."""
+
+
+def version() -> str:
+    """The installed distribution's version; the package's own outside an install."""
+    try:
+        return metadata.version("polycu")
+    except metadata.PackageNotFoundError:
+        return __version__
+
+
+def build_parser() -> _Parser:
+    """The command line: the plain compile form first in the usage and description,
+    then the sub-commands, then the two options of ``polycu`` alone."""
+    parser = _Parser(prog="polycu", usage="\n       ".join(
+        ["polycu FILE.c -o OUT.cu [options]",
+         "polycu COMMAND ... (COMMAND: " + ", ".join(COMMANDS) + ")", "polycu --version"]),
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        add_help=False)
+    sub = parser.add_subparsers(dest="command", required=True, title="commands",
+                                metavar="COMMAND", parser_class=_Parser)
     for name, (help_text, _) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, prog=f"polycu {name}", help=help_text,
+                           description=help_text, usage=USAGE[name])
         if name != opts.DEVICE:
-            p.add_argument("files", nargs="+", metavar="FILE.c")
+            p.add_argument("files", nargs="+", metavar="PATH" if name == opts.BENCH else "FILE.c")
         opts.add_to_parser(p, name)
+    alone = parser.add_argument_group("options")  # after the commands in --help
+    alone.add_argument("-h", "--help", action="help", help="show this help and exit")
+    alone.add_argument("--version", action="version", version=f"polycu {version()}",
+                       help="print polycu's version and exit")
+    parser.commands = sub.choices
     return parser
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """Every input path exists, and is a file where a C file is expected (``bench``
+    also takes directories), before any phase starts."""
+    for path in getattr(args, "files", ()):
+        if not os.path.exists(path):
+            raise error("no such file or directory" if args.command == opts.BENCH
+                        else "no such file", Location(path))
+        if os.path.isdir(path) and args.command != opts.BENCH:
+            raise error("is a directory, not a C file", Location(path))
+        if not os.access(path, os.R_OK):
+            raise error("permission denied: cannot read it", Location(path))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
+    if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, opts.COMPILE)
-    args = build_parser().parse_args(argv)
     try:
+        if not argv:
+            raise UsageError(Diagnostic("error", f"no input file (usage: {USAGE[opts.COMPILE]};"
+                                        " 'polycu --help' lists the commands)",
+                                        Location("polycu")))
+        parser = build_parser()
+        try:
+            args, extra = parser.parse_known_args(argv)
+        except SystemExit as done:  # --help and --version printed; argparse exits
+            return int(done.code or 0)
+        if extra:
+            raise UsageError(parser.commands[args.command].unrecognized(extra))
+        opts.check_values(vars(args))
+        check_inputs(args)
         return COMMANDS[args.command][1](args)
     except PolycuError as exc:
         for diag in exc.diagnostics:
             print(diag, file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -3,13 +3,19 @@
 Each row says the flag, its type, default and help, which sub-commands accept it,
 and whether it has PPCG's spelling and meaning (``ppcg=True``).  The command line
 (``cli.py``) and the library (``Options(...)``) are both built from this table, so
-an option exists in exactly one place.
+an option exists in exactly one place.  Integer rows also carry their valid range and
+``--ctx`` its syntax, so ``Options(...)`` and the command line refuse a bad value up
+front, located at the option, before any phase turns it into a crash.
 """
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Mapping
+
+import islpy as isl
+
+from .diagnostics import Location, error
 
 COMPILE, CHECK, EMULATE, BENCH, DEVICE = "compile", "check", "emulate", "bench", "device"
 ALL = (COMPILE, CHECK, EMULATE, BENCH)
@@ -28,10 +34,52 @@ class Option:
     metavar: str | None = None
     ppcg: bool = False
     choices: tuple[str, ...] | None = None
+    minimum: int | None = None
+    """Smallest valid value of an 'int' option (None: unbounded)."""
+    maximum: int | None = None
+    """Largest valid value of an 'int' option (None: unbounded)."""
+    syntax: Callable[[str], str | None] | None = None
+    """For a 'str' option: what is wrong with a value (None when it is well formed)."""
 
     @property
     def dest(self) -> str:
         return self.flag.lstrip("-").replace("-", "_")
+
+    def check(self, value: Any) -> None:
+        """Raise a PolycuError located at the option when ``value`` is not valid for it."""
+        if value is None:
+            return
+        if self.kind == "int" and not _in_range(value, self.minimum, self.maximum):
+            raise error(f"{self.flag} must be {_range_text(self.minimum, self.maximum)}, "
+                        f"not {value}", Location(self.flag))
+        if self.syntax is not None:
+            problem = self.syntax(value)
+            if problem is not None:
+                raise error(problem, Location(self.flag))
+
+
+def _in_range(value: Any, minimum: int | None, maximum: int | None) -> bool:
+    return isinstance(value, int) and (minimum is None or value >= minimum) and \
+        (maximum is None or value <= maximum)
+
+
+def _range_text(minimum: int | None, maximum: int | None) -> str:
+    """'a positive integer', 'an integer from 0 to 4294967295', ..."""
+    if maximum is None:
+        return {None: "an integer", 0: "a non-negative integer",
+                1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
+    if minimum is None:
+        return f"an integer <= {maximum}"
+    return f"an integer from {minimum} to {maximum}"
+
+
+def _isl_set_syntax(text: str) -> str | None:
+    """Why ``--ctx`` text is not an isl set (None when it parses)."""
+    try:
+        isl.Set(text)
+    except isl.Error:
+        return f"not an isl set: '{text}' (expected e.g. '[n] -> {{ : n >= 32 }}')"
+    return None
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -47,7 +95,8 @@ OPTIONS: tuple[Option, ...] = (
            "find static control parts automatically (default: on when the file has no "
            "#pragma scop)"),
     Option("--ctx", "str", None, "extra constraints on the parameters, as an isl set, "
-           "e.g. '[n] -> { : n >= 32 }'", ppcg=True, metavar="ISL_SET"),
+           "e.g. '[n] -> { : n >= 32 }'", ppcg=True, metavar="ISL_SET",
+           syntax=_isl_set_syntax),
     # -- dumps --------------------------------------------------------------------
     Option("--dump-scop", "flag", False, "print the polyhedral model of each SCoP and stop",
            commands=(COMPILE,)),
@@ -77,9 +126,9 @@ OPTIONS: tuple[Option, ...] = (
            "longer reproducible bit for bit"),
     Option("--schedule-max-operations", "int", 20_000_000, "isl operation budget for "
            "scheduling one SCoP; when exceeded the candidates found so far (the identity "
-           "at least) are kept, with a warning (0: no limit)", metavar="N"),
+           "at least) are kept, with a warning (0: no limit)", metavar="N", minimum=0),
     Option("--tile-size", "int", 32, "default tile size of every band member", ppcg=True,
-           metavar="N"),
+           metavar="N", minimum=1),
     Option("--sizes", "str", None, "per-kernel sizes, e.g. '{ kernel[0] -> tile[32,32]; "
            "kernel[i] -> block[16,8] }'", ppcg=True, metavar="ISL_MAP"),
     Option("--isl-schedule-outer-coincidence", "bool", None, "isl: require the outermost "
@@ -99,9 +148,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--isl-schedule-carry-self-first", "bool", None, "isl: carry self-dependences "
            "first when a band must carry dependences (polycu default: on)", ppcg=True),
     Option("--isl-schedule-max-coefficient", "int", None, "isl: bound on schedule "
-           "coefficients (-1: none)", ppcg=True, metavar="N"),
+           "coefficients (-1: none)", ppcg=True, metavar="N", minimum=-1),
     Option("--isl-schedule-max-constant-term", "int", None, "isl: bound on schedule "
-           "constant terms (-1: none)", ppcg=True, metavar="N"),
+           "constant terms (-1: none)", ppcg=True, metavar="N", minimum=-1),
     Option("--isl-schedule-algorithm", "str", None, "isl: scheduling algorithm",
            ppcg=True, choices=("isl", "feautrier")),
     # -- output -------------------------------------------------------------------
@@ -116,11 +165,12 @@ OPTIONS: tuple[Option, ...] = (
            "from --dataset or are chosen up to --max-param", commands=(CHECK, EMULATE),
            metavar="NAME=VALUE"),
     Option("--max-param", "int", 37, "largest value chosen for a parameter that nothing "
-           "fixes", commands=(CHECK, EMULATE), metavar="N"),
+           "fixes", commands=(CHECK, EMULATE), metavar="N", minimum=1),
     Option("--seed", "int", None, "seed of the random inputs (default: a fresh one, "
-           "printed)", commands=(CHECK, EMULATE, BENCH), metavar="N"),
+           "printed)", commands=(CHECK, EMULATE, BENCH), metavar="N", minimum=0,
+           maximum=2**32 - 1),
     Option("--repeat", "int", 10, "timed runs per kernel (median and spread reported)",
-           commands=(BENCH,), metavar="N"),
+           commands=(BENCH,), metavar="N", minimum=1),
     Option("--out", "str", None, "directory of the reports (default: out/bench-<DATASET>)",
            commands=(BENCH,), metavar="DIR"),
     Option("--cpu-baseline", "bool", True, "also time the unchanged program built with "
@@ -135,6 +185,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("--refresh", "flag", False, "measure the device again even when its ceilings "
            "are cached", commands=(DEVICE,)),
 )
+
+
+def check_values(values: Mapping[str, Any]) -> None:
+    """Check every option value in ``values`` (keyed by ``dest``; others are ignored)
+    against its row: the first invalid one is a PolycuError located at its flag."""
+    for opt in OPTIONS:
+        if opt.dest in values:
+            opt.check(values[opt.dest])
 
 
 def add_to_parser(parser: argparse.ArgumentParser, command: str) -> None:
@@ -158,13 +216,17 @@ def add_to_parser(parser: argparse.ArgumentParser, command: str) -> None:
 
 
 class Options:
-    """Option values for the library API: ``Options(tile_size=16)``; defaults from the table."""
+    """Option values for the library API: ``Options(tile_size=16)``; defaults from the table.
+
+    A value the table does not allow (``Options(seed=-1)``) raises PolycuError located
+    at its flag, as on the command line."""
 
     def __init__(self, **values: Any):
         known = {opt.dest: opt for opt in OPTIONS}
         for key in values:
             if key not in known:
                 raise TypeError(f"unknown polycu option '{key}'")
+        check_values(values)
         for dest, opt in known.items():
             default = list(opt.default) if isinstance(opt.default, list) else opt.default
             object.__setattr__(self, dest, values.get(dest, default))

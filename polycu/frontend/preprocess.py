@@ -2,7 +2,7 @@
 
 pycparser parses preprocessed C only, and the system's libc headers are full
 of GNU extensions it rejects, so cpp runs with ``-nostdinc -undef`` and
-polycu's own headers (``fakelibc/`` at the repository root) as the only
+polycu's own headers (``polycu/fakelibc/``, shipped as package data) as the only
 system include directory.  The output keeps cpp's line markers
 (``# 12 "file.c"``), which pycparser follows, so every AST coordinate names
 the user's file and line.
@@ -26,8 +26,8 @@ from typing import Sequence
 
 from polycu.diagnostics import Diagnostic, Location, PolycuError, error
 
-FAKELIBC: Path = Path(__file__).resolve().parents[2] / "fakelibc"
-"""polycu's libc headers; they live next to the package in the source tree."""
+FAKELIBC: Path = Path(__file__).resolve().parents[1] / "fakelibc"
+"""polycu's libc headers: package data inside ``polycu/``, so an installed copy finds them."""
 
 # True facts about the one target fakelibc describes (x86-64 Linux, LP64);
 # -undef removes them together with GCC's own macros (__GNUC__ must stay
