@@ -22,7 +22,7 @@ from typing import Callable, NoReturn, Sequence
 from . import __version__
 from . import options as opts
 from .deps import compute_dependences, format_dependences
-from .codegen import compile_file
+from .codegen import compile_file, host_path
 from .diagnostics import Diagnostic, Location, PolycuError, Reporter, error
 from .frontend.load import load_file
 from .model import Scop, format_scop
@@ -53,14 +53,16 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
-def output_paths(path: str, output: str | None) -> tuple[Path, Path]:
-    """The .cu (``-o`` or the input's stem + .cu next to it) and OUT.kernels.json;
-    neither may be the input itself (also through a symbolic or hard link), and the
-    directory they go to must exist, so that a long compilation is not lost to a typo."""
+def output_paths(path: str, output: str | None) -> tuple[Path, Path, Path]:
+    """The .cu (``-o`` or the input's stem + .cu next to it), the host program
+    OUT_host.c and OUT.kernels.json; none may be the input itself (also through a
+    symbolic or hard link), and the directory they go to must exist, so that a long
+    compilation is not lost to a typo."""
     cu = Path(output) if output else Path(path).with_suffix(".cu")
     where = Location("-o") if output else Location(path)
+    host = host_path(cu)
     description = cu.with_name(cu.stem + ".kernels.json")
-    for target in (cu, description):
+    for target in (cu, host, description):
         if _same_file(target, Path(path)):
             raise error(f"the output '{target}' would overwrite the input; name another "
                         "with -o", Location(path))
@@ -69,7 +71,7 @@ def output_paths(path: str, output: str | None) -> tuple[Path, Path]:
                     where)
     if not cu.parent.is_dir():
         raise error(f"cannot write '{cu}': '{cu.parent}' is not a directory", where)
-    return cu, description
+    return cu, host, description
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -82,16 +84,18 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def write_cuda(path: str, args: argparse.Namespace) -> None:
-    """Compile one C file to CUDA: the .cu and the kernel description next to it."""
+    """Compile one C file to CUDA: the .cu, the host program (C) and the kernel
+    description next to it."""
     if args.output and len(args.files) > 1:
         raise error("-o names one output but several input files were given", Location("-o"))
-    cu, description = output_paths(path, args.output)
+    cu, host, description = output_paths(path, args.output)
     generated = compile_file(path, opts.Options.from_namespace(args), Reporter())
     if not generated.description["scops"]:
         Reporter().warn("no SCoP found; the output is the input with the CUDA prologue",
                         Location(path))
     try:
         cu.write_text(generated.cuda)
+        host.write_text(generated.host)
         description.write_text(generated.description_json())
     except OSError as exc:
         where = Location("-o") if args.output else Location(path)

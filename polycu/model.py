@@ -87,6 +87,7 @@ class Statement:
     first); in ``body`` they appear as ``c_ast.ID`` nodes.  ``reduction`` is the
     associative operator ('+', '*', 'min', 'max') when the statement has the form
     ``X[f] = X[f] op e`` with ``e`` not reading ``X``; ``reduction_array`` names X.
+    ``iterator_types`` are the iterators' C types (C text, ``iterators`` order).
     """
 
     name: str
@@ -98,6 +99,11 @@ class Statement:
     location: Location | None = None
     reduction: str | None = None
     reduction_array: str | None = None
+    iterator_types: tuple[str, ...] = ()
+
+    def iterator_type(self, name: str) -> str:
+        """The C type ``name`` was declared with (``int`` when the frontend did not say)."""
+        return dict(zip(self.iterators, self.iterator_types)).get(name, "int")
 
     @property
     def reads(self) -> tuple[Access, ...]:
@@ -118,6 +124,9 @@ class Scop:
     ``declarations`` the C declaration, without initialiser, of every variable the
     SCoP uses but does not declare (parameters, arrays, scalars, iterators), so that
     the runtime can compile the original SCoP alone as a CPU reference.
+    ``parameter_types`` are the C types the parameters are declared with, in
+    ``parameters`` order (``int``, ``unsigned``, ``long`` ...): the contract's
+    signature passes each parameter with its own type.
     """
 
     name: str
@@ -132,6 +141,12 @@ class Scop:
     location: Location | None = None
     original_code: str = ""
     declarations: tuple[tuple[str, str], ...] = ()
+    parameter_types: tuple[str, ...] = ()
+
+    def parameter_type(self, name: str) -> str:
+        """The C type of parameter ``name`` (``int`` when the frontend did not say)."""
+        types = dict(zip(self.parameters, self.parameter_types))
+        return types.get(name, "int")
 
     # -- lookups -----------------------------------------------------------
     def array(self, name: str) -> Array:

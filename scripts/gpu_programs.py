@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 import polybench_cpu as cpu  # noqa: E402
 
 from polycu.cli import build_parser  # noqa: E402
-from polycu.codegen import compile_file  # noqa: E402
+from polycu.codegen import compile_file, host_path  # noqa: E402
 from polycu.diagnostics import PolycuError  # noqa: E402
 from polycu.options import COMPILE, OPTIONS, Options  # noqa: E402
 from polycu.runtime.check import dataset_parameters  # noqa: E402
@@ -86,7 +86,7 @@ def translate(kernel: cpu.Kernel, dataset: str, work: Path) -> tuple[Path, dict]
     with ISL_LOCK:
         generated = compile_file(str(kernel.source), options)
     cu = work / f"{kernel.name}_{dataset}.cu"
-    cu.write_text(generated.cuda)
+    generated.write(cu)
     return cu, generated.description
 
 
@@ -96,7 +96,8 @@ def nvcc_build(kernel: cpu.Kernel, cu: Path, dataset: str, define: str, out: Pat
     run(["nvcc", "-O3", "-arch=sm_90", "-w", f"--fmad={'true' if fmad else 'false'}",
          "-I", str(cpu.UTILITIES_DIR),
          "-I", str(kernel.directory), f"-D{dataset}_DATASET", f"-D{define}",
-         str(cpu.UTILITIES_DIR / "polybench.c"), str(cu), "-o", str(binary), "-lm"], 600)
+         str(cpu.UTILITIES_DIR / "polybench.c"), str(cu), str(host_path(cu)), "-o", str(binary),
+         "-lm"], 600)
     return binary
 
 

@@ -73,7 +73,7 @@ def test_description_matches_the_cuda_text(suite, kernel: polybench_cpu.Kernel) 
     # The SCoP's lines are replaced by one call; the text around it is verbatim.
     original = kernel.source.read_text().split("\n")
     first, last = scop["region"]
-    body = cuda[cuda.index("\n".join(original[:6])):].split("\n")
+    body = generated.host.split("\n")
     assert body[:first - 1] == original[:first - 1]
     assert body[len(body) - (len(original) - last):] == original[last:]
     assert f"{scop['host_function']}(" in "\n".join(body[first - 1:len(body) - len(original) + last])
@@ -85,8 +85,10 @@ def test_c99_prototypes_index_with_the_size_parameters_and_run_on_the_cpu() -> N
     opts = options(kernel, "MINI_DATASET", "POLYBENCH_USE_C99_PROTO")
     (scop,) = compile_file(str(kernel.source), opts).description["scops"]
     (entry,) = scop["kernels"]
-    assert "C[c0 * nj + (32 * b1 + t1)]" in entry["source"]
-    assert "A[c0 * nk + c2]" in entry["source"]
+    # ni * nj may exceed 2^31 (int parameters): C indexes with 64-bit pointer
+    # arithmetic, and so does the kernel.
+    assert "C[((long long)(c0)) * nj + (32 * b1 + t1)]" in entry["source"]
+    assert "A[((long long)(c0)) * nk + c2]" in entry["source"]
     (report,) = emulate_file(str(kernel.source), opts, params={"ni": 33, "nj": 41, "nk": 7},
                              seed=5)
     assert report.ok, report.format()

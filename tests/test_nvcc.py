@@ -1,8 +1,8 @@
 """nvcc accepts everything polycu emits (no removed or misspelt CUDA API slips through).
 
-* every PolyBench program's .cu, built the way the issue says a user builds it
-  (``nvcc -arch=sm_90 -I utilities -I <kernel dir> -D<DATASET> -c``), at the dataset
-  polycu was given;
+* every PolyBench program's .cu and its host program (C), built the way a user
+  builds them (``nvcc -arch=sm_90 -I utilities -I <kernel dir> -D<DATASET> -c
+  OUT.cu OUT_host.c``), at the dataset polycu was given;
 * every description's device source alone (what PyCUDA's SourceModule compiles)
   and host function with the prologue (what the runtimes link).
 
@@ -28,9 +28,10 @@ pytestmark = pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 
 
 def nvcc(source: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([NVCC, "-arch=sm_90", "-c", str(source), "-o",
-                           str(source.with_suffix(".o")), *flags],
-                          capture_output=True, text=True, timeout=300)
+    """``nvcc -arch=sm_90 -c`` of ``source`` and the other sources among ``flags`` (a
+    host program OUT_host.c goes to the host C compiler), objects beside them."""
+    return subprocess.run([NVCC, "-arch=sm_90", "-c", str(source), *flags],
+                          capture_output=True, text=True, timeout=300, cwd=source.parent)
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +42,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.Comp
     for kernel in KERNELS:
         generated = suite[kernel.name]
         whole = tmp / f"{kernel.name}.cu"
-        whole.write_text(generated.cuda)
+        host = generated.write(whole)
         jobs.append((f"{kernel.name}:program", whole,
-                     ("-I", str(polybench_cpu.UTILITIES_DIR), "-I", str(kernel.directory))))
+                     (str(host), "-I", str(polybench_cpu.UTILITIES_DIR), "-I",
+                      str(kernel.directory))))
         (scop,) = generated.description["scops"]
         device = tmp / f"{kernel.name}_device.cu"
         device.write_text(scop["device_source"])
@@ -68,8 +70,8 @@ def test_small_dataset_program_compiles_with_the_same_define() -> None:
     generated = compile_file(str(kernel.source), options(kernel, "SMALL_DATASET"))
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "jacobi-2d.cu"
-        source.write_text(generated.cuda)
-        result = nvcc(source, "-I", str(polybench_cpu.UTILITIES_DIR), "-I",
+        host = generated.write(source)
+        result = nvcc(source, str(host), "-I", str(polybench_cpu.UTILITIES_DIR), "-I",
                       str(kernel.directory), "-DSMALL_DATASET")
     assert result.returncode == 0, result.stderr
     assert "B[c1 * 90 + " in generated.cuda       # SMALL: N = 90

@@ -1,9 +1,12 @@
 """Code generation: GPU programs -> one .cu file and its kernel description.
 
 In:  the ``GpuProgram`` of every SCoP of one source file.
-Out: ``Generated``: the .cu text (prologue, kernels, host functions, then the
-original file verbatim with each SCoP's lines replaced by a call) and the
-JSON-serialisable description of contract 4.
+Out: ``Generated``: the .cu text (prologue, kernels, and the ``extern "C"`` host
+function of each SCoP), the host program (the original file verbatim, still C,
+with each SCoP's lines replaced by a call of its host function) and the
+JSON-serialisable description of contract 4.  nvcc compiles the .cu as C++; the
+user's program stays C and goes to a C compiler (``nvcc OUT.cu OUT_host.c`` does
+both: nvcc hands ``.c`` files to the host C compiler).
 
 ``compile_file`` runs the whole pipeline on a file: frontend, dependences, schedule
 (``polycu.schedule.choose``), mapping, code generation.
@@ -30,13 +33,27 @@ from .description import VERSION, describe
 
 @dataclass(frozen=True)
 class Generated:
-    """The generated .cu text and the kernel description of one source file."""
+    """The generated .cu text, the host program (C) and the kernel description of one
+    source file."""
 
     cuda: str
+    host: str
     description: dict[str, Any]
 
     def description_json(self) -> str:
         return json.dumps(self.description, indent=1) + "\n"
+
+    def write(self, cu: Path) -> Path:
+        """Write the .cu to ``cu`` and the host program beside it; returns the latter."""
+        host_file = host_path(cu)
+        cu.write_text(self.cuda)
+        host_file.write_text(self.host)
+        return host_file
+
+
+def host_path(cu: Path) -> Path:
+    """Where the host program of ``OUT.cu`` goes: ``OUT_host.c`` beside it."""
+    return cu.with_name(cu.stem + "_host.c")
 
 
 def generate(source: str, text: str, programs: Sequence[GpuProgram]) -> Generated:
@@ -57,10 +74,9 @@ def generate(source: str, text: str, programs: Sequence[GpuProgram]) -> Generate
         scops.append(describe(program, arrays, moves, device_source, host_source, sources))
         indent = host.indentation(text, scop.region)
         calls.append((scop.region, host.call_site(scop, arrays, indent)))
-    body = host.splice(text, calls)
-    cuda = "\n\n".join(device_parts + host_parts) + "\n\n" + body
+    cuda = "\n\n".join(device_parts + host_parts) + "\n"
     description = {"version": VERSION, "source": source, "scops": scops}
-    return Generated(cuda, description)
+    return Generated(cuda, host.splice(text, calls), description)
 
 
 def sizes_from(options: Options) -> Sizes:

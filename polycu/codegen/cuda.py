@@ -10,6 +10,14 @@ replaced by its value at the AST's call site and every array reference
 Scalars written anywhere in the SCoP live in device memory (``s[0]``); read-only
 scalars are kernel arguments passed by value; a scalar the mapping privatised is a
 local variable of each thread of every kernel that uses it.
+
+Integers keep their C meaning.  The loops isl generates count in the SCoP's
+*index type*: ``int`` when every parameter and iterator type fits in an ``int``,
+else ``long long``; parameters and host values travel in it.  Inside a statement
+an iterator or a parameter whose C type differs is cast back to that type
+(``(unsigned int)c0``), so the statement computes what the C statement computed.
+A subscript is linearised in ``long long`` (C's pointer arithmetic is 64-bit)
+unless the array has constant extents whose product fits in an ``int``.
 """
 from __future__ import annotations
 
@@ -21,6 +29,7 @@ import islpy as isl
 from pycparser import c_ast, c_generator
 
 from ..diagnostics import error
+from ..frontend.ctype import INT, parse_type
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Access, Array, Scop, Statement
 from .ast import Block, Expr, For, If, Node, User, expr_of, kernel_ast
@@ -86,28 +95,41 @@ def atom(e: Expr, host: bool = False) -> str:
 
 # -- AST nodes -------------------------------------------------------------------
 
+def index_type(scop: Scop) -> str:
+    """``int`` when every parameter and iterator of the SCoP has a type whose values
+    fit in an ``int``, else ``long long`` (the type of generated loops and host values)."""
+    names = list(scop.parameter_types) + [t for s in scop.statements for t in s.iterator_types]
+    for name in names:
+        ctype = parse_type(name)
+        if ctype is None or not INT.holds(ctype.minimum, ctype.maximum):
+            return "long long"
+    return "int"
+
+
 def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
-               depth: int = 1) -> list[str]:
-    """Lines of C for an AST; ``user`` expands one ``User`` node into lines."""
+               itype: str = "int", depth: int = 1) -> list[str]:
+    """Lines of C for an AST counting in ``itype``; ``user`` expands one ``User`` node."""
     pad = INDENT * depth
     if isinstance(node, Block):
-        return [line for child in node.children for line in print_node(child, user, host, depth)]
+        return [line for child in node.children
+                for line in print_node(child, user, host, itype, depth)]
     if isinstance(node, User):
         return [pad + line for line in user(node)]
     if isinstance(node, If):
         lines = [f"{pad}if ({c_expr(node.cond, host)}) {{"]
-        lines += print_node(node.then, user, host, depth + 1)
+        lines += print_node(node.then, user, host, itype, depth + 1)
         if node.else_ is not None:
             lines.append(f"{pad}}} else {{")
-            lines += print_node(node.else_, user, host, depth + 1)
+            lines += print_node(node.else_, user, host, itype, depth + 1)
         return lines + [pad + "}"]
     assert isinstance(node, For)
     if node.degenerate:
-        lines = [f"{pad}{{", f"{pad}{INDENT}const int {node.var} = {c_expr(node.init, host)};"]
-        return lines + print_node(node.body, user, host, depth + 1) + [pad + "}"]
-    lines = [f"{pad}for (int {node.var} = {c_expr(node.init, host)}; "
+        lines = [f"{pad}{{",
+                 f"{pad}{INDENT}const {itype} {node.var} = {c_expr(node.init, host)};"]
+        return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
+    lines = [f"{pad}for ({itype} {node.var} = {c_expr(node.init, host)}; "
              f"{node.var} <= {c_expr(node.upper, host)}; {node.var} += {node.step}) {{"]
-    return lines + print_node(node.body, user, host, depth + 1) + [pad + "}"]
+    return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
 
 
 # -- arrays as flat device pointers -------------------------------------------------
@@ -115,11 +137,13 @@ def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
 @dataclass(frozen=True)
 class Layout:
     """How kernels see one array: by value (read-only scalar) or a flat pointer with
-    the C text of its extents (row-major; the outermost one may be None)."""
+    the C text of its extents (row-major; the outermost one may be None); ``wide``
+    linearises subscripts in ``long long``."""
 
     array: Array
     extents: tuple[str | None, ...]
     by_value: bool
+    wide: bool = True
 
 
 # The extent n_k = 1 + max i_k over { A[i] : 0 <= i_k < n_k } (isl folds '1000 + 0' and
@@ -143,6 +167,7 @@ def extent_text(scop: Scop, array: Array, k: int) -> str | None:
 def layouts(scop: Scop) -> dict[str, Layout]:
     """The device view of every array of the SCoP."""
     written = {a.array for s in scop.statements for a in s.writes}
+    wide = index_type(scop) != "int"
     result = {}
     for array in scop.arrays:
         if any(e is None for e in array.extents[1:]):
@@ -150,13 +175,29 @@ def layouts(scop: Scop) -> dict[str, Layout]:
                         "needs contiguous row-major arrays", array.location)
         extents = tuple(None if k == 0 and array.extents[0] is None else
                         extent_text(scop, array, k) for k in range(array.rank))
-        result[array.name] = Layout(array, extents, array.is_scalar and array.name not in written)
+        result[array.name] = Layout(array, extents, array.is_scalar and array.name not in written,
+                                    wide or not _small(extents))
     return result
 
 
-def linearise(subscripts: list[str], extents: tuple[str | None, ...]) -> str:
-    """Row-major offset of ``A[s_0]..[s_{r-1}]`` by Horner's rule."""
-    index = subscripts[0]
+_INT_MAX = (1 << 31) - 1
+
+
+def _small(extents: tuple[str | None, ...]) -> bool:
+    """Whether the extents are constants whose product fits in an ``int``."""
+    size = 1
+    for extent in extents:
+        if extent is None or not extent.isdigit():
+            return False
+        size *= int(extent)
+    return size <= _INT_MAX
+
+
+def linearise(subscripts: list[str], extents: tuple[str | None, ...], wide: bool = False
+              ) -> str:
+    """Row-major offset of ``A[s_0]..[s_{r-1}]`` by Horner's rule (in ``long long``
+    when ``wide``: the first subscript is converted, the rest follow)."""
+    index = f"(long long)({subscripts[0]})" if wide and len(subscripts) > 1 else subscripts[0]
     for sub, extent in zip(subscripts[1:], extents[1:]):
         factor = extent if _simple(extent) else f"({extent})"
         index = f"({index}) * {factor} + {sub}" if not _simple(index) else \
@@ -198,7 +239,7 @@ class _BodyPrinter(c_generator.CGenerator):
             subscripts.append(self._subscript(node.subscript))
             node = node.name
         layout = self.arrays[access.array]
-        return f"{access.array}[{linearise(subscripts[::-1], layout.extents)}]"
+        return f"{access.array}[{linearise(subscripts[::-1], layout.extents, layout.wide)}]"
 
     def _subscript(self, node: c_ast.Node) -> str:
         text = self._visit_expr(node)
@@ -219,14 +260,26 @@ class _BodyPrinter(c_generator.CGenerator):
 
 
 def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
-                   atomic: bool = False, private: frozenset[str] = frozenset()) -> str:
-    """The C text of one instance ``S(args)`` (iterators replaced by ``args``; the
+                   atomic: bool = False, private: frozenset[str] = frozenset(),
+                   scop: Scop | None = None) -> str:
+    """The C text of one instance ``S(args)`` (iterators replaced by ``args``, cast to
+    their C types where the index type differs, like the SCoP's parameters; the
     ``private`` scalars are the kernel's local variables)."""
-    values = {it: atom(arg) for it, arg in zip(stmt.iterators, args)}
+    itype = index_type(scop) if scop is not None else "int"
+    values = {it: _as_type(atom(arg), stmt.iterator_type(it), itype)
+              for it, arg in zip(stmt.iterators, args)}
+    if scop is not None:
+        for p in scop.parameters:
+            values.setdefault(p, _as_type(p, scop.parameter_type(p), itype))
     printer = _BodyPrinter(values, stmt.accesses, arrays, private)
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
     return printer.visit(stmt.body) + ";"
+
+
+def _as_type(text: str, ctype: str, itype: str) -> str:
+    """``text`` (a value of type ``itype``) as a value of C type ``ctype``."""
+    return text if ctype == itype else f"(({ctype}){text})"
 
 
 # -- kernels ------------------------------------------------------------------------
@@ -250,8 +303,9 @@ def kernel_args(program: GpuProgram, kernel: Kernel,
                 arrays: dict[str, Layout]) -> tuple[KernelArg, ...]:
     """Parameters, host values, read-only scalars by value, then device pointers
     (private scalars are none of these: each thread declares its own)."""
-    args = [KernelArg(p, "int", "param") for p in program.scop.parameters]
-    args += [KernelArg(h, "int", "iterator") for h in kernel.host_ids]
+    itype = index_type(program.scop)
+    args = [KernelArg(p, itype, "param") for p in program.scop.parameters]
+    args += [KernelArg(h, itype, "iterator") for h in kernel.host_ids]
     used = (kernel.reads | kernel.writes) - kernel.private
     for array in program.scop.arrays:
         layout = arrays[array.name]
@@ -275,16 +329,17 @@ def kernel_source(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout]
     def expand(node: User) -> list[str]:
         stmt = statements[node.name]
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
-                               kernel.private)]
+                               kernel.private, scop)]
 
     lines = [f'extern "C" __global__ void {kernel.name}('
              + ", ".join(a.declaration for a in args) + ")", "{"]
     for array in scop.arrays:
         if array.name in kernel.private:
             lines.append(f"{INDENT}{array.element_type} {array.name};")
+    itype = index_type(scop)
     for m in sorted(kernel.mapped, key=lambda m: m.member):
-        lines.append(f"{INDENT}const int {m.block_id} = blockIdx.{m.axis}, "
+        lines.append(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
                      f"{m.thread_id} = threadIdx.{m.axis};")
-    lines += print_node(kernel_ast(program, kernel), expand, host=False)
+    lines += print_node(kernel_ast(program, kernel), expand, host=False, itype=itype)
     lines.append("}")
     return "\n".join(lines)

@@ -1,8 +1,17 @@
 """C expressions to isl affine objects, with C's semantics.
 
-In:  a pycparser expression and an ``AffineEnv`` (loop iterators, parameter oracle).
+In:  a pycparser expression and an ``AffineEnv`` (loop iterators and their C types,
+parameter oracle, the set where the expression is evaluated).
 Out: an ``isl.PwAff`` on the set space ``[p] -> { [i_1, ..., i_d] }`` or an ``isl.Set``
 for conditions.
+
+Every subexpression has a C type (``ctype.py``): operands are converted by the
+usual arithmetic conversions before an operator applies, casts convert, and a
+value of an unsigned type is reduced modulo ``2^w`` when it may leave
+``[0, 2^w)`` on the evaluation set (so ``(unsigned)(i - 3) < 4u`` is
+``(i - 3) mod 2^32 < 4``, i.e. ``3 <= i <= 6``).  Whether a reduction is needed is
+decided exactly with isl over the evaluation set, where every variable also lies
+in the range of its type; no reduction is printed for values that stay in range.
 
 ``e / c`` and ``e % c`` with a constant ``c`` follow C (truncation toward zero):
 ``trunc(e / c) = floor(e / c)`` where ``e >= 0`` and ``-floor(-e / c)`` elsewhere, which
@@ -11,13 +20,14 @@ assumed about the sign of ``e``: isl keeps both pieces and simplifies with the d
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
 
 import islpy as isl
 from pycparser import c_ast
 
 from ..diagnostics import Location
+from .ctype import INT, Arith, common, literal_type, literal_value, parse_type, promote
 
 CTX = isl.DEFAULT_CONTEXT
 
@@ -35,6 +45,10 @@ class NotAffine(Exception):
         return Location.from_coord(self.node.coord)
 
 
+def _int_type(_name: str) -> Arith:
+    return INT
+
+
 @dataclass(frozen=True)
 class AffineEnv:
     """What names mean inside an affine expression.
@@ -42,10 +56,16 @@ class AffineEnv:
     ``iterators`` are the enclosing loop counters (outer first): the set dimensions.
     ``param`` is asked about every other identifier; it returns True when the name
     may be a symbolic constant of the SCoP (it records it) and False otherwise.
+    ``type_of`` gives the C type of an iterator or a parameter; ``typedefs`` resolves
+    type names in casts.  ``bounds`` (on the iterators' space, with parameters) is
+    where the expression is evaluated: conversions are proven exact there.
     """
 
     iterators: tuple[str, ...]
     param: Callable[[str], bool]
+    type_of: Callable[[str], Arith] = _int_type
+    typedefs: Mapping[str, str] = field(default_factory=dict)
+    bounds: isl.Set | None = None
 
     def space(self) -> isl.Space:
         return isl.Space.create_from_names(CTX, set=list(self.iterators))
@@ -55,7 +75,7 @@ class AffineEnv:
 
     def constant(self, value: int) -> isl.PwAff:
         ls = isl.LocalSpace.from_space(self.space())
-        return isl.PwAff.from_aff(isl.Aff.val_on_domain(ls, isl.Val.int_from_si(CTX, value)))
+        return isl.PwAff.from_aff(isl.Aff.val_on_domain(ls, isl.Val(str(value), CTX)))
 
     def variable(self, name: str) -> isl.PwAff:
         ls = isl.LocalSpace.from_space(self.space())
@@ -66,65 +86,150 @@ class AffineEnv:
         ls = isl.LocalSpace.from_space(space)
         return isl.PwAff.var_on_domain(ls, isl.dim_type.param, 0)
 
+    def type_range(self, value: isl.PwAff) -> isl.Set:
+        """``bounds`` (or the universe) with every iterator and every parameter of
+        ``value`` in the range of its C type."""
+        result = self.bounds if self.bounds is not None else self.universe()
+        names = [value.get_dim_name(isl.dim_type.param, k)
+                 for k in range(value.dim(isl.dim_type.param))]
+        return self.within_types(result, names)
+
+    def within_types(self, points: isl.Set, params: list[str] | None = None) -> isl.Set:
+        """``points`` (on the iterators' space) with the iterators and ``params`` (all
+        parameters of ``points`` when None) in the ranges of their C types."""
+        if params is None:
+            params = [points.get_dim_name(isl.dim_type.param, k)
+                      for k in range(points.dim(isl.dim_type.param))]
+        for name in params:
+            points = points.intersect(_in_range(self.parameter(name), self.type_of(name), self))
+        for name in self.iterators:
+            points = points.intersect(_in_range(self.variable(name), self.type_of(name), self))
+        return points
+
+
+def _in_range(value: isl.PwAff, t: Arith, env: AffineEnv) -> isl.Set:
+    low, high = env.constant(t.minimum), env.constant(t.maximum)
+    return value.ge_set(low).intersect(value.le_set(high))
+
+
+# (v : from) converted to type t is v where v lies in t's range on the evaluation set
+# W, else v - 2^w k with k = floor((v - min_t) / 2^w) (C11 6.3.1.3; gcc's choice for
+# signed targets).  When k takes few values on W, one affine piece per value keeps
+# the result free of the floor (isl would not drop it from later constraints).
+def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
+            node: c_ast.Node) -> isl.PwAff:
+    """``value`` (of C type ``source``) converted to the integer type ``target``."""
+    if target.floating:
+        raise NotAffine(node, f"conversion to {target.name} in an affine expression")
+    if target == source or (not source.floating and target.holds(source.minimum,
+                                                                     source.maximum)):
+        return value
+    if target.bits == 1:
+        raise NotAffine(node, "conversion to _Bool in an affine expression")
+    where = env.type_range(value)
+    outside = value.lt_set(env.constant(target.minimum)).union(
+        value.gt_set(env.constant(target.maximum)))
+    if outside.intersect(where).is_empty():
+        return value
+    modulus = 1 << target.bits
+    low = target.minimum
+    wraps = value.sub(env.constant(low)).div(env.constant(modulus)).floor()
+    values = isl.Map.from_pw_aff(wraps).intersect_domain(where).range()
+    values = values.project_out(isl.dim_type.param, 0, values.dim(isl.dim_type.param))
+    if values.is_bounded() and not values.is_empty():
+        first, last = (_coordinate(values.lexmin()), _coordinate(values.lexmax()))
+        if last - first < 4:
+            result: isl.PwAff | None = None
+            for k in range(first, last + 1):
+                lo, hi = env.constant(low + k * modulus), env.constant(low + (k + 1) * modulus)
+                piece = value.ge_set(lo).intersect(value.lt_set(hi)).intersect(where)
+                part = value.sub(env.constant(k * modulus)).intersect_domain(piece)
+                result = part if result is None else result.union_add(part)
+            assert result is not None
+            return result.coalesce()
+    return value.sub(env.constant(low)).mod_val(isl.Val(str(modulus), CTX)).add(
+        env.constant(low))
+
+
+def _coordinate(point_set: isl.Set) -> int:
+    return point_set.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python()
+
 
 def int_constant(node: c_ast.Node) -> int | None:
     """The value of an integer literal (decimal, octal or hex, any suffix), else None."""
     if isinstance(node, c_ast.Constant) and ("int" in node.type or "long" in node.type
                                              or "unsigned" in node.type):
-        text = node.value.rstrip("uUlL")
-        if text.lower().startswith("0x"):
-            return int(text, 16)
-        return int(text, 8) if len(text) > 1 and text.startswith("0") else int(text)
+        return literal_value(node.value)
     if isinstance(node, c_ast.UnaryOp) and node.op == "-":
         inner = int_constant(node.expr)
         return None if inner is None else -inner
     return None
 
 
-_INT_CASTS = {"int", "long", "short", "unsigned", "signed", "char", "size_t", "ptrdiff_t",
-              "int32_t", "int64_t", "uint32_t", "uint64_t", "intptr_t"}
+def cast_type(node: c_ast.Cast, typedefs: Mapping[str, str]) -> Arith | None:
+    """The arithmetic type a cast converts to (None: not arithmetic, e.g. a pointer)."""
+    decl = node.to_type.type
+    if not isinstance(decl, c_ast.TypeDecl) or not isinstance(decl.type, c_ast.IdentifierType):
+        return None
+    names = [w for n in decl.type.names for w in typedefs.get(n, n).split()]
+    return parse_type(" ".join(names))
 
 
 def to_pwaff(node: c_ast.Node, env: AffineEnv) -> isl.PwAff:
     """Translate an integer C expression to a piecewise quasi-affine function."""
-    value = int_constant(node)
-    if value is not None:
-        return env.constant(value)
+    return typed(node, env)[0]
+
+
+def typed(node: c_ast.Node, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
+    """An integer C expression as (its value, its C type)."""
+    if isinstance(node, c_ast.Constant) and ("int" in node.type or "long" in node.type
+                                             or "unsigned" in node.type):
+        return env.constant(literal_value(node.value)), literal_type(node.value)
     if isinstance(node, c_ast.ID):
         if node.name in env.iterators:
-            return env.variable(node.name)
+            return env.variable(node.name), env.type_of(node.name)
         if env.param(node.name):
-            return env.parameter(node.name)
+            return env.parameter(node.name), env.type_of(node.name)
         raise NotAffine(node, f"'{node.name}' is not a loop iterator or a parameter of the SCoP")
     if isinstance(node, c_ast.UnaryOp):
-        if node.op == "-":
-            return to_pwaff(node.expr, env).neg()
-        if node.op == "+":
-            return to_pwaff(node.expr, env)
+        if node.op in ("-", "+"):
+            value, t = typed(node.expr, env)
+            result_type = promote(t)
+            value = convert(value, t, result_type, env, node)
+            if node.op == "+":
+                return value, result_type
+            negated = value.neg()
+            return (negated if result_type.signed
+                    else convert(negated, _EXACT, result_type, env, node)), result_type
         if node.op in ("++", "--", "p++", "p--"):
             raise NotAffine(node, "increment or decrement inside an expression")
         raise NotAffine(node, f"operator '{node.op}' in an affine expression")
     if isinstance(node, c_ast.Cast):
-        names = set(getattr(getattr(node.to_type.type, "type", None), "names", []) or [])
-        if names and names <= _INT_CASTS:
-            return to_pwaff(node.expr, env)
-        raise NotAffine(node, "cast to a non-integer type in an affine expression")
+        target = cast_type(node, env.typedefs)
+        if target is None or target.floating:
+            raise NotAffine(node, "cast to a non-integer type in an affine expression")
+        value, t = typed(node.expr, env)
+        return convert(value, t, target, env, node), target
     if isinstance(node, c_ast.BinaryOp):
         return _binary(node, env)
     if isinstance(node, c_ast.TernaryOp):
         cond = to_set(node.cond, env)
-        then = to_pwaff(node.iftrue, env).intersect_domain(cond)
-        other = to_pwaff(node.iffalse, env).intersect_domain(cond.complement())
-        return then.union_add(other).coalesce()
+        (then, tt), (other, to) = typed(node.iftrue, env), typed(node.iffalse, env)
+        t = common(tt, to)
+        then = convert(then, tt, t, env, node).intersect_domain(cond)
+        other = convert(other, to, t, env, node).intersect_domain(cond.complement())
+        return then.union_add(other).coalesce(), t
     if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
             and node.name.name in ("min", "max", "MIN", "MAX", "floord", "ceild") \
             and node.args is not None and len(node.args.exprs) == 2:
-        a, b = (to_pwaff(e, env) for e in node.args.exprs)
+        (a, ta), (b, tb) = (typed(e, env) for e in node.args.exprs)
+        t = common(ta, tb)
+        a, b = convert(a, ta, t, env, node), convert(b, tb, t, env, node)
         name = node.name.name.lower()
         if name in ("min", "max"):
-            return a.min(b) if name == "min" else a.max(b)
+            return (a.min(b) if name == "min" else a.max(b)), t
         _constant_of(b, node.args.exprs[1])
-        return a.div(b).floor() if name == "floord" else a.div(b).ceil()
+        return (a.div(b).floor() if name == "floord" else a.div(b).ceil()), t
     if isinstance(node, c_ast.ArrayRef):
         raise NotAffine(node, "array element in an affine expression (data-dependent)")
     if isinstance(node, c_ast.FuncCall):
@@ -144,29 +249,43 @@ def _constant_of(pa: isl.PwAff, node: c_ast.Node) -> int:
     return int(values[0])
 
 
-def _binary(node: c_ast.BinaryOp, env: AffineEnv) -> isl.PwAff:
+def _operands(node: c_ast.BinaryOp, env: AffineEnv
+              ) -> tuple[isl.PwAff, isl.PwAff, Arith]:
+    """Both operands converted to their common type (the usual arithmetic conversions)."""
+    (left, tl), (right, tr) = typed(node.left, env), typed(node.right, env)
+    t = common(tl, tr)
+    return convert(left, tl, t, env, node), convert(right, tr, t, env, node), t
+
+
+def _binary(node: c_ast.BinaryOp, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
     op = node.op
-    if op in ("+", "-", "*", "/", "%"):
-        left, right = to_pwaff(node.left, env), to_pwaff(node.right, env)
-        if op == "+":
-            return left.add(right)
-        if op == "-":
-            return left.sub(right)
-        if op == "*":
-            if left.is_cst() or right.is_cst():
-                return left.mul(right)
+    if op not in ("+", "-", "*", "/", "%"):
+        raise NotAffine(node, f"operator '{op}' in an affine expression")
+    left, right, t = _operands(node, env)
+    if op == "+":
+        result = left.add(right)
+    elif op == "-":
+        result = left.sub(right)
+    elif op == "*":
+        if not (left.is_cst() or right.is_cst()):
             raise NotAffine(node, "product of two non-constant terms is not affine")
+        result = left.mul(right)
+    else:
         divisor = _constant_of(right, node.right)
         if divisor == 0:
             raise NotAffine(node, "division by zero")
-        sign = -1 if divisor < 0 else 1
         den = env.constant(abs(divisor))
         if op == "/":
             quotient = left.tdiv_q(den)
-            return quotient.neg() if sign < 0 else quotient
-        return left.tdiv_r(den)  # C: the remainder has the sign of the dividend
-    raise NotAffine(node, f"operator '{op}' in an affine expression")
+            result = quotient.neg() if divisor < 0 else quotient
+        else:
+            result = left.tdiv_r(den)  # C: the remainder has the sign of the dividend
+    # Signed overflow is undefined (a valid program has none); unsigned wraps.
+    return (result if t.signed else convert(result, _EXACT, t, env, node)), t
 
+
+#: The type of an unsigned operation's exact result before its reduction modulo 2^w.
+_EXACT = Arith("(exact)", False, 130, True, 99)
 
 _COMPARE = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set",
             "==": "eq_set", "!=": "ne_set"}
@@ -175,7 +294,7 @@ _COMPARE = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set",
 def to_set(node: c_ast.Node, env: AffineEnv) -> isl.Set:
     """Translate a C condition (comparisons, ``&&``, ``||``, ``!``) to the set where it holds."""
     if isinstance(node, c_ast.BinaryOp) and node.op in _COMPARE:
-        left, right = to_pwaff(node.left, env), to_pwaff(node.right, env)
+        left, right, _ = _operands(node, env)
         return getattr(left, _COMPARE[node.op])(right)
     if isinstance(node, c_ast.BinaryOp) and node.op == "&&":
         return to_set(node.left, env).intersect(to_set(node.right, env))

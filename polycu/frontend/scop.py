@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -24,7 +24,8 @@ from pycparser import c_ast, c_generator
 
 from ..diagnostics import Location, error
 from ..model import READ, WRITE, Access, Array, Scop, Statement
-from .affine import CTX, AffineEnv, NotAffine, int_constant, to_pwaff, to_set
+from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_pwaff, to_set, typed
+from .ctype import INT, Arith, parse_type
 
 #: Functions without side effects that may appear inside statement expressions.
 PURE_FUNCTIONS = frozenset(
@@ -62,6 +63,11 @@ class Symbol:
     def is_integer(self) -> bool:
         return not self.extents and bool(set(self.element_type.split()) & INTEGER_TYPES) \
             and not set(self.element_type.split()) & {"float", "double"}
+
+    @property
+    def ctype(self) -> Arith | None:
+        """The arithmetic type of a scalar (None for a struct, a pointer or an array)."""
+        return None if self.extents else parse_type(self.element_type)
 
 
 def _decode_type(decl_type: c_ast.Node, typedefs: dict[str, str]
@@ -179,7 +185,9 @@ class _Builder:
     written: set[str]
     source: str
     prefix: str
+    typedefs: dict[str, str] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
+    iterator_types: dict[str, Arith] = field(default_factory=dict)
     statements: list[Statement] = field(default_factory=list)
     locals: dict[str, Symbol] = field(default_factory=dict)
     accessed: dict[str, Location] = field(default_factory=dict)
@@ -197,8 +205,15 @@ class _Builder:
             self.params.append(name)
         return True
 
-    def env(self, iterators: Sequence[str]) -> AffineEnv:
-        return AffineEnv(tuple(iterators), self.is_param)
+    def type_of(self, name: str) -> Arith:
+        """The C type of a loop iterator (the innermost loop of that name) or a parameter."""
+        if name in self.iterator_types:
+            return self.iterator_types[name]
+        sym = self.symbols.get(name)
+        return (sym.ctype if sym is not None else None) or INT
+
+    def env(self, iterators: Sequence[str], bounds: isl.Set | None = None) -> AffineEnv:
+        return AffineEnv(tuple(iterators), self.is_param, self.type_of, self.typedefs, bounds)
 
     def explain(self, exc: NotAffine) -> str:
         """Why a name cannot be a parameter, when that is the reason."""
@@ -210,16 +225,23 @@ class _Builder:
             return f"'{node.name}' is not an integer scalar"
         return exc.what
 
-    def affine(self, node: c_ast.Node, iterators: Sequence[str]) -> isl.PwAff:
+    def affine(self, node: c_ast.Node, iterators: Sequence[str],
+               bounds: isl.Set | None = None) -> isl.PwAff:
+        """``node``'s value where it is evaluated (``bounds``: its conversions are exact)."""
+        return self.typed(node, iterators, bounds)[0]
+
+    def typed(self, node: c_ast.Node, iterators: Sequence[str],
+              bounds: isl.Set | None = None) -> tuple[isl.PwAff, Arith]:
         try:
-            return to_pwaff(node, self.env(iterators))
+            return typed(node, self.env(iterators, bounds))
         except NotAffine as exc:
             raise _Unsupported(exc.node, f"expression '{c_text(node)}' is not affine: "
                                f"{self.explain(exc)}", self.loc(exc.node)) from None
 
-    def condition(self, node: c_ast.Node, iterators: Sequence[str]) -> isl.Set:
+    def condition(self, node: c_ast.Node, iterators: Sequence[str],
+                  bounds: isl.Set | None = None) -> isl.Set:
         try:
-            return to_set(node, self.env(iterators))
+            return to_set(node, self.env(iterators, bounds))
         except NotAffine as exc:
             raise _Unsupported(exc.node, f"condition '{c_text(node)}' is not affine: "
                                f"{self.explain(exc)}", self.loc(exc.node)) from None
@@ -234,7 +256,7 @@ class _Builder:
         if isinstance(node, c_ast.For):
             return self.loop(node, iterators, domain)
         if isinstance(node, c_ast.If):
-            cond = self.condition(node.cond, iterators)
+            cond = self.condition(node.cond, iterators, domain)
             then = self.item(node.iftrue, iterators, domain.intersect(cond))
             other = None
             if node.iffalse is not None:
@@ -281,7 +303,7 @@ class _Builder:
     # -- loops --------------------------------------------------------------
     def loop(self, node: c_ast.For, iterators: tuple[str, ...],
              domain: isl.Set) -> isl.Schedule | None:
-        name, lower_node = self.loop_init(node)
+        name, lower_node, ctype = self.loop_init(node)
         if name in iterators:
             raise _Unsupported(node, f"loop iterator '{name}' shadows an enclosing iterator",
                                self.loc(node))
@@ -290,20 +312,33 @@ class _Builder:
         if name in _written_names([node.stmt]):
             raise _Unsupported(node.stmt, f"loop iterator '{name}' is written in the loop body",
                                self.loc(node.stmt))
-        lower = self.affine(lower_node, inner)
-        if node.cond is None:
-            raise _Unsupported(node, "loop without a condition", self.loc(node))
-        cond = self.condition(node.cond, inner)
+        self.iterator_types[name] = ctype
         dom = domain.add_dims(isl.dim_type.set, 1).set_dim_name(isl.dim_type.set,
                                                                len(iterators), name)
-        var = self.env(inner).variable(name)
+        env = self.env(inner, dom)
+        var = env.variable(name)
+        if not ctype.signed or ctype.bits < INT.bits:
+            # Modular types wrap: bound the iterator by its range (an unsigned 64-bit
+            # one below 2^63, like parameters).  Signed overflow is undefined, so int
+            # and long iterators need no bound (the model stays free of +-2^63).
+            dom = dom.intersect(var.ge_set(env.constant(ctype.minimum))).intersect(
+                var.le_set(env.constant(min(ctype.maximum, _LLONG_MAX))))
+        value, value_type = self.typed(lower_node, inner, dom)
+        try:  # the initialisation converts the lower bound to the iterator's type
+            lower = convert(value, value_type, ctype, self.env(inner, dom), lower_node)
+        except NotAffine as exc:
+            raise _Unsupported(exc.node, exc.what, self.loc(exc.node)) from None
+        if node.cond is None:
+            raise _Unsupported(node, "loop without a condition", self.loc(node))
         start = var.ge_set(lower) if step > 0 else var.le_set(lower)
         started = dom.intersect(start)
+        cond = self.condition(node.cond, inner, started)
         self.check_interval(node, started, cond, len(iterators), step)
         dom = started.intersect(cond)
         if abs(step) > 1:
             offset = var.sub(lower).mod_val(isl.Val.int_from_si(CTX, abs(step)))
-            dom = dom.intersect(offset.eq_set(self.env(inner).constant(0)))
+            dom = dom.intersect(offset.eq_set(env.constant(0)))
+        self.check_wrap(node, dom, cond, inner, ctype, step)
         first = len(self.statements)
         body = self.item(node.stmt, inner, dom.coalesce())
         if body is None:
@@ -317,23 +352,49 @@ class _Builder:
             isl.UnionPwMultiAff("{ " + "; ".join(parts) + " }"))
         return body.insert_partial_schedule(band)
 
-    def loop_init(self, node: c_ast.For) -> tuple[str, c_ast.Node]:
+    def loop_init(self, node: c_ast.For) -> tuple[str, c_ast.Node, Arith]:
+        """The iterator, its initial value and its C type."""
         init = node.init
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init:
             decl = init.decls[0]
-            sym = self.symbols.get(decl.name)
-            if sym is None or not sym.is_integer:
+            etype, extents, _ = _decode_type(decl.type, self.typedefs)
+            ctype = None if extents else parse_type(etype)
+            if ctype is None or ctype.floating:
                 raise _Unsupported(decl, "loop iterator must be an integer", self.loc(decl))
-            return decl.name, decl.init
+            return decl.name, decl.init, ctype
         if isinstance(init, c_ast.Assignment) and init.op == "=" \
                 and isinstance(init.lvalue, c_ast.ID):
             sym = self.symbols.get(init.lvalue.name)
-            if sym is None or not sym.is_integer:
+            ctype = sym.ctype if sym is not None else None
+            if ctype is None or ctype.floating:
                 raise _Unsupported(init, f"loop iterator '{init.lvalue.name}' must be an "
                                    "integer variable", self.loc(init))
-            return init.lvalue.name, init.rvalue
+            return init.lvalue.name, init.rvalue, ctype
         raise _Unsupported(node, "loop initialisation must assign one integer iterator",
                            self.loc(init if init is not None else node))
+
+    # An iterator of an unsigned or narrow type wraps around instead of overflowing:
+    # i + s leaves [min, max] at the points W of the domain where it does; the loop
+    # still ends there iff the condition fails at the wrapped value i + s -+ 2^w.
+    def check_wrap(self, node: c_ast.For, dom: isl.Set, cond: isl.Set,
+                   inner: tuple[str, ...], ctype: Arith, step: int) -> None:
+        """Reject a loop whose iterator wraps around and goes on (C's modular types)."""
+        if ctype.signed and ctype.bits >= INT.bits:
+            return  # overflow of a signed iterator is undefined: no valid program has it
+        env = self.env(inner)
+        after = env.variable(inner[-1]).add(env.constant(step))
+        wraps = dom.intersect(after.lt_set(env.constant(ctype.minimum)).union(
+            after.gt_set(env.constant(ctype.maximum))))
+        if wraps.is_empty():
+            return
+        delta = step - (1 << ctype.bits) if step > 0 else step + (1 << ctype.bits)
+        names = ", ".join(inner)
+        moved = ", ".join(list(inner[:-1]) + [f"{inner[-1]} + ({delta})"])
+        wrapped = wraps.apply(isl.Map(f"{{ [{names}] -> [{moved}] }}"))
+        if not env.within_types(wrapped.intersect(cond)).is_empty():
+            raise _Unsupported(node, f"loop iterator '{inner[-1]}' of type '{ctype.name}' "
+                               "wraps around and the loop condition still holds (the loop "
+                               "does not end where it seems to)", self.loc(node))
 
     def loop_step(self, node: c_ast.For, name: str) -> int:
         nxt = node.next
@@ -390,12 +451,13 @@ class _Builder:
         name = f"{self.prefix}{len(self.statements)}"
         body = copy.deepcopy(expr)
         dom = domain.set_tuple_name(name).coalesce()
-        collector = _AccessCollector(self, name, iterators, dom.get_space())
+        collector = _AccessCollector(self, name, iterators, dom)
         collector.statement(body)
         op, array = _reduction(body, collector.accesses)
         stmt = Statement(name=name, domain=dom, iterators=iterators, body=body,
                          accesses=tuple(collector.accesses), text=c_text(body),
-                         location=self.loc(origin), reduction=op, reduction_array=array)
+                         location=self.loc(origin), reduction=op, reduction_array=array,
+                         iterator_types=tuple(self.type_of(i).name for i in iterators))
         self.statements.append(stmt)
         return isl.Schedule.from_domain(isl.UnionSet.from_set(dom))
 
@@ -413,11 +475,12 @@ class _AccessCollector:
     """Records every array and scalar reference of one statement body."""
 
     def __init__(self, builder: _Builder, stmt: str, iterators: tuple[str, ...],
-                 space: isl.Space):
+                 domain: isl.Set):
         self.b = builder
         self.stmt = stmt
         self.iterators = iterators
-        self.space = space
+        self.domain = domain
+        self.space = domain.get_space()
         self.accesses: list[Access] = []
 
     def statement(self, node: c_ast.Node) -> None:
@@ -510,7 +573,8 @@ class _AccessCollector:
             raise _Unsupported(node, f"'{c_text(node)}' uses {len(subscripts)} of "
                                f"{len(sym.extents)} subscripts: {what} is not supported",
                                self.b.loc(node))
-        pieces = [self.b.affine(s, self.iterators) for s in subscripts]
+        bounds = self.domain.reset_tuple_id()
+        pieces = [self.b.affine(s, self.iterators, bounds) for s in subscripts]
         relation = _access_map(self.space, name, pieces)
         ref = f"{self.stmt}.{len(self.accesses)}"
         self.accesses.append(Access(name, kind, relation, ref, self.b.loc(node), node))
@@ -658,11 +722,12 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
     scops: list[Scop] = []
     for func, symbols in functions:
         name = func.decl.name
-        regions = (_auto_regions(func, symbols, source, lines) if use_auto
+        regions = (_auto_regions(func, symbols, source, lines, typedefs) if use_auto
                    else [r for r in pragma_regions if r.function == name])
         for region in regions:
             dead = _dead_after(region, symbols, set(globals_.symbols))
-            scops.append(_build_scop(region, symbols, source, len(scops), context, dead))
+            scops.append(_build_scop(region, symbols, source, len(scops), context, dead,
+                                     typedefs))
     return scops
 
 
@@ -705,13 +770,13 @@ def _pragma_regions(func: c_ast.FuncDef, source: str) -> list[_Region]:
 
 
 def _auto_regions(func: c_ast.FuncDef, symbols: dict[str, Symbol], source: str,
-                  text: list[str]) -> list[_Region]:
+                  text: list[str], typedefs: dict[str, str]) -> list[_Region]:
     """Maximal runs of consecutive block items that form a SCoP and contain a loop."""
     regions: list[_Region] = []
 
     def builds(items: list[c_ast.Node]) -> bool:
         try:
-            builder = _Builder(symbols, _written_names(items), source, "S")
+            builder = _Builder(symbols, _written_names(items), source, "S", typedefs)
             return builder.items(items, (), _universe()) is not None
         except _Unsupported:
             return False
@@ -798,8 +863,9 @@ def _end_line(lines: list[str], node: c_ast.Node) -> int:
 
 
 def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index: int,
-                context: str | None, dead_after: frozenset[str] = frozenset()) -> Scop:
-    builder = _Builder(symbols, _written_names(region.items), source, "S")
+                context: str | None, dead_after: frozenset[str] = frozenset(),
+                typedefs: dict[str, str] | None = None) -> Scop:
+    builder = _Builder(symbols, _written_names(region.items), source, "S", typedefs or {})
     try:
         schedule = builder.items(list(region.items), (), _universe())
     except _Unsupported as exc:
@@ -810,7 +876,8 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
     arrays = tuple(a for a, _ in described)
     params = tuple(builder.params)
     param_space = isl.Space.create_from_names(CTX, set=[], params=list(params))
-    ctx = _context(params, [v for _, v in described], context,
+    types = tuple(builder.type_of(p) for p in params)
+    ctx = _context(params, [v for _, v in described] + _type_ranges(params, types), context,
                    region.location).align_params(param_space)
     statements = tuple(_align_statement(s, param_space) for s in builder.statements)
     used = _used_names(region.items)
@@ -823,7 +890,24 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
     return Scop(name=f"{region.function}_scop{index}", function=region.function, source=source,
                 region=region.lines, parameters=params, context=ctx, arrays=arrays,
                 statements=statements, schedule=schedule, location=region.location,
-                original_code=code, declarations=declarations)
+                original_code=code, declarations=declarations,
+                parameter_types=tuple(t.name for t in types))
+
+
+#: Generated code computes with parameters as ``long long``: the model assumes that
+#: a 64-bit unsigned parameter stays below 2^63 (no loop can run that long anyway).
+_LLONG_MAX = (1 << 63) - 1
+
+
+def _type_ranges(params: tuple[str, ...], types: tuple[Arith, ...]) -> list[isl.Set]:
+    """``min_T <= p <= max_T`` for every parameter whose type is not ``int`` (an ``int``
+    parameter keeps the context free of +-2^31, as before types were modelled)."""
+    ranges = []
+    for name, ctype in zip(params, types):
+        if ctype != INT and (ctype.minimum > -_LLONG_MAX - 1 or ctype.maximum != _LLONG_MAX):
+            high = min(ctype.maximum, _LLONG_MAX)
+            ranges.append(isl.Set(f"[{name}] -> {{ : {ctype.minimum} <= {name} <= {high} }}"))
+    return ranges
 
 
 def _used_names(items: Iterable[c_ast.Node]) -> set[str]:
@@ -856,10 +940,9 @@ def _declared_names(items: Iterable[c_ast.Node]) -> set[str]:
 
 
 def _align_statement(stmt: Statement, space: isl.Space) -> Statement:
-    accesses = tuple(Access(a.array, a.kind, a.relation.align_params(space), a.ref, a.location,
-                            a.node) for a in stmt.accesses)
-    return Statement(stmt.name, stmt.domain.align_params(space), stmt.iterators, stmt.body,
-                     accesses, stmt.text, stmt.location, stmt.reduction, stmt.reduction_array)
+    accesses = tuple(replace(a, relation=a.relation.align_params(space))
+                     for a in stmt.accesses)
+    return replace(stmt, domain=stmt.domain.align_params(space), accesses=accesses)
 
 
 def _array(builder: _Builder, name: str, loc: Location,
@@ -872,7 +955,7 @@ def _array(builder: _Builder, name: str, loc: Location,
     extents = tuple(None if e is None else c_text(e) for e in sym.extents)
     extent_set: isl.Set | None = None
     dims = tuple(f"i{k}" for k in range(len(sym.extents)))
-    env = AffineEnv(dims, builder.is_param)
+    env = AffineEnv(dims, builder.is_param, builder.type_of, builder.typedefs)
     valid = isl.Set("{ : }")
     if all(e is not None for e in sym.extents):
         try:
