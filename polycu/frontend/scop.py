@@ -25,16 +25,8 @@ from pycparser import c_ast, c_generator
 from ..diagnostics import Location, error
 from ..model import READ, WRITE, Access, Array, Scop, Statement
 from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_pwaff, to_set, typed
-from .ctype import INT, Arith, parse_type
-
-#: Functions without side effects that may appear inside statement expressions.
-PURE_FUNCTIONS = frozenset(
-    f + suffix
-    for f in ("sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "fabs",
-              "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
-              "floor", "ceil", "round", "trunc", "fmin", "fmax", "fmod", "hypot", "cbrt",
-              "erf", "erfc", "copysign", "fma")
-    for suffix in ("", "f", "l")) | {"abs", "labs", "min", "max"}
+from .calls import PURE_FUNCTIONS, ExpressionTypes, Prototype, make_explicit, prototypes
+from .ctype import INT, LDOUBLE, Arith, parse_type
 
 INTEGER_TYPES = frozenset({"int", "long", "short", "char", "unsigned", "signed", "size_t",
                            "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
@@ -186,6 +178,7 @@ class _Builder:
     source: str
     prefix: str
     typedefs: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, Prototype] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     iterator_types: dict[str, Arith] = field(default_factory=dict)
     statements: list[Statement] = field(default_factory=list)
@@ -211,6 +204,14 @@ class _Builder:
             return self.iterator_types[name]
         sym = self.symbols.get(name)
         return (sym.ctype if sym is not None else None) or INT
+
+    def value_type(self, name: str) -> Arith | None:
+        """The C type of a name's values in a statement: an iterator's type, a scalar's,
+        or an array's element type."""
+        if name in self.iterator_types:
+            return self.iterator_types[name]
+        sym = self.locals.get(name) or self.symbols.get(name)
+        return parse_type(sym.element_type) if sym is not None else None
 
     def env(self, iterators: Sequence[str], bounds: isl.Set | None = None) -> AffineEnv:
         return AffineEnv(tuple(iterators), self.is_param, self.type_of, self.typedefs, bounds)
@@ -453,6 +454,7 @@ class _Builder:
         dom = domain.set_tuple_name(name).coalesce()
         collector = _AccessCollector(self, name, iterators, dom)
         collector.statement(body)
+        make_explicit(body, ExpressionTypes(self.value_type, self.typedefs, self.functions))
         op, array = _reduction(body, collector.accesses)
         stmt = Statement(name=name, domain=dom, iterators=iterators, body=body,
                          accesses=tuple(collector.accesses), text=c_text(body),
@@ -528,7 +530,11 @@ class _AccessCollector:
             self.expression(node.iffalse)
         elif isinstance(node, c_ast.FuncCall):
             name = c_text(node.name)
-            if name not in PURE_FUNCTIONS:
+            proto = self.b.functions.get(name)
+            if proto is None:
+                raise _Unsupported(node, f"call to '{name}', which is not declared (C needs "
+                                   "a prototype: include its header)", self.b.loc(node))
+            if name not in PURE_FUNCTIONS or not proto.library:
                 raise _Unsupported(node, f"call to '{name}' may have side effects and is not "
                                    "supported in a SCoP", self.b.loc(node))
             for arg in (node.args.exprs if node.args else []):
@@ -567,6 +573,9 @@ class _AccessCollector:
         sym = self.b.locals.get(name) or self.b.symbols.get(name)
         if sym is None:
             raise _Unsupported(node, f"'{name}' is not declared", self.b.loc(node))
+        if parse_type(sym.element_type) == LDOUBLE:
+            raise _Unsupported(node, f"'{name}' is a long double: CUDA has no long double "
+                               "arithmetic (it would compute in double)", self.b.loc(node))
         if len(subscripts) != len(sym.extents):
             what = "pointer arithmetic or a partial array reference" if subscripts or \
                 sym.extents else "too many subscripts"
@@ -628,6 +637,75 @@ class _Region:
     lines: tuple[int, int]
     location: Location
     function_ast: c_ast.FuncDef | None = None
+
+
+# A loop counter i declared outside R ends R with the value that stopped its last
+# loop; the generated code does not compute it.  i may be read after R iff, in text
+# order from R's end (from F's start when R may run again), the first reference to i
+# is not an assignment 'i = e' with e not reading i.
+def _iterators_read_after(region: _Region, source: str) -> None:
+    """Reject a SCoP whose loop counters (declared outside it) are read after it."""
+    if region.function_ast is None:
+        return
+    counters: set[str] = set()
+    for item in region.items:
+        for node in _walk(item):
+            if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.Assignment) \
+                    and isinstance(node.init.lvalue, c_ast.ID):
+                counters.add(node.init.lvalue.name)
+    if not counters:
+        return
+    inside = {id(item) for item in region.items}
+    state = {"after": False, "again": False}
+    settled: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def __init__(self) -> None:
+            self.loops = 0
+
+        def visit(self, node: c_ast.Node) -> None:
+            if id(node) in inside:
+                state["after"] = True
+                state["again"] = state["again"] or self.loops > 0
+                return
+            loop = isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+            self.loops += loop
+            super().visit(node)
+            self.loops -= loop
+
+        def visit_Goto(self, node: c_ast.Goto) -> None:
+            state["again"] = True
+
+        def visit_Assignment(self, node: c_ast.Assignment) -> None:
+            self.visit(node.rvalue)
+            target = node.lvalue
+            if isinstance(target, c_ast.ID) and node.op == "=":
+                if state["after"] or state["again"]:
+                    settled.add(target.name)
+            else:
+                self.visit(target)
+
+        def visit_ID(self, node: c_ast.ID) -> None:
+            if node.name in counters and node.name not in settled \
+                    and (state["after"] or state["again"]):
+                raise error(f"'{node.name}' is read after the SCoP of lines {region.lines[0]}-"
+                            f"{region.lines[1]}, whose loops leave it at its final value, "
+                            "which the generated code does not compute; declare the loop "
+                            f"counter in the loop ('for (int {node.name} = ...') or use "
+                            "another variable after the SCoP",
+                            Location.from_coord(node.coord, source))
+
+    visitor = Visitor()
+    visitor.visit(region.function_ast.body)
+    if state["again"]:  # R runs again: the code before it follows it too
+        state["after"] = False
+        visitor.visit(region.function_ast.body)
+
+
+def _walk(node: c_ast.Node) -> Iterable[c_ast.Node]:
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
 
 
 # X is dead after the region R of function F iff X is declared exactly once in F's
@@ -717,17 +795,19 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
         else:
             globals_.visit(ext)
     lines = text.splitlines() if text is not None else _read_lines(source)
+    declared = prototypes(ast, typedefs)
     pragma_regions = [r for f, _ in functions for r in _pragma_regions(f, source)]
     use_auto = auto if auto is not None else not pragma_regions
     scops: list[Scop] = []
     for func, symbols in functions:
         name = func.decl.name
-        regions = (_auto_regions(func, symbols, source, lines, typedefs) if use_auto
+        regions = (_auto_regions(func, symbols, source, lines, typedefs, declared) if use_auto
                    else [r for r in pragma_regions if r.function == name])
         for region in regions:
+            _iterators_read_after(region, source)
             dead = _dead_after(region, symbols, set(globals_.symbols))
             scops.append(_build_scop(region, symbols, source, len(scops), context, dead,
-                                     typedefs))
+                                     typedefs, declared))
     return scops
 
 
@@ -770,13 +850,14 @@ def _pragma_regions(func: c_ast.FuncDef, source: str) -> list[_Region]:
 
 
 def _auto_regions(func: c_ast.FuncDef, symbols: dict[str, Symbol], source: str,
-                  text: list[str], typedefs: dict[str, str]) -> list[_Region]:
+                  text: list[str], typedefs: dict[str, str],
+                  functions: dict[str, Prototype]) -> list[_Region]:
     """Maximal runs of consecutive block items that form a SCoP and contain a loop."""
     regions: list[_Region] = []
 
     def builds(items: list[c_ast.Node]) -> bool:
         try:
-            builder = _Builder(symbols, _written_names(items), source, "S", typedefs)
+            builder = _Builder(symbols, _written_names(items), source, "S", typedefs, functions)
             return builder.items(items, (), _universe()) is not None
         except _Unsupported:
             return False
@@ -864,8 +945,10 @@ def _end_line(lines: list[str], node: c_ast.Node) -> int:
 
 def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index: int,
                 context: str | None, dead_after: frozenset[str] = frozenset(),
-                typedefs: dict[str, str] | None = None) -> Scop:
-    builder = _Builder(symbols, _written_names(region.items), source, "S", typedefs or {})
+                typedefs: dict[str, str] | None = None,
+                functions: dict[str, Prototype] | None = None) -> Scop:
+    builder = _Builder(symbols, _written_names(region.items), source, "S", typedefs or {},
+                       functions or {})
     try:
         schedule = builder.items(list(region.items), (), _universe())
     except _Unsupported as exc:
@@ -962,6 +1045,9 @@ def _array(builder: _Builder, name: str, loc: Location,
             extent_set = env.universe()
             for k, node in enumerate(sym.extents):
                 size = to_pwaff(node, env)
+                if size.is_cst() and size.lt_set(env.constant(0)).is_equal(env.universe()):
+                    raise error(f"array '{name}' has a negative size '{c_text(node)}' in "
+                                f"dimension {k + 1}", sym.location or loc)
                 var = env.variable(dims[k])
                 extent_set = extent_set.intersect(var.ge_set(env.constant(0))).intersect(
                     var.lt_set(size))
@@ -987,4 +1073,7 @@ def _context(params: tuple[str, ...], valid: list[isl.Set], user: str | None,
         except isl.Error:
             raise error(f"--ctx '{user}' is not an isl parameter set", location) from None
         ctx = ctx.intersect(extra.params())
+    if ctx.is_empty():
+        raise error("no parameter value satisfies the SCoP's assumptions (array extents "
+                    "are non-negative" + (f", --ctx '{user}'" if user else "") + ")", location)
     return ctx.coalesce()
