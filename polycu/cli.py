@@ -144,9 +144,11 @@ USAGE: dict[str, str] = {
 
 DESCRIPTION = """\
 Translate the loop nests of a C program into CUDA with the polyhedral model:
-`polycu FILE.c -o OUT.cu` writes OUT.cu (the program with each loop nest replaced
-by GPU kernels and their launches) and OUT.kernels.json.  The loop nests are those
-between #pragma scop and #pragma endscop, or found automatically.
+`polycu FILE.c -o OUT.cu` writes OUT.cu (GPU kernels and the host functions that
+launch them), OUT_host.c (the program, still C, with each loop nest replaced by a
+call) and OUT.kernels.json; build with `nvcc -O3 -arch=sm_90 OUT.cu OUT_host.c`.
+The loop nests are those between #pragma scop and #pragma endscop, or found
+automatically.
 
 'polycu COMMAND --help' lists the options of a command (of compile for the first
 form); a first argument that is not a command means compile."""
