@@ -1,6 +1,6 @@
 """Exact C semantics from C text to CUDA text (issue 10, points 1-5).
 
-Each program is a minimised reproducer of a silently wrong translation.  It is
+Each program (``tests/data/c_semantics/``) is a minimised reproducer of a silently wrong translation.  It is
 compiled by polycu; the .cu is built for the CPU with the emulation header (g++)
 and the host program OUT_host.c by gcc, as C; the result must print exactly what
 gcc's build of the original prints.  Where nvcc is installed the same two files
@@ -22,6 +22,13 @@ from polycu.diagnostics import PolycuError
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
 
 NVCC = shutil.which("nvcc")
+PROGRAMS = Path(__file__).parent / "data" / "c_semantics"
+
+
+def program(name: str) -> str:
+    """A reproducer of tests/data/c_semantics/ (also run on a GPU by
+    scripts/gpu_c_semantics.sh)."""
+    return (PROGRAMS / f"{name}.c").read_text()
 
 
 def _run(argv: list[str], cwd: Path) -> str:
@@ -57,69 +64,11 @@ def scop_of(tmp: Path, text: str) -> polycu.Scop:
 
 # -- 1. every integer keeps its type ------------------------------------------------------
 
-UNSIGNED_PAST_INT_MAX = r"""
-#include <stdio.h>
-void f(unsigned lo, long long A[16])
-{
-#pragma scop
-  for (unsigned i = lo; i < lo + 16u; i++)
-    A[i - lo] = i;
-#pragma endscop
-}
-int main(void)
-{
-  long long A[16];
-  f(2147483640u, A);
-  for (int k = 0; k < 16; k++)
-    printf("%lld\n", A[k]);
-  return 0;
-}
-"""
+UNSIGNED_PAST_INT_MAX = program("unsigned_counter")
 
-LONG_BOUNDS = r"""
-#include <stdio.h>
-void f(long n, long A[8], double B[8])
-{
-#pragma scop
-  for (long i = n - 8; i < n; i++) {
-    A[i - (n - 8)] = i;
-    B[i - (n - 8)] = i / 3;
-  }
-#pragma endscop
-}
-int main(void)
-{
-  long A[8];
-  double B[8];
-  f(4294967301L, A, B);  /* 2^32 + 5: as an int it would be 5 */
-  for (int k = 0; k < 8; k++)
-    printf("%ld %.17g\n", A[k], B[k]);
-  return 0;
-}
-"""
+LONG_BOUNDS = program("long_bounds")
 
-MIXED_SIGNS = r"""
-#include <stdio.h>
-void f(unsigned n, int A[10], double B[10])
-{
-#pragma scop
-  for (int i = 0; i < 10; i++)
-    if (i - 3 < n)                  /* i - 3 converts to unsigned: huge for i < 3 */
-      A[i] = 7;
-  for (unsigned j = 0; j < 10; j++)
-    B[j] = j - 5;                   /* unsigned arithmetic: 2^32 - 5 for j = 0 */
-#pragma endscop
-}
-int main(void)
-{
-  int A[10] = {0};
-  double B[10];
-  f(5u, A, B);
-  for (int k = 0; k < 10; k++)
-    printf("%d %.17g\n", A[k], B[k]);
-  return 0;
-}
-"""
+MIXED_SIGNS = program("mixed_signs")
 
 
 @pytest.mark.parametrize("name, text", [("unsigned_counter", UNSIGNED_PAST_INT_MAX),
@@ -210,27 +159,7 @@ def test_wrapping_unsigned_loop_is_rejected_with_its_location(tmp_path: Path) ->
 
 # -- 2. casts convert -----------------------------------------------------------------------
 
-RANGE_CHECK = r"""
-#include <stdio.h>
-void f(double A[20], double B[20])
-{
-#pragma scop
-  for (int i = 0; i < 20; i++)
-    if ((unsigned)(i - 3) < 4u)
-      A[i] = B[i] + 1;
-#pragma endscop
-}
-int main(void)
-{
-  double A[20] = {0}, B[20];
-  for (int k = 0; k < 20; k++)
-    B[k] = k;
-  f(A, B);
-  for (int k = 0; k < 20; k++)
-    printf("%g\n", A[k]);
-  return 0;
-}
-"""
+RANGE_CHECK = program("range_check")
 
 
 def test_unsigned_cast_range_check_runs_exactly_its_iterations(tmp_path: Path) -> None:
@@ -243,31 +172,7 @@ def test_unsigned_cast_range_check_runs_exactly_its_iterations(tmp_path: Path) -
 
 # -- 3. C's math functions, not C++'s overloads --------------------------------------------
 
-MATH = r"""
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-void f(float x[4], double d[4], double z[4], int w[4], double r[4])
-{
-#pragma scop
-  for (int i = 0; i < 4; i++) {
-    z[i] = exp(x[i]);               /* C: the double exp, even for a float argument */
-    w[i] = abs(d[i]);               /* C: int abs, d truncated */
-    r[i] = sqrt(i) + fabsf(d[i]);   /* int to double; double to float */
-  }
-#pragma endscop
-}
-int main(void)
-{
-  float x[4] = {100.0f, -3.5f, 88.75f, 1.0f};
-  double d[4] = {-2.7, 3.9, -1e9, 0.5}, z[4], r[4];
-  int w[4];
-  f(x, d, z, w, r);
-  for (int k = 0; k < 4; k++)
-    printf("%.17g %d %.9g\n", z[k], w[k], r[k]);
-  return 0;
-}
-"""
+MATH = program("math")
 
 
 def test_math_calls_convert_their_arguments_as_c_does(tmp_path: Path) -> None:
@@ -296,35 +201,7 @@ def test_calls_of_undeclared_or_user_functions_are_located_rejections(tmp_path: 
 
 # -- 4. the user's C stays C ----------------------------------------------------------------
 
-STAYS_C = r"""
-#include <stdio.h>
-#include <stdlib.h>
-static void scale(int n, double A[n][n], double *restrict v)
-{
-#pragma scop
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
-      A[i][j] = A[i][j] * v[j];
-#pragma endscop
-}
-int main(void)
-{
-  int n = 5, new = 2;                     /* 'new' is a C++ keyword */
-  double (*A)[n] = malloc(sizeof(double[n][n]));   /* void * without a cast */
-  double *v = malloc(n * sizeof *v);
-  for (int i = 0; i < n; i++) {
-    v[i] = i + new;
-    for (int j = 0; j < n; j++)
-      A[i][j] = i - j;
-  }
-  scale(n, A, v);
-  for (int i = 0; i < n; i++)
-    printf("%g %g\n", A[i][0], A[i][n - 1]);
-  free(A);
-  free(v);
-  return 0;
-}
-"""
+STAYS_C = program("stays_c")
 
 
 def test_c_that_is_not_cpp_builds_and_runs(tmp_path: Path) -> None:
