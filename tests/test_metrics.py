@@ -97,7 +97,8 @@ def test_flops_agree_with_facts(name):
 
 
 def _statement(text: str, decls: str):
-    source = f"{decls}\nvoid f(int n) {{\n#pragma scop\n{text}\n#pragma endscop\n}}\n"
+    source = (f"#include <math.h>\n{decls}\nvoid f(int n) {{\n#pragma scop\n{text}\n"
+              "#pragma endscop\n}\n")
     scop = polycu.load_text(source, "t.c")[0]
     return scop, scop.statements[0]
 
