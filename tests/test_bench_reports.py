@@ -7,6 +7,7 @@ import json
 import pytest
 
 from polycu.bench import BenchResult, geomean, markdown, write_reports
+from test_check import host_programs  # noqa: F401 - a fixture
 
 META = {"dataset": "LARGE", "device": "NVIDIA H200", "date": "2026-11-22",
         "command": "polycu bench polybench/ --dataset LARGE",
@@ -25,7 +26,7 @@ def _results() -> list[BenchResult]:
     gemm = BenchResult("gemm", "linear-algebra/blas", "LARGE", "gemm.c",
                        {"ni": 1000, "nj": 1100, "nk": 1200}, flops=4_000_000_000,
                        bytes=40_000_000, footprint_bytes=30_000_000, status="ok",
-                       max_rel_error=1e-15, fma_rel_error=2e-13, mismatches=0, timing=_timing(0.002, 0.010),
+                       max_rel_error=1e-15, mismatches=0, timing=_timing(0.002, 0.010),
                        figures={"seconds": 0.002, "gflops": 2000.0, "gbytes": 20.0,
                                 "minimum_seconds": 1e-5, "ratio_to_minimum": 200.0,
                                 "roofline_fraction": 0.07},
@@ -59,11 +60,12 @@ def test_markdown_table_and_summary():
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(rows) == 1 + 4  # header + one per kernel
     gemm = rows[1].split(" | ")
-    assert gemm[2:4] == ["1.0e-15", "2.0e-13"]  # the check's and the FMA build's errors
+    assert gemm[2] == "1.0e-15"  # the check of the timed build
     # GPU ms, spread, e2e ms, GFLOP/s, GB/s, min ms, x min, roof, CPU, OMP, xCPU, xOMP, cuBLAS
-    assert gemm[4:] == ["2.00", "5%", "10.0", "2000.0", "20", "0.0100", "200", "7%",
+    assert gemm[3:] == ["2.00", "5%", "10.0", "2000.0", "20", "0.0100", "200", "7%",
                         "2000", "200", "1000", "100", "0.500 |"]
     assert rows[3].startswith("| lu | mismatch | 2.0e-01 | – | – |")
+    assert "check = the timed build (nvcc --fmad=false" in text
     # geomean over the passing kernels only: sqrt(1000 * 40) = 200, sqrt(100 * 10)
     assert "- checks passed: 2 of 4" in text
     assert "(1 thread): 200×" in text
@@ -149,3 +151,30 @@ def test_cpu_baselines_time_serial_then_autopar_and_note_failures(tmp_path):
     serial, autopar, notes = times["broken"]
     assert serial is None and autopar is None
     assert [n.split(":")[0] for n in notes] == ["CPU baseline (serial)", "CPU baseline (autopar)"]
+
+
+def test_bench_times_the_checked_build_and_nothing_that_fails(host_programs):
+    """The timed program is the one compared with the reference; a program whose
+    results are off is a mismatch, and is not timed."""
+    from pathlib import Path
+
+    from polycu.bench import bench_kernel, collect, polybench_cpu
+    from polycu.options import Options
+    from polycu.runtime.metrics import Ceilings
+
+    root = Path(__file__).resolve().parent.parent / "polybench"
+    (kernel,), _ = collect([str(root / "stencils" / "jacobi-1d" / "jacobi-1d.c")],
+                           polybench_cpu())
+    options = Options(include_dir=[str(root / "utilities")])
+    ceilings = Ceilings("test", copy_bandwidth=1e12, fp64_peak=1e13, fp32_peak=2e13)
+    result = bench_kernel(kernel, "MINI", options, ceilings, seed=3, repeat=1)
+    assert result.status == "ok", result.error
+    assert [(p.exact, p.timed) for p in host_programs.built] == [(True, True)]
+    assert result.max_rel_error == 0 and result.kernel_s == 1e-3
+
+    host_programs.built.clear()
+    host_programs.wrong = True
+    result = bench_kernel(kernel, "MINI", options, ceilings, seed=3, repeat=1)
+    assert result.status == "mismatch" and result.timing is None
+    assert result.max_rel_error == pytest.approx(0.01)
+    assert not any(p.timed for p in host_programs.built)

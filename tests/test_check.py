@@ -1,4 +1,5 @@
-"""Sizes for ``polycu check`` and ``polycu bench`` (the GPU part is in test_gpu_runtime.py)."""
+"""Sizes for ``polycu check`` and ``polycu bench``, and which build is checked (the GPU
+part is in test_gpu_runtime.py)."""
 from __future__ import annotations
 
 import sys
@@ -10,13 +11,15 @@ import pytest
 import polycu
 from polycu import cli
 from polycu.diagnostics import PolycuError
-from polycu.runtime.check import (c_integer, dataset_parameters, parse_assignments,
-                                  scop_parameters)
+from polycu.options import Options
+from polycu.runtime import check
+from polycu.runtime.check import (c_integer, check_target, dataset_parameters,
+                                  parse_assignments, scop_parameters, targets)
+from polycu.runtime.pycuda_run import Samples, Timing
+from polycu.runtime.reference import build_reference
 
 REPO = Path(__file__).resolve().parent.parent
 UTILITIES = str(REPO / "polybench" / "utilities")
-
-
 
 
 @pytest.mark.parametrize("text, value", [
@@ -73,3 +76,58 @@ def test_cli_without_pycuda_reports_a_diagnostic(capsys, monkeypatch):
     assert "PyCUDA is not available" in capsys.readouterr().err
     assert cli.main(["device"]) == 1
     assert "PyCUDA is not available" in capsys.readouterr().err
+
+
+# -- the build that is checked is the build that is timed --------------------------------
+
+JACOBI = str(REPO / FACTS.BY_NAME["jacobi-1d"].path)
+
+
+class HostProgram:
+    """A stand-in for ``pycuda_run.DeviceProgram`` without a GPU: it runs the kernels'
+    job with the CPU reference and, like an FMA-contracted build of an ill-conditioned
+    kernel (gramschmidt at LARGE), is 1 % off unless nvcc got ``--fmad=false``
+    (always, when ``wrong``)."""
+
+    built: list["HostProgram"] = []
+    scops: dict[str, polycu.Scop] = {}
+    wrong = False
+
+    def __init__(self, description, params, host, *, options=(), fmad=True):
+        self.exact = ("--fmad=false" in options or not fmad) and not HostProgram.wrong
+        self.scop = HostProgram.scops[description["name"]]
+        self.params, self.host = dict(params), host
+        self.timed = False
+        HostProgram.built.append(self)
+
+    def run(self):
+        data = {name: array.copy() for name, array in self.host.items()}
+        build_reference(self.scop)(self.params, data)
+        for array in data.values():
+            if not self.exact and array.dtype.kind == "f":
+                array *= 1.01
+        return data
+
+    def time(self, repeat=10, warmup=2, budget_s=10.0):
+        self.timed = True
+        once = Samples((1e-3,))
+        return Timing(once, once, once, launches=1, copies=1, method="stream")
+
+
+@pytest.fixture
+def host_programs(monkeypatch):
+    """``check`` builds HostPrograms instead of GPU programs."""
+    monkeypatch.setattr(check, "DeviceProgram", HostProgram)
+    monkeypatch.setattr(HostProgram, "built", [])
+    monkeypatch.setattr(HostProgram, "wrong", False)
+    scop = polycu.load(JACOBI, includes=[UTILITIES], defines=["MINI_DATASET"])[0]
+    monkeypatch.setattr(HostProgram, "scops", {scop.name: scop})
+    return HostProgram
+
+
+def test_the_program_returned_for_timing_is_the_one_checked(host_programs):
+    (target,) = targets(JACOBI, Options(include_dir=[UTILITIES]), dataset="MINI")
+    checked = check_target(target, seed=3)
+    assert checked.report.ok, checked.report.format()
+    assert host_programs.built == [checked.program]   # one build: checked, then timed
+    assert checked.program.exact                      # built with --fmad=false

@@ -12,11 +12,15 @@
 from __future__ import annotations
 
 import concurrent.futures
+import copy
 import functools
 import gzip
 import os
+import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +32,10 @@ from polycu.codegen import compile_file
 from polycu.diagnostics import PolycuError
 from polycu.options import Options
 from polycu.codegen import Generated
-from polycu.runtime.emulate import (ProgramBuild, ProgramReport, compare_arrays, compare_dumps,
-                                    emulate_generated, emulate_program, emulate_scop, parse_dump)
+from polycu.runtime.emulate import (NvccCheck, ProgramBuild, ProgramReport, build_emulated,
+                                    compare_arrays, compare_dumps, emulate_generated,
+                                    emulate_program, emulate_scop, emulation_env, nvcc_check,
+                                    parse_dump, report_files, scop_translation_unit)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,7 +75,7 @@ def hand_written(**switches: int) -> str:
 # -- the driver on hand-written CUDA ---------------------------------------------------
 
 def test_right_kernels_match_the_reference() -> None:
-    report = emulate_scop(gemm_scop(), hand_written(), "gemm_host", seed=4)
+    report = emulate_scop(gemm_scop(), hand_written(), "gemm_host", seed=4, nvcc=False)
     assert report.ok, report.format()
     assert report.params == {"ni": 20, "nj": 25, "nk": 30}
     c = next(a for a in report.arrays if a.name == "C")
@@ -79,7 +85,8 @@ def test_right_kernels_match_the_reference() -> None:
 
 
 def test_missing_barrier_is_a_mismatch_at_the_first_element() -> None:
-    report = emulate_scop(gemm_scop(), hand_written(WITH_BARRIER=0), "gemm_host", seed=4)
+    report = emulate_scop(gemm_scop(), hand_written(WITH_BARRIER=0), "gemm_host", seed=4,
+                          nvcc=False)
     assert not report.ok
     failure = report.first_failure
     assert failure is not None and failure.name == "C"
@@ -89,14 +96,15 @@ def test_missing_barrier_is_a_mismatch_at_the_first_element() -> None:
 
 def test_missing_copy_in_reads_nan() -> None:
     report = emulate_scop(gemm_scop(), hand_written(COPY_IN_B=0), "gemm_host", seed=4,
-                          params={"ni": 9, "nj": 11, "nk": 5})
+                          params={"ni": 9, "nj": 11, "nk": 5}, nvcc=False)
     c = next(a for a in report.arrays if a.name == "C")
     assert c.mismatches == 9 * 11 and c.nan_actual == 9 * 11 and c.nan_expected == 0
     assert "NaN: 0 expected, 99 computed" in report.format()
 
 
 def test_device_memory_never_freed_fails_the_check() -> None:
-    report = emulate_scop(gemm_scop(), hand_written(FREE_ALL=0), "gemm_host", seed=4)
+    report = emulate_scop(gemm_scop(), hand_written(FREE_ALL=0), "gemm_host", seed=4,
+                          nvcc=False)
     assert all(a.ok for a in report.arrays) and report.live_allocations == 1
     assert not report.ok
     assert "1 device allocation(s) never freed" in report.format()
@@ -161,7 +169,7 @@ def gemm_build(dataset: str) -> ProgramBuild:
 
 def test_emulated_gemm_matches_the_stored_reference_dump(tmp_path: Path) -> None:
     cu = tmp_path / "gemm.cu"
-    cu.write_text(generated("gemm", "SMALL").cuda)
+    generated("gemm", "SMALL").write(cu)
     stored = ROOT / "tests" / "data" / "polybench_ref" / "gemm_SMALL.dump.gz"
     with gzip.open(stored, "rt") as packed:
         report = emulate_program(cu, gemm_build("SMALL"), reference_dump=packed.read())
@@ -171,7 +179,8 @@ def test_emulated_gemm_matches_the_stored_reference_dump(tmp_path: Path) -> None
 
 def test_a_program_that_does_not_build_is_a_failed_report(tmp_path: Path) -> None:
     cu = tmp_path / "broken.cu"
-    cu.write_text(generated("gemm", "MINI").cuda + "\nint broken(\n")
+    generated("gemm", "MINI").write(cu)
+    cu.write_text(cu.read_text() + "\nint broken(\n")
     report = emulate_program(cu, gemm_build("MINI"), original=GEMM.source)
     assert not report.ok and not report.arrays
     assert report.error is not None and "g++ failed to build" in report.error
@@ -191,7 +200,7 @@ def test_emulated_scop_matches_the_reference_on_random_inputs(name: str) -> None
     for limit in (37, 2):
         reports = emulate_generated(scops(name, "MINI"), generated(name, "MINI").description,
                                     params=FIXED.get(name) if limit > 2 else None,
-                                    limit=limit, seed=2026)
+                                    limit=limit, seed=2026, nvcc=False)  # test_nvcc.py
         assert reports, f"{name}: no SCoP"
         for report in reports:
             assert report.ok, report.format() + "\n" + report.output
@@ -209,7 +218,7 @@ def program_reports(tmp_path_factory: pytest.TempPathFactory
         for kernel in KERNELS:
             cu = out / f"{kernel.name}_{dataset}.cu"
             try:
-                cu.write_text(generated(kernel.name, dataset).cuda)
+                generated(kernel.name, dataset).write(cu)
             except PolycuError as exc:
                 reports[kernel.name, dataset] = ProgramReport(str(cu), (),
                                                               error=f"polycu failed: {exc}")
@@ -239,3 +248,127 @@ def test_comparison_reports_the_relative_error_norm():
     assert result.norm_error == pytest.approx(0.1)  # ||(0, 0.5)|| / ||(3, 4)||
     assert result.mismatches == 1 and result.first_mismatch == (1,)
     assert "relative error norm 0.1" in result.describe()
+
+
+# -- typed parameters, input profiles, memory, nvcc -----------------------------------------
+
+TYPED = r"""
+void h(unsigned n, long m, long B[40])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    if (i < m)
+      B[i] = m + i;
+#pragma endscop
+}
+"""
+
+
+def test_emulated_host_function_takes_typed_parameters() -> None:
+    """The emulated kernels and the reference get m > 2^32 as it is, not truncated."""
+    scop = polycu.load_text(TYPED, "typed.c")[0]
+    assert scop.parameter_types == ("unsigned int", "long")
+    entry = compile_text(TYPED).description["scops"][0]
+    m = 5_000_000_000
+    report = emulate_scop(scop, scop_translation_unit(entry), entry["host_function"],
+                          params={"m": m}, seed=1, nvcc=False)
+    assert report.ok and report.params == {"n": 37, "m": m}, report.format()
+    data = {"B": np.zeros(40, np.int64)}
+    build_emulated(scop, scop_translation_unit(entry), entry["host_function"])(
+        {"n": 6, "m": m}, data, env=emulation_env())
+    assert data["B"][:7].tolist() == [m + i for i in range(6)] + [0]
+
+
+def compile_text(text: str) -> Generated:
+    """polycu's output for a C text (written to a file: compile_file reads files)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "snippet.c"
+        path.write_text(text)
+        return compile_file(str(path), Options())
+
+
+def test_signed_overflow_of_the_original_makes_its_integers_nonnegative() -> None:
+    """floyd-warshall: negative weights make path sums fall without bound, into a
+    signed overflow (undefined), so the inputs are drawn again without negatives."""
+    (report,) = emulate_generated(scops("floyd-warshall", "MINI"),
+                                  generated("floyd-warshall", "MINI").description,
+                                  seed=5, limit=20, nvcc=False)
+    assert report.ok, report.format()
+    assert report.profile == "nonnegative-ints"
+    assert report.format().splitlines()[:2] == [
+        "kernel_floyd_warshall_scop0: OK (n=20; seed 5; inputs nonnegative-ints)",
+        "  inputs nonnegative-ints: the original overflows a signed integer on inputs of "
+        "both signs"]
+
+
+def test_cli_refuses_arrays_too_big_to_emulate(tmp_path: Path) -> None:
+    """A 10 GB array is a located error in a second, not a process killed for memory
+    (the child may not even try: its address space is limited to 4 GiB)."""
+    source = tmp_path / "big.c"
+    source.write_text("void f(int n, float A[50000][50000])\n{\n#pragma scop\n"
+                      "  for (int i = 0; i < n; i++)\n    A[i][i] = 0;\n#pragma endscop\n}\n")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    proc = subprocess.run([sys.executable, "-m", "polycu", "emulate", str(source)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          preexec_fn=limited)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (f"{source}:1:21: error: array 'A' needs 10.0 GB "
+                                   "(float[50000][50000]); emulation is limited to 2 GiB")
+
+
+needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+
+# Accepted by g++ with polycu_emu.h (where __global__ means nothing), refused by nvcc.
+NOT_CUDA = ("\nstatic int polycu_host_only(void) { return 1; }\n"
+            "__global__ void polycu_bad(int *p) { *p = polycu_host_only(); }\n")
+
+
+@needs_nvcc
+def test_emulate_also_builds_the_cuda_with_nvcc() -> None:
+    (report,) = emulate_generated(scops("jacobi-1d", "MINI"),
+                                  generated("jacobi-1d", "MINI").description, seed=1)
+    assert report.ok and report.nvcc == NvccCheck("ok"), report.format()
+    assert report.format().endswith("\n  nvcc -arch=sm_90 -c: builds")
+
+
+@needs_nvcc
+def test_cuda_that_nvcc_refuses_fails_the_emulation(capsys: pytest.CaptureFixture[str]) -> None:
+    description = copy.deepcopy(generated("jacobi-1d", "MINI").description)
+    description["scops"][0]["device_source"] += NOT_CUDA
+    (report,) = emulate_generated(scops("jacobi-1d", "MINI"), description, seed=1)
+    assert all(a.ok for a in report.arrays) and not report.ok   # emulated fine, but nvcc
+    assert report.nvcc is not None and report.nvcc.failed
+    assert "error: calling a __host__ function" in report.nvcc.detail
+    assert len(report.nvcc.detail.splitlines()) <= 8
+    assert report.format().startswith("kernel_jacobi_1d_scop0: FAILED")
+    assert "  nvcc -arch=sm_90 -c failed:\n    " in report.format()
+    with pytest.raises(PolycuError, match="kernel_jacobi_1d_scop0: nvcc cannot build the "
+                                          "generated CUDA: .*calling a __host__ function"):
+        report_files(["jacobi-1d.c"], lambda path: [report], "the emulated kernels")
+
+
+@needs_nvcc
+def test_nvcc_builds_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLYCU_CACHE_DIR", str(tmp_path))
+    source = generated("jacobi-1d", "MINI").description["scops"][0]["device_source"]
+    assert nvcc_check(source) == NvccCheck("ok")
+    assert len(list(tmp_path.glob("*.o"))) == 1
+
+    def no_compiler(*args: object, **kwargs: object) -> None:
+        raise AssertionError("nvcc ran again")
+
+    monkeypatch.setattr(subprocess, "run", no_compiler)
+    assert nvcc_check(source) == NvccCheck("ok")
+
+
+def test_without_nvcc_the_check_is_skipped_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    which = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda name: None if name == "nvcc" else which(name))
+    (report,) = emulate_generated(scops("jacobi-1d", "MINI"),
+                                  generated("jacobi-1d", "MINI").description, seed=1)
+    assert report.ok and report.nvcc == NvccCheck("skipped")
+    assert report.format().splitlines()[-1] == ("  nvcc is not installed: the CUDA was "
+                                                "emulated but not compiled for a GPU")

@@ -139,3 +139,28 @@ def test_the_test_kernels_are_valid_cuda(tmp_path: Path) -> None:
     proc = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(KERNELS), "-o",
                            str(tmp_path / "kernels.o")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_wrapped_negative_allocation_size_is_refused(tmp_path: Path) -> None:
+    """(size_t) -8 * sizeof(double) bytes: a GPU says out of memory, so must the
+    emulation (rounding the size up to 256 bytes used to wrap it to an empty block)."""
+    source = tmp_path / "malloc.cu"
+    source.write_text(r'''#include "polycu_emu.h"
+int main(int argc, char **argv)
+{
+  long n = atol(argv[1]);
+  double *p = nullptr;
+  cudaError_t e = cudaMalloc(&p, (size_t) n * sizeof(double));
+  std::printf("%s %d\n", cudaGetErrorName(e), p == nullptr);
+  if (e == cudaSuccess) cudaFree(p);
+  return 0;
+}
+''')
+    binary = tmp_path / "malloc"
+    subprocess.run(["g++", *EMULATION_FLAGS, "-I", str(INCLUDE_DIR), "-x", "c++", str(source),
+                    "-o", str(binary)], check=True)
+    refused = subprocess.run([str(binary), "-8"], capture_output=True, text=True, timeout=60)
+    assert refused.stdout == "cudaErrorMemoryAllocation 1\n"
+    assert "cudaMalloc of 18446744073709551552 bytes" in refused.stderr
+    fine = subprocess.run([str(binary), "1000"], capture_output=True, text=True, timeout=60)
+    assert fine.stdout == "cudaSuccess 0\n" and not fine.stderr

@@ -1,6 +1,7 @@
 """Inputs from the program's own initialisation function (``--init``), on the CPU."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -65,3 +66,28 @@ def test_every_polybench_init_array_runs_and_sets_its_inputs(path):
     received = {name for name, pointer in init_parameters(str(path), "init_array", DEFINES,
                                                       includes) if pointer}
     assert received & set(data) and received & set(data) <= changed
+
+
+def test_the_initialisation_gets_parameters_of_their_own_types(tmp_path):
+    """A long parameter over 2^32 reaches the program's function as it is."""
+    source = tmp_path / "typed.c"
+    source.write_text(r"""
+static void init(long m, unsigned n, long B[40])
+{
+  for (int i = 0; i < 40; i++)
+    B[i] = m + i + n;
+}
+
+void h(unsigned n, long m, long B[40])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    if (i < m)
+      B[i] = m + i;
+#pragma endscop
+}
+""")
+    scop = dataclasses.replace(polycu.load(str(source))[0], parameter_types=("unsigned", "long"))
+    m = 5_000_000_000
+    data = init_inputs(str(source), scop, {"n": 5, "m": m}, "init", seed=1)
+    assert data["B"].tolist() == [m + i + 5 for i in range(40)]

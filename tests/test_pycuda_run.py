@@ -97,8 +97,34 @@ def test_numpy_types_of_c_types():
     assert numpy_type("const int") is np.int32
     assert numpy_type("double *__restrict__") is np.float64
     assert numpy_type("unsigned char") is np.uint8
+    assert numpy_type("long unsigned int") is np.uint64   # any order of the keywords
+    assert numpy_type("long long int") is np.int64
+    assert numpy_type("short int") is np.int16
     with pytest.raises(PolycuError, match="unsupported C type"):
         numpy_type("cudaTextureObject_t")
+
+
+def test_kernel_arguments_take_their_declared_types_without_wrapping():
+    from polycu.runtime.pycuda_run import by_value
+    big = by_value("long", 2 ** 40, "argument 'm' of k")
+    assert type(big) is np.int64 and big == 2 ** 40
+    assert type(by_value("unsigned", 2 ** 32 - 1, "n")) is np.uint32
+    assert type(by_value("const float", 0.5, "s")) is np.float32
+    with pytest.raises(PolycuError, match=r"argument 'n' of k = 2147483648 does not fit its "
+                                          r"type 'int' \(-2147483648\.\.2147483647\)"):
+        by_value("int", 2 ** 31, "argument 'n' of k")
+    with pytest.raises(PolycuError, match="does not fit its type 'unsigned'"):
+        by_value("unsigned", -1, "n")
+
+
+def test_host_expressions_keep_values_past_32_bits():
+    # A long parameter of 5e9: launches, grids and element counts computed from it.
+    n = 5_000_000_000
+    assert evaluate(_e("(n - 1) // 256 + 1"), {"n": n}) == 19_531_250
+    assert evaluate(_e("n * n"), {"n": n}) == n * n
+    launches = _record([{"launch": "k", "grid": [_e("n // 2 ** 20")], "block": [256],
+                         "args": ["n"]}], {"n": n})
+    assert launches[0].grid == (4768,) and launches[0].value("n") == n
 
 
 def test_samples_statistics():

@@ -3,6 +3,8 @@ driver that do not need generated code: parameter choice, shapes, inputs,
 comparison, and running native code in a child process."""
 from __future__ import annotations
 
+import ctypes
+import dataclasses
 import functools
 from pathlib import Path
 
@@ -13,9 +15,9 @@ import pytest
 import polycu
 from polycu.diagnostics import PolycuError
 from polycu.runtime.emulate import (array_shapes, choose_parameters, compare_arrays, evaluate_c,
-                                    random_inputs)
+                                    random_inputs, run_reference)
 from polycu.runtime.reference import (NativeFunction, Signature, build_cached, build_reference,
-                                      reference_source)
+                                      free_names, reference_source, scalar_dtype)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -222,18 +224,16 @@ def polybench_scop(name: str, dataset: str = "MINI") -> polycu.Scop:
 
 @pytest.mark.parametrize("name", [k.name for k in KERNELS])
 def test_reference_of_every_polybench_scop_runs_deterministically(name: str) -> None:
+    """(floyd-warshall overflows on inputs of both signs and runs on the fallback.)"""
     scop = polybench_scop(name)
     params = choose_parameters(scop)
-    reference = build_reference(scop)
-    runs = []
-    for _ in range(2):
-        data = random_inputs(scop, params, seed=7)
-        reference(params, data)
-        runs.append(data)
-    for array in runs[0]:
-        np.testing.assert_array_equal(runs[0][array], runs[1][array])
-    assert any(not np.array_equal(runs[0][a], random_inputs(scop, params, seed=7)[a])
-               for a in runs[0]), "the SCoP changed nothing"
+    runs = [run_reference(scop, params, lambda kind: random_inputs(scop, params, 7, kind),
+                          "mixed", timeout=120) for _ in range(2)]
+    assert runs[0].profile == ("nonnegative-ints" if name == "floyd-warshall" else "mixed")
+    for array in runs[0].expected:
+        np.testing.assert_array_equal(runs[0].expected[array], runs[1].expected[array])
+    assert any(not np.array_equal(runs[0].expected[a], runs[0].inputs[a])
+               for a in runs[0].inputs), "the SCoP changed nothing"
 
 
 def test_reference_of_gemm_matches_numpy() -> None:
@@ -260,3 +260,214 @@ def test_reference_of_jacobi_1d_matches_numpy() -> None:
     build_reference(scop)(params, data)
     np.testing.assert_allclose(data["A"], A, rtol=1e-13)
     np.testing.assert_allclose(data["B"], B, rtol=1e-13)
+
+
+# -- typed parameters (the contract's signature) -------------------------------------
+
+# n is unsigned, m long: m only bounds a condition, so it may exceed any int.
+TYPED = r"""
+void h(unsigned n, long m, long B[40])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    if (i < m)
+      B[i] = m + i;
+#pragma endscop
+}
+"""
+
+
+def typed(*types: str) -> polycu.Scop:
+    """The TYPED SCoP with these parameter types (whatever the frontend found)."""
+    return dataclasses.replace(snippet(TYPED), parameter_types=types)
+
+
+def test_signature_passes_each_parameter_with_its_c_type() -> None:
+    sig = Signature.of(typed("unsigned", "long"))
+    assert sig.prototype("h") == "void h(unsigned n, long m, long *polycu_arg_B)"
+    assert sig.argtypes() == [ctypes.c_uint32, ctypes.c_int64, ctypes.c_void_p]
+    assert "void polycu_reference_h_scop0(unsigned n, long m, long *polycu_arg_B)" \
+        in reference_source(typed("unsigned", "long"))
+
+
+def test_a_long_parameter_reaches_the_reference_untruncated() -> None:
+    scop = typed("unsigned", "long")
+    m = 5_000_000_000  # over 2^32: an int would make it 705032704
+    data = {"B": np.zeros(40, np.int64)}
+    build_reference(scop)({"n": 5, "m": m}, data)
+    assert data["B"].tolist() == [m + i for i in range(5)] + [0] * 35
+
+
+def test_parameter_values_stay_inside_their_types() -> None:
+    scop = typed("unsigned", "long")
+    with pytest.raises(PolycuError, match=r"n=-1 does not fit the type 'unsigned' of parameter "
+                                          r"'n' of h_scop0 \(0\.\.4294967295\)"):
+        choose_parameters(scop, fixed={"n": -1})
+    with pytest.raises(PolycuError, match=r"the CPU reference of h_scop0: n=-1 does not fit its "
+                                          r"type 'unsigned'"):
+        build_reference(scop)({"n": -1, "m": 1}, {"B": np.zeros(40, np.int64)})
+    small = dataclasses.replace(snippet("void f(unsigned char n, double A[1000]) {\n"
+                                        "#pragma scop\nfor (int i = 0; i < n; i++) A[i] = 1;\n"
+                                        "#pragma endscop\n}\n"),
+                                parameter_types=("unsigned char",))
+    assert choose_parameters(small, limit=300) == {"n": 255}
+
+
+@pytest.mark.parametrize("text, dtype", [
+    ("unsigned", np.uint32), ("long unsigned int", np.uint64), ("const short", np.int16),
+    ("long long", np.int64), ("signed char", np.int8), ("double *__restrict__", np.float64),
+    ("long double", np.longdouble), ("size_t", np.uint64), ("float double", None),
+    ("long long long", None), ("struct s", None),
+])
+def test_c_types_in_any_spelling(text: str, dtype: object) -> None:
+    assert scalar_dtype(text) == (None if dtype is None else np.dtype(dtype))
+
+
+# -- inputs ---------------------------------------------------------------------------
+
+KINDS = r"""
+void k(int n, double D[500], float F[500], int I[500], unsigned U[500], char C[500],
+       long L[500], double s)
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    D[i] = D[i] * s; F[i] = F[i] + 1; I[i] = I[i] * 2; U[i] = U[i] * 3u;
+    C[i] = C[i] + 1; L[i] = L[i] - 1;
+  }
+#pragma endscop
+}
+"""
+
+
+def test_inputs_take_both_signs_and_the_ranges_of_their_types() -> None:
+    scop = snippet(KINDS)
+    data = random_inputs(scop, {"n": 500}, seed=1)
+    for name in ("D", "F"):
+        values = data[name].astype(np.float64)
+        assert values.min() < -1 and values.max() > 1
+        assert 4 < np.abs(values).max() <= 1000          # some large magnitudes
+        assert np.mean(np.abs(values) <= 4) > 0.8        # most in [-4, 4]
+    assert -4 <= data["s"] <= 4                           # a coefficient: no overflow of exp
+    for name in ("I", "L"):
+        assert data[name].min() < -100 and data[name].max() > 100
+        assert np.abs(data[name]).max() < 2 ** 10         # products of two stay in range
+        assert np.count_nonzero(np.abs(data[name]) <= 3) > 100   # small values too
+    assert data["U"].max() > 2 ** 31                      # unsigned: the whole range
+    assert data["C"].min() < -100 and data["C"].max() > 100
+    unit = random_inputs(scop, {"n": 500}, seed=1, profile="unit")
+    assert 0 <= unit["D"].min() and unit["D"].max() < 1 and unit["I"].max() < 100
+    nonnegative = random_inputs(scop, {"n": 500}, seed=1, profile="nonnegative-ints")
+    assert nonnegative["I"].min() >= 0 and nonnegative["C"].min() >= 0
+    assert nonnegative["D"].min() < -1
+
+
+# -- memory ---------------------------------------------------------------------------
+
+HUGE = r"""
+void big(int n, float A[50000][50000])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i][i] = 0;
+#pragma endscop
+}
+"""
+
+
+def test_arrays_too_big_to_emulate_are_refused_before_allocation() -> None:
+    scop = snippet(HUGE)
+    message = (r"array 'A' needs 10\.0 GB \(float\[50000\]\[50000\]\); emulation is "
+               r"limited to 2 GiB")
+    with pytest.raises(PolycuError, match=message) as refused:
+        choose_parameters(scop)
+    assert str(refused.value).startswith("snippet.c:2:23: error:")   # at A
+    with pytest.raises(PolycuError, match=message):
+        random_inputs(scop, {"n": 3}, seed=1)
+
+
+def test_parameters_shrink_until_the_arrays_fit() -> None:
+    scop = snippet("void f(int n, double A[n][n][n][n]) {\n#pragma scop\n"
+                   "for (int i = 0; i < n; i++) A[i][i][i][i] = 1;\n#pragma endscop\n}\n")
+    assert choose_parameters(scop) == {"n": 37}
+    # 19^4 doubles are 1,042,568 bytes, 20^4 would be 1,280,000.
+    assert choose_parameters(scop, memory=1 << 20) == {"n": 19}
+    with pytest.raises(PolycuError, match=r"array 'A' needs 1\.3 MB \(double\[20\]\[20\]\[20\]"
+                                          r"\[20\]\); emulation is limited to 1 MiB"):
+        choose_parameters(scop, fixed={"n": 20}, memory=1 << 20)
+
+
+# -- names the SCoP declares again ------------------------------------------------------
+
+# The SCoP uses variables of the function that it also declares itself, at another
+# depth: the reference declares the outer ones and keeps the inner ones inside.
+SHADOWED = {
+    "loop counter": (r"""
+void f(int n, double A[100], double B[100])
+{
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = i;
+  for (int i = 0; i < n; i++)
+    B[i] = A[i] + 1;
+#pragma endscop
+}
+""", lambda a, b, n: (np.r_[np.arange(n), a[n:]], np.r_[np.arange(n) + 1, b[n:]])),
+    "scalar in an inner block": (r"""
+void f(int n, double A[100], double B[100])
+{
+  double t;
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    t = A[i];
+    B[i] = t;
+  }
+  {
+    double t;
+    for (int i = 0; i < n; i++) {
+      t = B[i];
+      A[i] = t + 1;
+    }
+  }
+#pragma endscop
+}
+""", lambda a, b, n: (np.r_[a[:n] + 1, a[n:]], np.r_[a[:n], b[n:]])),
+    "declared at the SCoP's top level": (r"""
+void f(int n, double A[100], double B[100])
+{
+  double t;
+  int i;
+  {
+#pragma scop
+    for (i = 0; i < n; i++) {
+      t = A[i];
+      B[i] = t;
+    }
+    double t = 2;
+    for (int i = 0; i < n; i++)
+      A[i] = A[i] * t;
+#pragma endscop
+  }
+}
+""", lambda a, b, n: (np.r_[a[:n] * 2, a[n:]], np.r_[a[:n], b[n:]])),
+}
+
+
+@pytest.mark.parametrize("case", SHADOWED)
+def test_reference_of_a_scop_that_declares_outer_names_again(case: str) -> None:
+    text, expect = SHADOWED[case]
+    scop = snippet(text)
+    params = choose_parameters(scop)
+    data = random_inputs(scop, params, seed=5)
+    a, b = expect(data["A"].copy(), data["B"].copy(), params["n"])
+    build_reference(scop)(params, data)
+    np.testing.assert_array_equal(data["A"], a)
+    np.testing.assert_array_equal(data["B"], b)
+
+
+def test_free_names_follow_c_scopes() -> None:
+    code = ("for (i = 0; i < n; i++) { double t = x[i]; s.f += t; }\n"
+            "for (int j = 0; j < m; j++) y[j] = exp(t) + j;\n{ int k = 2; z = k; }")
+    assert free_names(code) == ["i", "n", "x", "s", "m", "y", "t", "z"]
+    assert free_names("real_t v = 1;") is None   # an unknown type name: cannot tell

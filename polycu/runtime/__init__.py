@@ -9,16 +9,17 @@ The CPU side, importable without a GPU::
 
 ``reference``: the original SCoP built by gcc as a function of the contract-1
 signature; ``emulate``: the generated CUDA run on the CPU with ``include/polycu_emu.h``,
-per SCoP on random inputs or as a whole program against gcc's build of the original.
+per SCoP on random inputs (and built by nvcc when it is installed) or as a whole
+program against gcc's build of the original.
 """
-from .emulate import (ArrayComparison, DumpComparison, EmulationReport, ProgramBuild,
-                      ProgramReport, choose_parameters, compare_arrays, compare_dumps,
-                      emulate_file, emulate_generated, emulate_program, emulate_scop,
-                      random_inputs)
+from .emulate import (INPUT_PROFILES, ArrayComparison, DumpComparison, EmulationReport,
+                      NvccCheck, ProgramBuild, ProgramReport, check_memory, choose_parameters,
+                      compare_arrays, compare_dumps, emulate_file, emulate_generated,
+                      emulate_program, emulate_scop, nvcc_check, random_inputs)
 from .reference import NativeFunction, Signature, build_reference, reference_source
 
-__all__ = ["ArrayComparison", "DumpComparison", "EmulationReport", "ProgramBuild",
-           "ProgramReport", "choose_parameters", "compare_arrays", "compare_dumps",
-           "emulate_file", "emulate_generated", "emulate_program", "emulate_scop",
-           "random_inputs", "NativeFunction", "Signature", "build_reference",
-           "reference_source"]
+__all__ = ["INPUT_PROFILES", "ArrayComparison", "DumpComparison", "EmulationReport",
+           "NvccCheck", "ProgramBuild", "ProgramReport", "check_memory", "choose_parameters",
+           "compare_arrays", "compare_dumps", "emulate_file", "emulate_generated",
+           "emulate_program", "emulate_scop", "nvcc_check", "random_inputs", "NativeFunction",
+           "Signature", "build_reference", "reference_source"]

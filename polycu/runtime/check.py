@@ -11,9 +11,13 @@ parameter ``p`` takes the value of the size macro ``P`` (``ni`` = ``NI``: main
 passes ``int ni = NI;``), as PolyBench does for all 30 kernels; otherwise small
 values chosen by the emulation's ``choose_parameters``.
 
-Inputs are fresh random values (seeded).  Filling them with the program's own
-initialisation function (PolyBench's ``init_array``) is not implemented: it
-would need the call site's arguments mapped onto the SCoP's arrays.
+Inputs are fresh random values (seeded, the emulation's ``random_inputs``), or
+what the program's own initialisation function writes (``--init``,
+``program_init.py``).
+
+The build that is checked is the build that ``bench`` times: the device code
+compiled with ``--fmad=false``, which rounds like the CPU reference (gcc with
+``-ffp-contract=off``), so that "ok" is a statement about the code that was timed.
 """
 from __future__ import annotations
 
@@ -32,13 +36,13 @@ from ..frontend.load import load_file
 from ..frontend.preprocess import preprocess_text
 from ..model import Scop
 from ..options import Options
-from .emulate import (DEFAULT_PARAMETER_LIMIT, EmulationReport, choose_parameters,
-                      report_files,
-                      compare_arrays, random_inputs)
+from .emulate import (DEFAULT_PARAMETER_LIMIT, DEFAULT_PROFILE, EmulationReport,
+                      choose_parameters, compare_arrays, random_inputs, report_files,
+                      run_reference)
 from .device import import_pycuda
 from .program_init import init_inputs
 from .pycuda_run import DeviceProgram
-from .reference import Signature, build_reference
+from .reference import Signature
 
 DATASETS = ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")
 
@@ -146,12 +150,14 @@ class Target:
     defines: tuple[str, ...] = ()
     includes: tuple[str, ...] = ()
 
-    def inputs(self, seed: int, init: str | None = None) -> dict[str, np.ndarray]:
-        """Seeded random inputs, or what the program's function ``init`` writes."""
+    def inputs(self, seed: int, init: str | None = None,
+               profile: str = DEFAULT_PROFILE) -> dict[str, np.ndarray]:
+        """Seeded random inputs of a ``profile``, or what the program's function
+        ``init`` writes."""
         if init is None:
-            return random_inputs(self.scop, self.params, seed)
+            return random_inputs(self.scop, self.params, seed, profile)
         return init_inputs(self.path, self.scop, self.params, init, seed,
-                           defines=self.defines, includes=self.includes)
+                           defines=self.defines, includes=self.includes, profile=profile)
 
 
 def targets(path: str, options: Options, *, dataset: str | None = None,
@@ -178,38 +184,38 @@ def targets(path: str, options: Options, *, dataset: str | None = None,
     return result
 
 
+#: nvcc options of the build that is checked and timed: no contraction of a*b+c
+#: into an FMA, as in the CPU reference (see the module docstring).
+DEVICE_OPTIONS = ("--fmad=false",)
+
+
 @dataclass(frozen=True, eq=False)
 class Checked:
-    """The comparison of one SCoP and the program that ran (kept for timing)."""
+    """The comparison of one SCoP and the program that ran: the one to time."""
 
     report: EmulationReport
     program: DeviceProgram
     inputs: dict[str, np.ndarray]
-    contracted: EmulationReport | None = None
 
 
 def check_target(target: Target, seed: int, *, rtol: float | None = None,
-                 timeout: float = 600.0, init: str | None = None) -> Checked:
-    """Run the CPU reference and the GPU kernels on copies of the same random inputs
-    and compare every array they may change.
+                 timeout: float = 600.0, init: str | None = None,
+                 profile: str = DEFAULT_PROFILE) -> Checked:
+    """Run the CPU reference and the GPU kernels on copies of the same inputs and
+    compare every array they may change.
 
-    The check that decides is the build without FMA contraction (it rounds like the
-    reference); the default build, which is the one timed, is compared too and
-    reported as ``contracted`` (its differences are rounding, not logic)."""
+    One build is made (``DEVICE_OPTIONS``): the program returned is the one that
+    was compared, so a timing of it is a timing of checked code."""
     scop, params = target.scop, target.params
-    inputs = target.inputs(seed, init)
-    expected = {name: array.copy() for name, array in inputs.items()}
-    build_reference(scop)(params, expected, timeout=timeout)
-
-    def compared(program: DeviceProgram) -> EmulationReport:
-        actual = program.run()
-        comparisons = tuple(compare_arrays(a.name, expected[a.name], actual[a.name], rtol)
-                            for a in Signature.of(scop).arrays if not a.dead_after)
-        return EmulationReport(scop.name, params, seed, comparisons, location=scop.location)
-
-    report = compared(DeviceProgram(target.description, params, inputs, fmad=False))
-    program = DeviceProgram(target.description, params, inputs)
-    return Checked(report, program, inputs, compared(program))
+    ran = run_reference(scop, params, lambda kind: target.inputs(seed, init, kind), profile,
+                        timeout=timeout)
+    program = DeviceProgram(target.description, params, ran.inputs, options=DEVICE_OPTIONS)
+    actual = program.run()
+    comparisons = tuple(compare_arrays(a.name, ran.expected[a.name], actual[a.name], rtol)
+                        for a in Signature.of(scop).arrays if not a.dead_after)
+    report = EmulationReport(scop.name, params, seed, comparisons, location=scop.location,
+                             profile=ran.profile, note=ran.note)
+    return Checked(report, program, ran.inputs)
 
 
 def fresh_seed() -> int:
@@ -218,14 +224,14 @@ def fresh_seed() -> int:
 
 def check_file(path: str, options: Options | None = None, *, dataset: str | None = None,
                params: Mapping[str, int] | None = None,
-               limit: int = DEFAULT_PARAMETER_LIMIT,
-               seed: int | None = None) -> list[EmulationReport]:
+               limit: int = DEFAULT_PARAMETER_LIMIT, seed: int | None = None,
+               profile: str = DEFAULT_PROFILE) -> list[EmulationReport]:
     """Compile ``path``, run every SCoP on the GPU and on the CPU, compare (the library
     form of ``polycu check``); a report per SCoP, mismatches included."""
     import_pycuda()  # before any compilation: without a GPU nothing can be checked
     seed = fresh_seed() if seed is None else seed
     options = options or Options()
-    return [check_target(target, seed, init=options.init).report
+    return [check_target(target, seed, init=options.init, profile=profile).report
             for target in targets(path, options, dataset=dataset, overrides=params,
                                   limit=limit)]
 

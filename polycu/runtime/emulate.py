@@ -8,9 +8,11 @@ what gcc's build of the original computes on the same inputs.
 Two paths:
 
 * per SCoP (``emulate_scop``): parameter values are chosen with isl so that every
-  access stays inside the arrays' extents (``choose_parameters``), arrays are filled
-  with seeded random values, and the CPU reference (``reference.py``) and the
-  emulated host function run on copies of them;
+  access stays inside the arrays' extents and the arrays fit in ``MEMORY_LIMIT``
+  (``choose_parameters``), arrays are filled with seeded random values of their
+  element types (``random_inputs``), and the CPU reference (``reference.py``) and
+  the emulated host function run on copies of them; nvcc, when installed, builds
+  the same CUDA for the GPU (``nvcc_check``);
 * whole program (``emulate_program``): the emitted .cu is built as a program with
   g++ and ``polycu_emu.h`` (the PolyBench harness compiled by gcc and linked), run,
   and its ``POLYBENCH_DUMP_ARRAYS`` dump compared with the original's.
@@ -27,8 +29,10 @@ match themselves, integers must be equal.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,7 +47,8 @@ from pycparser import c_ast, c_parser
 from ..diagnostics import Location, PolycuError, error
 from ..model import Array, Scop
 from ..options import Options
-from .reference import NativeFunction, Outcome, Signature, build_cached, build_reference, dtype_of
+from .reference import (BuildError, NativeFunction, Outcome, Signature, SignedOverflow,
+                        build_cached, build_reference, dtype_of, integer_bounds)
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 EMULATION_HEADER = INCLUDE_DIR / "polycu_emu.h"
@@ -54,6 +59,18 @@ EMULATION_FLAGS = ("-std=c++17", "-O1", "-fopenmp", "-ffp-contract=off", "-DPOLY
 #: Default upper bound of chosen parameter values: past one 32-wide tile and a
 #: multiple of no usual tile or block size, so partial tiles are exercised.
 DEFAULT_PARAMETER_LIMIT = 37
+
+#: Bytes the SCoP's arrays (one copy of them) may take in an emulation or a check.
+MEMORY_LIMIT = 2 << 30
+
+#: Input profiles of ``random_inputs``, the default first; the second is what the
+#: default falls back to when the original overflows a signed integer on it.
+INPUT_PROFILES = ("mixed", "nonnegative-ints", "unit")
+DEFAULT_PROFILE, NONNEGATIVE_INTS, UNIT = INPUT_PROFILES
+#: In the ``mixed`` profile: one floating value in LARGE_SHARE is large, and wide
+#: signed integers (int, long) stay below SIGNED_MAGNITUDE in magnitude.
+LARGE_SHARE = 16
+SIGNED_MAGNITUDE = 1 << 10
 
 DEFAULT_RTOL = {np.dtype(np.float64): 1e-9, np.dtype(np.float32): 1e-4}
 #: ``f`` of the module docstring: the fraction of the array's largest magnitude
@@ -98,30 +115,24 @@ def out_of_bounds_parameters(scop: Scop) -> isl.Set:
     return bad.coalesce()
 
 
-def choose_parameters(scop: Scop, limit: int = DEFAULT_PARAMETER_LIMIT,
-                      fixed: Mapping[str, int] | None = None) -> dict[str, int]:
-    """Parameter values for a random test: in the context, every access inside its
-    array, every free value in ``1..limit`` and as large as possible.
-
-    The values are balanced first (the largest ``L`` such that all free parameters
-    can be ``>= L``), then each is maximised in order (isl's lexmax), so that a
-    constraint like ``n + m <= 30`` gives ``15, 15`` and not ``30, 0``.
-    """
-    fixed = dict(fixed or {})
-    unknown = sorted(set(fixed) - set(scop.parameters))
-    if unknown:
-        verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
-        raise error(f"{', '.join(unknown)} {verb} of {scop.name} "
-                    f"(parameters: {', '.join(scop.parameters) or 'none'})", scop.location)
+def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
+    """``choose_parameters`` without the memory bound."""
     if not scop.parameters:
         return {}
+    sig = Signature.of(scop)
     good = scop.context.subtract(out_of_bounds_parameters(scop))
     for name, value in fixed.items():
+        low, high = integer_bounds(sig.parameter_dtype(name, scop.location))
+        if not low <= int(value) <= high:
+            raise error(f"{name}={int(value)} does not fit the type '{sig.parameter_type(name)}' "
+                        f"of parameter '{name}' of {scop.name} ({low}..{high})", scop.location)
         good = good.intersect(_param_space_set(scop, f"{name} = {int(value)}"))
-    free = [p for p in scop.parameters if p not in fixed]
+    # Free values stay inside their C type too (an unsigned char is at most 255).
+    caps = {p: min(limit, integer_bounds(sig.parameter_dtype(p, scop.location))[1])
+            for p in scop.parameters if p not in fixed}
 
     def at_least(low: int) -> isl.Set:
-        bounds = " and ".join(f"{low} <= {p} <= {limit}" for p in free) or "1 = 1"
+        bounds = " and ".join(f"{low} <= {p} <= {cap}" for p, cap in caps.items()) or "1 = 1"
         return good.intersect(_param_space_set(scop, bounds))
 
     if at_least(1).is_empty():
@@ -143,6 +154,42 @@ def choose_parameters(scop: Scop, limit: int = DEFAULT_PARAMETER_LIMIT,
     values = {name: point.get_coordinate_val(isl.dim_type.set, k).to_python()
               for k, name in enumerate(names)}
     return {p: int(values[p]) for p in scop.parameters}
+
+
+def choose_parameters(scop: Scop, limit: int = DEFAULT_PARAMETER_LIMIT,
+                      fixed: Mapping[str, int] | None = None,
+                      memory: int = MEMORY_LIMIT) -> dict[str, int]:
+    """Parameter values for a random test: in the context, every access inside its
+    array, every free value in ``1..limit`` (and in its C type's range) and as large
+    as possible, with the SCoP's arrays in at most ``memory`` bytes.
+
+    The values are balanced first (the largest ``L`` such that all free parameters
+    can be ``>= L``), then each is maximised in order (isl's lexmax), so that a
+    constraint like ``n + m <= 30`` gives ``15, 15`` and not ``30, 0``.  When the
+    arrays would not fit, ``limit`` shrinks until they do; when no smaller limit
+    helps (constant extents, fixed values), a located error names the array.
+    """
+    fixed = dict(fixed or {})
+    unknown = sorted(set(fixed) - set(scop.parameters))
+    if unknown:
+        verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
+        raise error(f"{', '.join(unknown)} {verb} of {scop.name} "
+                    f"(parameters: {', '.join(scop.parameters) or 'none'})", scop.location)
+    values = _choose(scop, limit, fixed)
+    if sum(array_bytes(scop, values).values()) <= memory:
+        return values
+    if set(fixed) != set(scop.parameters):
+        low, high = 0, limit - 1   # the largest limit whose values fit, 0 for none
+        while low < high:
+            mid = (low + high + 1) // 2
+            try:
+                fits = sum(array_bytes(scop, _choose(scop, mid, fixed)).values()) <= memory
+            except PolycuError:  # no values at all in 1..mid
+                fits = False
+            low, high = (mid, high) if fits else (low, mid - 1)
+        if low:
+            return _choose(scop, low, fixed)
+    raise memory_error(scop, values, memory)
 
 
 # -- array shapes and inputs ------------------------------------------------------
@@ -238,25 +285,154 @@ def array_shapes(scop: Scop, params: Mapping[str, int]) -> dict[str, tuple[int, 
     return shapes
 
 
-def random_inputs(scop: Scop, params: Mapping[str, int], seed: int) -> dict[str, np.ndarray]:
-    """Every non-local array filled with seeded random values.
+def array_bytes(scop: Scop, params: Mapping[str, int]) -> dict[str, int]:
+    """Bytes of every non-local array at these parameter values (nothing allocated)."""
+    shapes = array_shapes(scop, params)
+    return {a.name: math.prod(shapes[a.name]) * dtype_of(a).itemsize
+            for a in Signature.of(scop).arrays}
 
-    Floating point: uniform in [0, 1).  Integers: uniform in [0, 100); one-byte
-    integers in [0, 4), so that equality tests on them (as in nussinov) take both
-    branches.
+
+def _size(nbytes: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.1f} {unit}"
+    return f"{int(nbytes)} bytes"
+
+
+def _limit(nbytes: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:g} {unit}"
+    return f"{nbytes} bytes"
+
+
+def memory_error(scop: Scop, params: Mapping[str, int], memory: int) -> PolycuError:
+    """The located error for arrays over ``memory`` bytes: the array that alone is
+    over the limit, else the SCoP with its largest arrays."""
+    sizes = array_bytes(scop, params)
+    largest = max(sizes, key=lambda name: sizes[name])
+    if sizes[largest] > memory:
+        array = scop.array(largest)
+        shape = "".join(f"[{d}]" for d in array_shapes(scop, params)[largest])
+        return error(f"array '{largest}' needs {_size(sizes[largest])} "
+                     f"({array.element_type}{shape}); emulation is limited to {_limit(memory)}",
+                     array.location or scop.location)
+    parts = ", ".join(f"{name}: {_size(n)}" for name, n in sorted(
+        sizes.items(), key=lambda item: -item[1])[:4])
+    return error(f"the arrays of {scop.name} need {_size(sum(sizes.values()))} ({parts}); "
+                 f"emulation is limited to {_limit(memory)}", scop.location)
+
+
+def check_memory(scop: Scop, params: Mapping[str, int], memory: int = MEMORY_LIMIT) -> None:
+    """Refuse, before anything is allocated, arrays that need more than ``memory``
+    bytes: the emulation holds several copies of them (the inputs, both results, the
+    files shared with the child process, the device copies), and a process that
+    runs out of memory is killed without a word."""
+    if sum(array_bytes(scop, params).values()) > memory:
+        raise memory_error(scop, params, memory)
+
+
+def _floating_values(rng: np.random.Generator, shape: tuple[int, ...],
+                     scalar: bool) -> np.ndarray:
+    """Both signs, mostly in [-4, 4]; in arrays one value in ``LARGE_SHARE`` of a
+    magnitude between 4 and 1000 (scalars are coefficients such as alpha or a decay
+    rate, whose large values only overflow an ``exp``)."""
+    values = rng.uniform(-4.0, 4.0, shape)
+    if scalar:
+        return values
+    large = rng.random(shape) < 1.0 / LARGE_SHARE
+    magnitude = 10.0 ** rng.uniform(np.log10(4.0), 3.0, shape)
+    return np.where(large, np.where(rng.random(shape) < 0.5, -magnitude, magnitude), values)
+
+
+def _integer_values(rng: np.random.Generator, dtype: np.dtype, shape: tuple[int, ...],
+                    nonnegative: bool) -> np.ndarray:
+    """Half of the values small (0..3, and -3.. for signed types: equality tests such
+    as nussinov's take both branches), half across the range where overflow is
+    defined: all of it for unsigned types (they wrap), all of it for char and short
+    (C computes on int, which holds their products), ``|x| < 2^10`` for wider signed
+    types (signed overflow is undefined: products of two stay far inside int).
+    ``nonnegative`` keeps signed values >= 0 (negative weights make floyd-warshall's
+    path sums fall without bound, into an overflow)."""
+    low, high = integer_bounds(dtype)
+    if dtype.kind == "i" and dtype.itemsize >= 4:
+        low, high = -SIGNED_MAGNITUDE + 1, SIGNED_MAGNITUDE - 1
+    if nonnegative:
+        low = max(low, 0)
+    wide = rng.integers(low, high, size=shape, endpoint=True, dtype=dtype)
+    small = rng.integers(max(low, -3), 3, size=shape, endpoint=True, dtype=dtype)
+    return np.where(rng.random(shape) < 0.5, small, wide)
+
+
+def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
+                  profile: str = DEFAULT_PROFILE,
+                  memory: int = MEMORY_LIMIT) -> dict[str, np.ndarray]:
+    """Every non-local array filled with seeded random values of its element type.
+
+    ``profile`` (one of ``INPUT_PROFILES``): ``mixed``, the default, gives floating
+    arrays both signs and some large magnitudes and integer arrays values across
+    their types' ranges (``_floating_values``, ``_integer_values``), so that a float
+    computed in double, an integer overflow or a sign error shows;
+    ``nonnegative-ints`` is the same with signed integers >= 0; ``unit`` gives the
+    small non-negative values some programs need (a square root or a logarithm of
+    the inputs): floating point in [0, 1), integers in [0, 100), one-byte integers
+    in [0, 4).  Arrays over ``memory`` bytes are refused before anything is
+    allocated (``check_memory``).
     """
+    if profile not in INPUT_PROFILES:
+        raise error(f"unknown input profile '{profile}' (one of {', '.join(INPUT_PROFILES)})")
+    check_memory(scop, params, memory)
     rng = np.random.default_rng(seed)
     shapes = array_shapes(scop, params)
     data = {}
     for a in Signature.of(scop).arrays:
-        dtype = dtype_of(a)
-        shape = shapes[a.name]
-        if dtype.kind == "f":
-            data[a.name] = rng.random(shape).astype(dtype)
+        dtype, shape = dtype_of(a), shapes[a.name]
+        if profile == UNIT and dtype.kind == "f":
+            values = rng.random(shape)
+        elif profile == UNIT:
+            values = rng.integers(0, 4 if dtype.itemsize == 1 else 100, size=shape)
+        elif dtype.kind == "f":
+            values = _floating_values(rng, shape, a.is_scalar)
         else:
-            high = 4 if dtype.itemsize == 1 else 100
-            data[a.name] = rng.integers(0, high, size=shape).astype(dtype)
+            values = _integer_values(rng, dtype, shape, profile == NONNEGATIVE_INTS)
+        data[a.name] = np.asarray(values).astype(dtype)
     return data
+
+
+@dataclass(frozen=True)
+class ReferenceRun:
+    """The inputs a reference ran on and its results (``expected``)."""
+
+    profile: str
+    inputs: dict[str, np.ndarray]
+    expected: dict[str, np.ndarray]
+    note: str = ""
+
+
+def run_reference(scop: Scop, values: Mapping[str, int],
+                  inputs_of: Callable[[str], dict[str, np.ndarray]], profile: str, *,
+                  timeout: float) -> ReferenceRun:
+    """Run the CPU reference on a copy of ``inputs_of(profile)``.
+
+    When the default profile drives the original into a signed overflow (trapped:
+    ``reference.OVERFLOW_TRAP_FLAGS``), its result is undefined and nothing could
+    be compared with it: the inputs are drawn again with signed integers >= 0
+    (``nonnegative-ints``), and the report says so.
+    """
+    reference = build_reference(scop)
+    inputs = inputs_of(profile)
+    expected = {name: array.copy() for name, array in inputs.items()}
+    try:
+        reference(values, expected, timeout=timeout)
+        return ReferenceRun(profile, inputs, expected)
+    except SignedOverflow:
+        if profile != DEFAULT_PROFILE:
+            raise
+    inputs = inputs_of(NONNEGATIVE_INTS)
+    expected = {name: array.copy() for name, array in inputs.items()}
+    reference(values, expected, timeout=timeout)
+    return ReferenceRun(NONNEGATIVE_INTS, inputs, expected,
+                        "the original overflows a signed integer on inputs of both signs")
 
 
 # -- comparison -------------------------------------------------------------------
@@ -386,9 +562,58 @@ def build_emulated(scop: Scop, cuda_source: str, host_function: str, *,
                           f"the emulated kernels of {scop.name}", scop.location)
 
 
+#: How ``polycu emulate`` has nvcc build each SCoP's CUDA (object file only).
+NVCC_FLAGS = ("-arch=sm_90", "-c")
+#: Lines of nvcc's messages that a failed build's report keeps.
+NVCC_ERROR_LINES = 8
+
+
+@dataclass(frozen=True)
+class NvccCheck:
+    """Whether nvcc builds the CUDA that was emulated: ``status`` is ``ok``,
+    ``failed`` (``detail``: nvcc's first error lines) or ``skipped`` (no nvcc)."""
+
+    status: str
+    detail: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "failed"
+
+    def describe(self) -> str:
+        command = " ".join(["nvcc", *NVCC_FLAGS])
+        if self.status == "ok":
+            return f"{command}: builds"
+        if self.status == "skipped":
+            return "nvcc is not installed: the CUDA was emulated but not compiled for a GPU"
+        return f"{command} failed:\n" + "\n".join("    " + line
+                                                  for line in self.detail.splitlines())
+
+
+def first_errors(output: str, count: int = NVCC_ERROR_LINES) -> str:
+    """The compiler's messages from the first line that says ``error``, ``count`` lines."""
+    lines = output.strip().splitlines()
+    start = next((k for k, line in enumerate(lines) if "error" in line), 0)
+    return "\n".join(lines[start:start + count])
+
+
+def nvcc_check(cuda_source: str, location: Location | None = None) -> NvccCheck:
+    """Build ``cuda_source`` with ``nvcc -arch=sm_90 -c`` (cached by the source's hash
+    like the gcc builds), so that an emulation that passes is of code nvcc accepts."""
+    if shutil.which("nvcc") is None:
+        return NvccCheck("skipped")
+    try:
+        build_cached(cuda_source, ["nvcc", *NVCC_FLAGS], suffix=".o", language="cu",
+                     location=location)
+    except BuildError as exc:
+        return NvccCheck("failed", first_errors(exc.output))
+    return NvccCheck("ok")
+
+
 @dataclass(frozen=True)
 class EmulationReport:
-    """The outcome of running a SCoP both ways on the same random inputs."""
+    """The outcome of running a SCoP both ways on the same random inputs (and of
+    building its CUDA with nvcc, when ``nvcc`` is not None)."""
 
     scop: str
     params: dict[str, int]
@@ -397,49 +622,73 @@ class EmulationReport:
     live_allocations: int | None = None
     output: str = ""
     location: Location | None = None
+    nvcc: NvccCheck | None = None
+    profile: str = DEFAULT_PROFILE
+    note: str = ""      # why the inputs are not of the profile asked for
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.arrays) and not self.live_allocations
+        return (all(c.ok for c in self.arrays) and not self.live_allocations
+                and not (self.nvcc and self.nvcc.failed))
 
     @property
     def first_failure(self) -> ArrayComparison | None:
         return next((c for c in self.arrays if not c.ok), None)
 
+    def failure(self) -> str:
+        """What is wrong first, in a line or a few (empty when ``ok``)."""
+        if self.first_failure is not None:
+            return self.first_failure.describe()
+        if self.live_allocations:
+            return f"{self.live_allocations} device allocation(s) never freed"
+        if self.nvcc and self.nvcc.failed:
+            return self.nvcc.describe()
+        return ""
+
     def format(self) -> str:
-        verdict = "OK" if self.ok else "MISMATCH"
-        lines = [f"{self.scop}: {verdict} ({_format_params(self.params)}; seed {self.seed})"]
+        verdict = "OK" if self.ok else "MISMATCH" if self.first_failure else "FAILED"
+        inputs = "" if self.profile == DEFAULT_PROFILE else f"; inputs {self.profile}"
+        lines = [f"{self.scop}: {verdict} ({_format_params(self.params)}; seed {self.seed}"
+                 f"{inputs})"]
+        if self.note:
+            lines.append(f"  inputs {self.profile}: {self.note}")
         lines += [f"  {c.describe()}" for c in self.arrays]
         if self.live_allocations:
             lines.append(f"  {self.live_allocations} device allocation(s) never freed")
+        if self.nvcc is not None:
+            lines.append(f"  {self.nvcc.describe()}")
         return "\n".join(lines)
 
 
 def emulate_scop(scop: Scop, cuda_source: str, host_function: str, *,
                  params: Mapping[str, int] | None = None,
                  limit: int = DEFAULT_PARAMETER_LIMIT, seed: int | None = None,
-                 rtol: float | None = None, timeout: float = 300.0) -> EmulationReport:
+                 rtol: float | None = None, timeout: float = 300.0,
+                 profile: str = DEFAULT_PROFILE, nvcc: bool = True) -> EmulationReport:
     """Run the original SCoP (gcc) and the generated CUDA (emulated) on the same
     fresh random inputs and compare every array and scalar they can change (but the
     scalars dead after the SCoP: no code can read them, and privatised ones stay
     unwritten on the host).
 
     ``params`` fixes some parameter values (the others are chosen); ``seed`` picks
-    the inputs (a fresh one, reported, when None).
+    the inputs (a fresh one, reported, when None), ``profile`` their kind
+    (``random_inputs``).  With ``nvcc``, the CUDA is also built by nvcc when it is
+    installed (``nvcc_check``): a build it refuses fails the report.
     """
     values = choose_parameters(scop, limit, params)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2 ** 31))
-    inputs = random_inputs(scop, values, seed)
-    expected = {k: v.copy() for k, v in inputs.items()}
-    actual = {k: v.copy() for k, v in inputs.items()}
-    build_reference(scop)(values, expected, timeout=timeout)
+    ran = run_reference(scop, values, lambda kind: random_inputs(scop, values, seed, kind),
+                        profile, timeout=timeout)
+    actual = {k: v.copy() for k, v in ran.inputs.items()}
     outcome: Outcome = build_emulated(scop, cuda_source, host_function)(
         values, actual, timeout=timeout, env=emulation_env())
-    comparisons = tuple(compare_arrays(a.name, expected[a.name], actual[a.name], rtol)
+    comparisons = tuple(compare_arrays(a.name, ran.expected[a.name], actual[a.name], rtol)
                         for a in Signature.of(scop).arrays if not a.dead_after)
     return EmulationReport(scop.name, values, seed, comparisons, outcome.live_allocations,
-                           outcome.output, scop.location)
+                           outcome.output, scop.location,
+                           nvcc_check(cuda_source, scop.location) if nvcc else None,
+                           ran.profile, ran.note)
 
 
 # -- whole programs ---------------------------------------------------------------
@@ -594,9 +843,19 @@ def _run_program(argv: list[str], timeout: float, env: Mapping[str, str] | None,
 
 
 def build_program(source: Path, output: Path, build: ProgramBuild, *, emulate: bool) -> None:
-    """Build a whole program: the emitted .cu with g++ and the emulation header
-    (``emulate``), or the original C with gcc; the extra C sources are linked in."""
+    """Build a whole program: the emitted .cu with g++ and the emulation header and
+    its host program OUT_host.c with gcc (``emulate``), or the original C with gcc;
+    the extra C sources are linked in."""
     objects = _c_objects(build)
+    host = source.with_name(source.stem + "_host.c")
+    if emulate and host.exists():
+        objects.append(str(output.with_name(output.name + "_host.o")))
+        argv = ["gcc", *build.cflags, *build.preprocessor_flags(), "-I", str(source.parent),
+                "-c", str(host), "-o", objects[-1]]
+        proc = subprocess.run(argv, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise error(f"gcc failed to build {host}:\n{proc.stderr.strip()}\n"
+                        f"command: {' '.join(argv)}", Location(str(host)))
     if emulate:
         argv = ["g++", *EMULATION_FLAGS, "-I", str(INCLUDE_DIR), *build.preprocessor_flags(),
                 "-I", str(source.parent), "-x", "c++", str(source), "-x", "none", *objects,
@@ -656,9 +915,12 @@ def scop_translation_unit(description: Mapping[str, object]) -> str:
 def emulate_generated(scops: Sequence[Scop], description: Mapping[str, Any], *,
                       params: Mapping[str, int] | None = None,
                       limit: int = DEFAULT_PARAMETER_LIMIT, seed: int | None = None,
-                      rtol: float | None = None) -> list[EmulationReport]:
+                      rtol: float | None = None, profile: str = DEFAULT_PROFILE,
+                      nvcc: bool = True) -> list[EmulationReport]:
     """Emulate every SCoP of a kernel description (``Generated.description``) against
-    its original code; ``params`` may fix parameters of any of them."""
+    its original code; ``params`` may fix parameters of any of them.  With ``nvcc``
+    (and nvcc installed), each SCoP's CUDA, the very translation unit that is
+    emulated (``scop_translation_unit``), is also built by nvcc."""
     by_name = {s.name: s for s in scops}
     known = {p for s in scops for p in s.parameters}
     unknown = sorted(set(params or {}) - known)
@@ -671,27 +933,31 @@ def emulate_generated(scops: Sequence[Scop], description: Mapping[str, Any], *,
         scop = by_name[entry["name"]]
         fixed = {k: v for k, v in (params or {}).items() if k in scop.parameters}
         reports.append(emulate_scop(scop, scop_translation_unit(entry), entry["host_function"],
-                                    params=fixed, limit=limit, seed=seed, rtol=rtol))
+                                    params=fixed, limit=limit, seed=seed, rtol=rtol,
+                                    profile=profile, nvcc=nvcc))
     return reports
 
 
 def emulate_file(path: str, options: Options, *, params: Mapping[str, int] | None = None,
                  limit: int = DEFAULT_PARAMETER_LIMIT, seed: int | None = None,
-                 rtol: float | None = None) -> list[EmulationReport]:
-    """Compile a C file with polycu and emulate every SCoP against its original code."""
+                 rtol: float | None = None, profile: str = DEFAULT_PROFILE,
+                 nvcc: bool = True) -> list[EmulationReport]:
+    """Compile a C file with polycu and emulate every SCoP against its original code
+    (and build its CUDA with nvcc: ``emulate_generated``)."""
     from ..codegen import compile_file
     from ..frontend.load import load_file
     generated = compile_file(path, options)
     scops = load_file(path, defines=options.define, includes=options.include_dir,
                       undefines=options.undefine, auto=options.auto_scop, ctx=options.ctx)
     return emulate_generated(scops, generated.description, params=params, limit=limit,
-                             seed=seed, rtol=rtol)
+                             seed=seed, rtol=rtol, profile=profile, nvcc=nvcc)
 
 
 def report_files(files: Sequence[str], reports_of: Callable[[str], list[EmulationReport]],
                  what: str) -> int:
     """Print every SCoP's comparison; the first mismatch (or device allocation never
-    freed) becomes an error naming the wrong index and the seed that reproduces it.
+    freed) becomes an error naming the wrong index and the seed that reproduces it,
+    a build nvcc refused one quoting nvcc.
     ``what`` names the side compared with the CPU reference."""
     failures = []
     for path in files:
@@ -704,10 +970,10 @@ def report_files(files: Sequence[str], reports_of: Callable[[str], list[Emulatio
                 failures.append(report)
     if failures:
         first = failures[0]
-        wrong = first.first_failure
-        detail = wrong.describe() if wrong else f"{first.live_allocations} device " \
-                                                "allocation(s) never freed"
-        raise error(f"{first.scop}: {what} differ from the CPU reference: {detail} "
+        if first.first_failure is None and first.nvcc is not None and first.nvcc.failed:
+            raise error(f"{first.scop}: nvcc cannot build the generated CUDA: "
+                        f"{first.nvcc.detail}", first.location)
+        raise error(f"{first.scop}: {what} differ from the CPU reference: {first.failure()} "
                     f"(reproduce with --seed {first.seed})", first.location)
     return 0
 

@@ -2,10 +2,11 @@
 
     python -I -S native_child.py SPEC_JSON
 
-SPEC: the shared library, the symbol, the integer parameters, and the files that
-hold each array (mapped shared, so the parent sees what the call wrote) and the
-8-byte status cell.  Only the standard library is used, so the child starts in a
-few milliseconds; a crash or a hang ends only this process.
+SPEC: the shared library, the symbol, the parameters (ctypes type name and value,
+``["c_uint64", 4294967296]``), and the files that hold each array (mapped shared,
+so the parent sees what the call wrote) and the 8-byte status cell.  Only the
+standard library is used, so the child starts in a few milliseconds; a crash or a
+hang ends only this process.
 """
 import ctypes
 import json
@@ -26,9 +27,10 @@ def main() -> None:
     lib = ctypes.CDLL(spec["library"])
     entry = getattr(lib, spec["symbol"])
     entry.restype = None
-    entry.argtypes = [ctypes.c_int] * len(spec["params"]) + [ctypes.c_void_p] * len(maps)
+    entry.argtypes = ([getattr(ctypes, kind) for kind, _ in spec["params"]]
+                      + [ctypes.c_void_p] * len(maps))
     pointers = [ctypes.addressof(ctypes.c_char.from_buffer(m)) for m in maps]
-    entry(*spec["params"], *pointers)
+    entry(*(value for _, value in spec["params"]), *pointers)
     probe = getattr(lib, "polycu_emu_live_allocations", None)
     if probe is not None:
         probe.restype = ctypes.c_long

@@ -27,7 +27,7 @@ from ..diagnostics import Location, error
 from ..frontend.parse import parse
 from ..frontend.preprocess import preprocess
 from ..model import Scop
-from .emulate import random_inputs
+from .emulate import DEFAULT_PROFILE, random_inputs
 from .reference import NativeFunction, Signature, build_cached
 
 WRAPPER = "polycu_program_init"
@@ -64,10 +64,10 @@ def _call(scop: Scop, function: str, params: list[tuple[str, bool]], path: str) 
 
 
 def init_inputs(path: str, scop: Scop, values: Mapping[str, int], function: str, seed: int, *,
-                defines: Sequence[str] = (), includes: Sequence[str] = ()
-                ) -> dict[str, np.ndarray]:
+                defines: Sequence[str] = (), includes: Sequence[str] = (),
+                profile: str = DEFAULT_PROFILE) -> dict[str, np.ndarray]:
     """The SCoP's arrays after ``function`` ran; arrays it does not set keep seeded random
-    values (as ``random_inputs`` gives them)."""
+    values (as ``random_inputs`` gives them for ``profile``)."""
     source = Path(path).resolve()
     call = _call(scop, function, init_parameters(path, function, defines, includes), path)
     sig = Signature.of(scop)
@@ -83,7 +83,7 @@ def init_inputs(path: str, scop: Scop, values: Mapping[str, int], function: str,
                             ).hexdigest()
     library = build_cached(wrapper, flags, suffix=".so", language="c", location=scop.location,
                            extra_key=digest)
-    data = random_inputs(scop, values, seed)
+    data = random_inputs(scop, values, seed, profile)
     NativeFunction(library, WRAPPER, sig, f"the initialisation '{function}' of {scop.name}",
                    scop.location)(values, data)
     return data

@@ -28,7 +28,9 @@ restored from a pristine one, untimed, before it is used again.
 
 Kernel arguments are resolved by role: ``param`` and ``iterator`` values,
 ``array`` and ``scalar`` buffers (a scalar of non-pointer C type is passed by
-value).  Texture and surface objects (``NOTES.md``: created with cuda-bindings'
+value), each value as the numpy type of the argument's C type (``by_value``: one
+that the type cannot hold is an error; host expressions are Python integers, never
+cut to 32 bits).  Texture and surface objects (``NOTES.md``: created with cuda-bindings'
 ``cuTexObjectCreate`` over a ``pycuda.driver.Array``) are the next roles to add,
 in ``DeviceProgram._argument``; until then such a kernel is refused with a
 diagnostic.
@@ -44,17 +46,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..diagnostics import error
-
-# C scalar types of kernel arguments and array elements, as numpy dtypes.
-_NUMPY_TYPES: dict[str, Any] = {
-    "double": np.float64, "float": np.float32,
-    "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8, "_Bool": np.bool_,
-    "short": np.int16, "unsigned short": np.uint16,
-    "int": np.int32, "unsigned": np.uint32, "unsigned int": np.uint32,
-    "long": np.int64, "unsigned long": np.uint64,
-    "long long": np.int64, "unsigned long long": np.uint64,
-}
-_QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict__", "__restrict"})
+from .reference import integer_bounds, scalar_dtype
 
 # Rotation of input copies: at least this many times L2 between two uses of a copy.
 _L2_MULTIPLE = 3
@@ -66,12 +58,25 @@ _MAX_GRAPH_LAUNCHES = 100_000
 
 
 def numpy_type(c_type: str) -> Any:
-    """numpy dtype of a C scalar type (qualifiers ignored): ``'const int'`` -> int32."""
-    words = [w for w in c_type.replace("*", " ").split() if w not in _QUALIFIERS]
-    try:
-        return _NUMPY_TYPES[" ".join(words)]
-    except KeyError:
-        raise error(f"unsupported C type '{c_type}' in a kernel description") from None
+    """numpy scalar type of a C scalar type, in any spelling (qualifiers and a ``*``
+    ignored): ``'const int'`` -> int32, ``'long unsigned int'`` -> uint64."""
+    dtype = scalar_dtype(c_type)
+    if dtype is None:
+        raise error(f"unsupported C type '{c_type}' in a kernel description")
+    return dtype.type
+
+
+def by_value(c_type: str, value: Any, what: str) -> Any:
+    """``value`` as the numpy scalar that a kernel argument of type ``c_type`` takes;
+    an integer that the type cannot hold is an error, not a silent wrap-around."""
+    kind = numpy_type(c_type)
+    if np.dtype(kind).kind in "iu":
+        low, high = integer_bounds(np.dtype(kind))
+        if not low <= int(value) <= high:
+            raise error(f"{what} = {int(value)} does not fit its type '{c_type}' "
+                        f"({low}..{high})")
+        return kind(int(value))
+    return kind(value)
 
 
 def is_pointer(c_type: str) -> bool:
@@ -225,12 +230,13 @@ class DeviceProgram:
 
     ``description`` is the JSON form of one SCoP's kernel description; ``host``
     maps every non-local array to its host numpy array (0-d for a scalar), as the
-    CPU reference takes them.  Device buffers, copies in and out follow the
-    description's ``arrays`` entries, as the generated host function does.
+    CPU reference takes them; ``options`` are nvcc's (``check`` gives
+    ``--fmad=false``).  Device buffers, copies in and out follow the description's
+    ``arrays`` entries, as the generated host function does.
     """
 
     def __init__(self, description: Mapping[str, Any], params: Mapping[str, int],
-                 host: Mapping[str, np.ndarray], *, fmad: bool = True):
+                 host: Mapping[str, np.ndarray], *, options: Sequence[str] = ()):
         from .device import arch_option, import_pycuda
 
         self.drv = import_pycuda()
@@ -238,8 +244,7 @@ class DeviceProgram:
 
         try:
             module = SourceModule(description["device_source"], no_extern_c=True,
-                                  arch=arch_option(),
-                                  options=None if fmad else ["--fmad=false"])
+                                  arch=arch_option(), options=list(options) or None)
         except self.drv.CompileError as exc:
             raise error(f"nvcc rejected the generated device code of {description['name']}:"
                         f"\n{exc}") from exc
@@ -293,13 +298,14 @@ class DeviceProgram:
     def _argument(self, spec: Mapping[str, Any], name: str, launch: Launch,
                   allocations: Mapping[str, Any]) -> Any:
         role, c_type = spec["role"], spec["type"]
+        what = f"argument '{spec['name']}' of {launch.kernel}"
         if role in ("param", "iterator"):
-            return numpy_type(c_type)(launch.value(name))
+            return by_value(c_type, launch.value(name), what)
         if role in ("array", "scalar"):
             array = spec.get("array") or name
             if is_pointer(c_type):
                 return int(allocations[array])
-            return numpy_type(c_type)(self.host[array].reshape(-1)[0])
+            return by_value(c_type, self.host[array].reshape(-1)[0], what)
         raise error(f"kernel argument '{spec['name']}' of {launch.kernel} has role '{role}', "
                     "which the PyCUDA runtime does not support yet")
 

@@ -23,7 +23,8 @@
  *   right; in reverse order its cross-iteration dependences break.
  * - cudaMalloc'd memory starts poisoned (0xFF) to catch missing copy-ins and
  *   lies between two poisoned red zones, checked after every launch, to catch
- *   writes outside it; cudaMemcpy/cudaMemset check that device ranges lie
+ *   writes outside it; requests over 2^40 bytes (a wrapped negative size) fail
+ *   with cudaErrorMemoryAllocation, as on a GPU; cudaMemcpy/cudaMemset check that device ranges lie
  *   inside one device allocation and that the copy direction matches.
  * - Launch configurations are checked against CUDA's limits; a bad one is a
  *   sticky error that cudaGetLastError() returns, as on a GPU.
@@ -314,10 +315,19 @@ inline cudaError_t check_range(const char *what, const void *p, std::size_t n, b
   return cudaSuccess;
 }
 
+/* No GPU has 2^40 bytes (1 TiB): a larger request is a size computed with a wrapped
+   negative value ((size_t) -8 ...); cudaMalloc refuses it there, and here too instead
+   of rounding it up past 2^64 into a small block. */
+inline constexpr std::size_t max_allocation = std::size_t(1) << 40;
+
 }  // namespace polycu_emu
 
 inline cudaError_t cudaMalloc(void **pointer, std::size_t size) {
   using polycu_emu::red_zone;
+  if (size > polycu_emu::max_allocation)
+    return polycu_emu::report(cudaErrorMemoryAllocation,
+                              "cudaMalloc of %zu bytes: more than any GPU has (a size "
+                              "computed from a negative value?)", size);
   std::size_t total = red_zone + (size + 255) / 256 * 256 + red_zone;
   auto *base = static_cast<unsigned char *>(std::aligned_alloc(256, total));
   if (base == nullptr) return cudaErrorMemoryAllocation;
