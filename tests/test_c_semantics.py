@@ -232,3 +232,17 @@ def test_negative_constant_extent_is_a_located_error(tmp_path: Path) -> None:
                       "  for (int i = 0; i < 4; i++)\n    A[0][i] = 1;\n#pragma endscop\n}\n")
     with pytest.raises(PolycuError, match=r"neg.c:1:8: error: array 'A' has a negative size"):
         polycu.load(str(source), defines=["N=-5"])
+
+
+def test_one_name_for_two_variables_is_a_located_rejection(tmp_path: Path) -> None:
+    source = tmp_path / "shadow.c"
+    text = ("void f(int n, double A[100], double B[100], double C[1])\n{\n  double t = 2;\n"
+            "#pragma scop\n  for (int i = 0; i < n; i++) {\n    double t = A[i];\n"
+            "    B[i] = t;\n  }\n  C[0] = t;\n#pragma endscop\n}\n")
+    source.write_text(text)
+    with pytest.raises(PolycuError, match=r"shadow.c:9:10: error: 't' names a variable "
+                                          "declared outside the SCoP and one declared inside"):
+        polycu.load(str(source))
+    source.write_text(text.replace("C[0] = t;", "C[0] = 1;"))
+    (scop,) = polycu.load(str(source))
+    assert scop.array("t").local

@@ -647,12 +647,9 @@ def _iterators_read_after(region: _Region, source: str) -> None:
     """Reject a SCoP whose loop counters (declared outside it) are read after it."""
     if region.function_ast is None:
         return
-    counters: set[str] = set()
-    for item in region.items:
-        for node in _walk(item):
-            if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.Assignment) \
-                    and isinstance(node.init.lvalue, c_ast.ID):
-                counters.add(node.init.lvalue.name)
+    counters = {_loop_counter(node) for item in region.items for node in _walk(item)
+                if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.Assignment)}
+    counters.discard(None)
     if not counters:
         return
     inside = {id(item) for item in region.items}
@@ -700,6 +697,61 @@ def _iterators_read_after(region: _Region, source: str) -> None:
     if state["again"]:  # R runs again: the code before it follows it too
         state["after"] = False
         visitor.visit(region.function_ast.body)
+
+
+# The model has one array per name: a name declared inside R must mean one variable.
+# A reference to x resolves to the innermost enclosing declaration inside R, else to
+# the variable outside R; x is ambiguous if both kinds of reference occur, or if R
+# declares x twice with different types.
+def _check_scopes(region: _Region, source: str) -> None:
+    """Reject a SCoP in which one name stands for two variables."""
+    declared: dict[str, c_ast.Decl] = {}
+    outer: dict[str, c_ast.Node] = {}
+    inner: set[str] = set()
+
+    def visit(node: c_ast.Node, scopes: list[set[str]]) -> None:
+        if isinstance(node, (c_ast.Compound, c_ast.For)):
+            scopes = scopes + [set()]
+        if isinstance(node, c_ast.Decl) and node.name is not None:
+            if node.init is not None:
+                visit(node.init, scopes)
+            first = declared.setdefault(node.name, node)
+            if c_text(first.type) != c_text(node.type):
+                raise error(f"'{node.name}' is declared twice in the SCoP with different types; "
+                            "rename one", Location.from_coord(node.coord, source))
+            scopes[-1].add(node.name)
+            return
+        if isinstance(node, c_ast.ID):
+            if any(node.name in scope for scope in scopes):
+                inner.add(node.name)
+            else:
+                outer.setdefault(node.name, node)
+        if isinstance(node, c_ast.FuncCall):
+            if node.args is not None:
+                visit(node.args, scopes)
+            return
+        for _, child in node.children():
+            visit(child, scopes)
+
+    top: list[set[str]] = [set()]
+    for item in region.items:
+        visit(item, top)
+    counters = {_loop_counter(node) for item in region.items for node in _walk(item)}
+    for name in sorted((set(outer) & set(declared)) - counters):
+        raise error(f"'{name}' names a variable declared outside the SCoP and one declared "
+                    "inside it; rename one", Location.from_coord(outer[name].coord, source))
+
+
+def _loop_counter(node: c_ast.Node) -> str | None:
+    """The counter a ``for`` initialises (loop counters are not arrays of the model)."""
+    if not isinstance(node, c_ast.For):
+        return None
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
+        return init.decls[0].name
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    return None
 
 
 def _walk(node: c_ast.Node) -> Iterable[c_ast.Node]:
@@ -804,6 +856,7 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
         regions = (_auto_regions(func, symbols, source, lines, typedefs, declared) if use_auto
                    else [r for r in pragma_regions if r.function == name])
         for region in regions:
+            _check_scopes(region, source)
             _iterators_read_after(region, source)
             dead = _dead_after(region, symbols, set(globals_.symbols))
             scops.append(_build_scop(region, symbols, source, len(scops), context, dead,
