@@ -52,45 +52,59 @@ def _prec(e: Expr) -> int:
     return _PREC.get(e.op, _PRIMARY)
 
 
-def c_expr(e: Expr, host: bool = False) -> str:
-    """C text of ``e``; ``host`` spells min/max as the host helpers of the prologue."""
+def c_expr(e: Expr, host: bool = False, wide: bool = False) -> str:
+    """C text of ``e``; ``host`` spells min/max as the host helpers of the prologue;
+    ``wide`` (device code counting in ``long long``) converts a constant argument of
+    CUDA's overloaded min/max, whose (int, long long) call would be ambiguous."""
     if e.op == "int":
         return str(e.value)
     if e.op == "id":
         return str(e.value)
     if e.op in ("min", "max"):
         name = f"polycu_{e.op}" if host else e.op
-        text = c_expr(e.args[0], host)
+
+        def arg_text(arg: Expr) -> str:
+            text = c_expr(arg, host, wide)
+            return f"(long long)({text})" if wide and not host and _constant(arg) else text
+
+        text = arg_text(e.args[0])
         for arg in e.args[1:]:
-            text = f"{name}({text}, {c_expr(arg, host)})"
+            text = f"{name}({text}, {arg_text(arg)})"
         return text
     if e.op == "fdiv_q":
-        return f"polycu_floord({c_expr(e.args[0], host)}, {c_expr(e.args[1], host)})"
+        return (f"polycu_floord({c_expr(e.args[0], host, wide)}, "
+                f"{c_expr(e.args[1], host, wide)})")
     if e.op == "call":
-        return f"{c_expr(e.args[0], host)}({', '.join(c_expr(a, host) for a in e.args[1:])})"
+        return (f"{c_expr(e.args[0], host, wide)}"
+                f"({', '.join(c_expr(a, host, wide) for a in e.args[1:])})")
     prec = _PREC[e.op]
     if e.op == "minus":
-        return f"-{_wrap(e.args[0], prec + 1, host)}"
+        return f"-{_wrap(e.args[0], prec + 1, host, wide)}"
     if e.op == "cond":
-        return (f"{_wrap(e.args[0], prec + 1, host)} ? {_wrap(e.args[1], prec, host)} : "
-                f"{_wrap(e.args[2], prec, host)}")
+        return (f"{_wrap(e.args[0], prec + 1, host, wide)} ? "
+                f"{_wrap(e.args[1], prec, host, wide)} : {_wrap(e.args[2], prec, host, wide)}")
     # Left-associative binary operators: a right operand of equal precedence needs
     # parentheses unless it is the same associative operator (a + (b + c)).
-    parts = [_wrap(e.args[0], prec, host)]
+    parts = [_wrap(e.args[0], prec, host, wide)]
     for arg in e.args[1:]:
         same = arg.op == e.op and e.op in ("add", "mul", "and", "or")
-        parts.append(_wrap(arg, prec if same else prec + 1, host))
+        parts.append(_wrap(arg, prec if same else prec + 1, host, wide))
     return f" {_C_OPS[e.op]} ".join(parts)
 
 
-def _wrap(e: Expr, need: int, host: bool) -> str:
-    text = c_expr(e, host)
+def _constant(e: Expr) -> bool:
+    """Whether ``e`` involves no variable (its C type is that of its literals)."""
+    return e.op == "int" or (e.op != "id" and all(_constant(a) for a in e.args))
+
+
+def _wrap(e: Expr, need: int, host: bool, wide: bool = False) -> str:
+    text = c_expr(e, host, wide)
     return f"({text})" if _prec(e) < need else text
 
 
-def atom(e: Expr, host: bool = False) -> str:
+def atom(e: Expr, host: bool = False, wide: bool = False) -> str:
     """``e`` parenthesised unless it is a name or a non-negative literal."""
-    return _wrap(e, _PRIMARY, host)
+    return _wrap(e, _PRIMARY, host, wide)
 
 
 # -- AST nodes -------------------------------------------------------------------
@@ -110,13 +124,14 @@ def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
                itype: str = "int", depth: int = 1) -> list[str]:
     """Lines of C for an AST counting in ``itype``; ``user`` expands one ``User`` node."""
     pad = INDENT * depth
+    wide = itype != "int" and not host
     if isinstance(node, Block):
         return [line for child in node.children
                 for line in print_node(child, user, host, itype, depth)]
     if isinstance(node, User):
         return [pad + line for line in user(node)]
     if isinstance(node, If):
-        lines = [f"{pad}if ({c_expr(node.cond, host)}) {{"]
+        lines = [f"{pad}if ({c_expr(node.cond, host, wide)}) {{"]
         lines += print_node(node.then, user, host, itype, depth + 1)
         if node.else_ is not None:
             lines.append(f"{pad}}} else {{")
@@ -125,10 +140,10 @@ def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
     assert isinstance(node, For)
     if node.degenerate:
         lines = [f"{pad}{{",
-                 f"{pad}{INDENT}const {itype} {node.var} = {c_expr(node.init, host)};"]
+                 f"{pad}{INDENT}const {itype} {node.var} = {c_expr(node.init, host, wide)};"]
         return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
-    lines = [f"{pad}for ({itype} {node.var} = {c_expr(node.init, host)}; "
-             f"{node.var} <= {c_expr(node.upper, host)}; {node.var} += {node.step}) {{"]
+    lines = [f"{pad}for ({itype} {node.var} = {c_expr(node.init, host, wide)}; "
+             f"{node.var} <= {c_expr(node.upper, host, wide)}; {node.var} += {node.step}) {{"]
     return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
 
 
@@ -266,7 +281,7 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     their C types where the index type differs, like the SCoP's parameters; the
     ``private`` scalars are the kernel's local variables)."""
     itype = index_type(scop) if scop is not None else "int"
-    values = {it: _as_type(atom(arg), stmt.iterator_type(it), itype)
+    values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it), itype)
               for it, arg in zip(stmt.iterators, args)}
     if scop is not None:
         for p in scop.parameters:

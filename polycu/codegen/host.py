@@ -23,7 +23,8 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, sets_of
-from .ast import User, expr_of, grid_exprs, host_ast
+from ..frontend.ctype import parse_type
+from .ast import User, expr_of, grid_exprs, host_ast, to_expr
 from .cuda import INDENT, Layout, c_expr, index_type, kernel_args, print_node
 from .pyexpr import py_expr
 
@@ -110,8 +111,10 @@ def _footprint_rows(scop: Scop, array: Array) -> isl.PwAff:
     """max(0, 1 + max index of dimension 0 over every access of the array)."""
     accessed = scop.reads().union(scop.may_writes()).range()
     sets = [s for s in sets_of(accessed) if s.get_tuple_name() == array.name]
-    rows = sets[0].dim_max(0).add_constant_val(isl.Val(1))
     zero = isl.PwAff.zero_on_domain(isl.LocalSpace.from_space(scop.context.get_space()))
+    if not sets:  # no statement instance accesses it for any parameter value
+        return zero.intersect_domain(scop.context)
+    rows = sets[0].dim_max(0).add_constant_val(isl.Val(1))
     return rows.union_max(zero.intersect_domain(scop.context))
 
 
@@ -192,6 +195,36 @@ def _declare(ctype: str, name: str) -> str:
     return f"{ctype}{name}" if ctype.endswith("*") else f"{ctype} {name}"
 
 
+# The context C(p) holds the SCoP's assumptions (non-negative extents, conversions to
+# signed types in range, --ctx); what the parameters' types do not already imply,
+# gist(C, ranges of the types), is checked before anything runs.
+def assumption_check(scop: Scop) -> list[str]:
+    """Lines that stop the program when the parameters break the SCoP's assumptions
+    (the kernels would compute something else); none when nothing is assumed."""
+    known = isl.Set.universe(scop.context.get_space())
+    for p in scop.parameters:
+        ctype = parse_type(scop.parameter_type(p))
+        if ctype is not None and not ctype.floating:
+            space = isl.Set(f"[{p}] -> {{ : {ctype.minimum} <= {p} <= "
+                            f"{min(ctype.maximum, (1 << 63) - 1)} }}")
+            known = known.intersect(space)
+    check = scop.context.gist(known)
+    if check.plain_is_universe():
+        return []
+    build = isl.AstBuild.from_context(known)
+    cond = c_expr(to_expr(build.expr_from_set(check)), host=True)
+    values = ", ".join(f"{p} = %lld" for p in scop.parameters)
+    args = "".join(f", (long long){p}" for p in scop.parameters)
+    return [f"if (!({cond})) {{",
+            f'{INDENT}fprintf(stderr, "polycu: {scop.name}: the parameters ({values}) are '
+            f'outside the values the GPU code assumes ({_escape(str(check))})\\n"{args});',
+            f"{INDENT}exit(1);", "}"]
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+
+
 def host_function(program: GpuProgram, arrays: dict[str, Layout]) -> str:
     """The contract-1 host function: allocate, copy in, launch, copy out, free."""
     scop = program.scop
@@ -204,6 +237,7 @@ def host_function(program: GpuProgram, arrays: dict[str, Layout]) -> str:
     for p in scop.parameters:  # the host code computes in the index type
         if scop.parameter_type(p) != itype:
             lines.append(f"{INDENT}const {itype} {p} = {ARGUMENT}{p};")
+    lines += [INDENT + line for line in assumption_check(scop)]
     for t in moves:
         etype = t.array.element_type
         lines.append(f"{INDENT}{etype} *{t.device};")

@@ -59,6 +59,9 @@ class AffineEnv:
     ``type_of`` gives the C type of an iterator or a parameter; ``typedefs`` resolves
     type names in casts.  ``bounds`` (on the iterators' space, with parameters) is
     where the expression is evaluated: conversions are proven exact there.
+    ``assume`` takes the parameter values under which a conversion to a signed type
+    stays in range (out of range it is implementation-defined); without it such a
+    conversion is modelled as gcc computes it.
     """
 
     iterators: tuple[str, ...]
@@ -66,6 +69,7 @@ class AffineEnv:
     type_of: Callable[[str], Arith] = _int_type
     typedefs: Mapping[str, str] = field(default_factory=dict)
     bounds: isl.Set | None = None
+    assume: Callable[[isl.Set], None] | None = None
 
     def space(self) -> isl.Space:
         return isl.Space.create_from_names(CTX, set=list(self.iterators))
@@ -114,7 +118,7 @@ def _in_range(value: isl.PwAff, t: Arith, env: AffineEnv) -> isl.Set:
 
 # (v : from) converted to type t is v where v lies in t's range on the evaluation set
 # W, else v - 2^w k with k = floor((v - min_t) / 2^w) (C11 6.3.1.3; gcc's choice for
-# signed targets).  When k takes few values on W, one affine piece per value keeps
+# signed targets, or an assumption on the parameters when the environment takes one).  When k takes few values on W, one affine piece per value keeps
 # the result free of the floor (isl would not drop it from later constraints).
 def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
             node: c_ast.Node) -> isl.PwAff:
@@ -130,6 +134,11 @@ def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
     outside = value.lt_set(env.constant(target.minimum)).union(
         value.gt_set(env.constant(target.maximum)))
     if outside.intersect(where).is_empty():
+        return value
+    if target.signed and env.assume is not None:
+        # Out of range only for some parameter values: assume the others (the
+        # generated code checks the assumption at run time, like Polly's).
+        env.assume(outside.intersect(where).params().complement())
         return value
     modulus = 1 << target.bits
     low = target.minimum

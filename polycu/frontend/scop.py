@@ -181,6 +181,7 @@ class _Builder:
     functions: dict[str, Prototype] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     iterator_types: dict[str, Arith] = field(default_factory=dict)
+    assumptions: list[isl.Set] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
     locals: dict[str, Symbol] = field(default_factory=dict)
     accessed: dict[str, Location] = field(default_factory=dict)
@@ -214,7 +215,8 @@ class _Builder:
         return parse_type(sym.element_type) if sym is not None else None
 
     def env(self, iterators: Sequence[str], bounds: isl.Set | None = None) -> AffineEnv:
-        return AffineEnv(tuple(iterators), self.is_param, self.type_of, self.typedefs, bounds)
+        return AffineEnv(tuple(iterators), self.is_param, self.type_of, self.typedefs, bounds,
+                         self.assumptions.append)
 
     def explain(self, exc: NotAffine) -> str:
         """Why a name cannot be a parameter, when that is the reason."""
@@ -377,6 +379,8 @@ class _Builder:
     # An iterator of an unsigned or narrow type wraps around instead of overflowing:
     # i + s leaves [min, max] at the points W of the domain where it does; the loop
     # still ends there iff the condition fails at the wrapped value i + s -+ 2^w.
+    # Parameter values for which it goes on are excluded by an assumption; a loop
+    # that goes on for every parameter value is rejected.
     def check_wrap(self, node: c_ast.For, dom: isl.Set, cond: isl.Set,
                    inner: tuple[str, ...], ctype: Arith, step: int) -> None:
         """Reject a loop whose iterator wraps around and goes on (C's modular types)."""
@@ -392,10 +396,17 @@ class _Builder:
         names = ", ".join(inner)
         moved = ", ".join(list(inner[:-1]) + [f"{inner[-1]} + ({delta})"])
         wrapped = wraps.apply(isl.Map(f"{{ [{names}] -> [{moved}] }}"))
-        if not env.within_types(wrapped.intersect(cond)).is_empty():
+        going_on = env.within_types(wrapped.intersect(cond)).params()
+        if going_on.is_empty():
+            return
+        params = [going_on.get_dim_name(isl.dim_type.param, k)
+                  for k in range(going_on.dim(isl.dim_type.param))]
+        fine = env.within_types(env.universe(), params).params().subtract(going_on)
+        if fine.is_empty():
             raise _Unsupported(node, f"loop iterator '{inner[-1]}' of type '{ctype.name}' "
                                "wraps around and the loop condition still holds (the loop "
                                "does not end where it seems to)", self.loc(node))
+        self.assumptions.append(fine)  # checked at run time by the generated code
 
     def loop_step(self, node: c_ast.For, name: str) -> int:
         nxt = node.next
@@ -710,6 +721,16 @@ def _check_scopes(region: _Region, source: str) -> None:
     inner: set[str] = set()
 
     def visit(node: c_ast.Node, scopes: list[set[str]]) -> None:
+        if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList):
+            scopes = scopes + [set()]  # a counter's type is its loop's (not an array)
+            for decl in node.init.decls:
+                if decl.init is not None:
+                    visit(decl.init, scopes)
+                scopes[-1].add(decl.name)
+            for part in (node.cond, node.next, node.stmt):
+                if part is not None:
+                    visit(part, scopes)
+            return
         if isinstance(node, (c_ast.Compound, c_ast.For)):
             scopes = scopes + [set()]
         if isinstance(node, c_ast.Decl) and node.name is not None:
@@ -1013,8 +1034,8 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
     params = tuple(builder.params)
     param_space = isl.Space.create_from_names(CTX, set=[], params=list(params))
     types = tuple(builder.type_of(p) for p in params)
-    ctx = _context(params, [v for _, v in described] + _type_ranges(params, types), context,
-                   region.location).align_params(param_space)
+    ctx = _context(params, [v for _, v in described] + _type_ranges(params, types)
+                   + builder.assumptions, context, region.location).align_params(param_space)
     statements = tuple(_align_statement(s, param_space) for s in builder.statements)
     used = _used_names(region.items)
     declared_inside = _declared_names(region.items)
@@ -1115,8 +1136,9 @@ def _array(builder: _Builder, name: str, loc: Location,
 
 def _context(params: tuple[str, ...], valid: list[isl.Set], user: str | None,
              location: Location) -> isl.Set:
-    """Parameter values the SCoP assumes: non-negative array extents and the user's
-    ``--ctx`` constraints (parameters are also assumed to fit in an ``int``)."""
+    """Parameter values the SCoP assumes: the ranges of the parameters' types,
+    non-negative array extents, conversions to signed types in range, and the user's
+    ``--ctx`` constraints."""
     ctx = isl.Set(f"[{', '.join(params)}] -> {{ : }}")
     for constraint in valid:
         ctx = ctx.intersect(constraint)
