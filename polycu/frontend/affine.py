@@ -135,10 +135,12 @@ def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
         value.gt_set(env.constant(target.maximum)))
     if outside.intersect(where).is_empty():
         return value
-    if target.signed and env.assume is not None:
-        # Out of range only for some parameter values: assume the others (the
-        # generated code checks the assumption at run time, like Polly's).
-        env.assume(outside.intersect(where).params().complement())
+    excluded = outside.intersect(where).params()
+    if target.signed and env.assume is not None and _only_far(excluded):
+        # Out of range only for parameter values near the types' limits: assume the
+        # others (the generated code checks the assumption at run time, like Polly's)
+        # rather than model a wrap-around that would loosen every bound of the code.
+        env.assume(excluded.complement())
         return value
     modulus = 1 << target.bits
     low = target.minimum
@@ -158,6 +160,20 @@ def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
             return result.coalesce()
     return value.sub(env.constant(low)).mod_val(isl.Val(str(modulus), CTX)).add(
         env.constant(low))
+
+
+#: Parameter values up to this magnitude are ordinary: a conversion that goes out of
+#: range for some of them is part of the program's meaning, not an assumption.
+ORDINARY = 1 << 20
+
+
+def _only_far(params: isl.Set) -> bool:
+    """Whether every point of ``params`` has a parameter beyond +-ORDINARY."""
+    box = isl.Set.universe(params.get_space())
+    for k in range(params.dim(isl.dim_type.param)):
+        name = params.get_dim_name(isl.dim_type.param, k)
+        box = box.intersect(isl.Set(f"[{name}] -> {{ : -{ORDINARY} <= {name} <= {ORDINARY} }}"))
+    return params.intersect(box).is_empty()
 
 
 def _coordinate(point_set: isl.Set) -> int:
