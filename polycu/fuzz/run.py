@@ -1,0 +1,426 @@
+"""Run one program through gcc, polycu, the CPU emulation and nvcc, and classify it.
+
+In:  a C file that prints its arrays as ``@ NAME TYPE`` blocks (what ``generate``
+emits; the first line may carry ``options="..."`` for polycu).
+Out: an ``Outcome``: its class, the stage that decided it, a grouping key and logs.
+
+Classes (``CLASSES``): ``match``; ``mismatch`` (the emulated program prints other
+values than gcc's build of the original); ``rejection`` (polycu exits with a
+``FILE:LINE:COL: error:`` message); ``crash`` (a traceback, an exit without a located
+message, or the generated program failing to build or run: the stage says which);
+``timeout``; ``nvcc`` (nvcc fails on an accepted program); ``emulate`` (``polycu
+emulate`` fails on an accepted program); ``invalid`` (gcc's build of the original
+fails: a generator bug, never expected).
+
+Every subprocess has a time limit, so a program's wall time is bounded.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .generate import options_of_text, program_of_text
+
+CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "emulate", "invalid")
+FAILURES = ("mismatch", "crash", "timeout", "nvcc", "emulate", "invalid")
+STAGES = ("reference", "compile", "build", "run", "compare", "nvcc", "emulate")
+
+#: relative tolerance per printed type; elements are judged on max(|e|, f * max|e|)
+RTOL = {"double": 1e-9, "float": 1e-4}
+ARRAY_SCALE = 1e-3
+ABS_FLOOR = 1e-30
+
+LOCATED = re.compile(r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$",
+                     re.M)
+UNLOCATED = re.compile(r"^(?P<where>\S*)\s*error: (?P<msg>.*)$", re.M)
+
+
+@dataclass
+class Timeouts:
+    compile: float = 120.0      # polycu FILE.c -o OUT.cu, polycu emulate
+    build: float = 120.0        # gcc, g++, nvcc
+    run: float = 60.0           # the built programs
+
+
+@dataclass
+class Outcome:
+    """What happened to one program."""
+
+    name: str
+    cls: str = "match"
+    stage: str = ""
+    key: str = ""               # the cause, for grouping (numbers and names blurred)
+    detail: str = ""            # one line
+    failures: list[dict] = field(default_factory=list)   # every failed stage
+    seconds: dict[str, float] = field(default_factory=dict)
+    log: str = ""
+    seed: int | None = None
+
+    def fail(self, cls: str, stage: str, key: str, detail: str) -> None:
+        self.failures.append({"class": cls, "stage": stage, "key": key, "detail": detail})
+        if self.cls in ("match",):
+            self.cls, self.stage, self.key, self.detail = cls, stage, key, detail
+
+    def signature(self) -> tuple[str, str, str]:
+        return (self.cls, self.stage, self.key)
+
+    def record(self) -> dict:
+        d = asdict(self)
+        d.pop("log")
+        return d
+
+
+def polycu_command() -> list[str]:
+    return [sys.executable, "-m", "polycu"]
+
+
+def _run(argv: list[str], timeout: float, cwd: Path | None = None,
+         env: dict[str, str] | None = None) -> tuple[int | None, str, str]:
+    """(exit status or None on timeout, stdout, stderr).  The command runs in its own
+    process group, all of which is killed on timeout (``polycu emulate`` runs the
+    reference in a grandchild process)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, env={**os.environ, **(env or {})}, errors="replace",
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        out, err = proc.communicate()
+        return None, out or "", err or ""
+    except BaseException:
+        _kill_group(proc.pid)
+        proc.wait()
+        raise
+    return proc.returncode, out, err
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def blur(text: str) -> str:
+    """A message with the parts that vary between programs blurred: quoted text,
+    numbers, paths, identifiers of generated names."""
+    text = text.replace("&", "").replace("const ", "")
+    text = re.sub(r"'[^']*'", "'_'", text)
+    text = re.sub(r'"[^"]*"', '"_"', text)
+    text = re.sub(r"\S+\.(c|cu|o|so|h)\b", "FILE", text)
+    text = re.sub(r"\b[A-Za-z_]*\d+[A-Za-z_\d]*\b", "N", text)
+    text = re.sub(r"\d+", "N", text)
+    return " ".join(text.split())[:160]
+
+
+def traceback_key(text: str) -> str:
+    """``ExceptionType at file:function`` of the innermost frame of a traceback."""
+    frames = re.findall(r'File "([^"]+)", line \d+, in (\S+)', text)
+    lines = [l for l in text.strip().splitlines() if l and not l.startswith(" ")]
+    last = lines[-1] if lines else "?"
+    exc = last.split(":", 1)[0].strip()
+    where = ""
+    for path, fn in reversed(frames):
+        if "polycu" in path:
+            where = f"{path.split('polycu/')[-1]}:{fn}"
+            break
+    return f"{exc} at {where}" if where else exc
+
+
+# -- outputs ------------------------------------------------------------------------------
+
+def parse_output(text: str) -> list[tuple[str, str, list[str]]]:
+    blocks: list[tuple[str, str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("@ "):
+            _, name, type_ = line.split()
+            blocks.append((name, type_, []))
+        elif blocks:
+            blocks[-1][2].append(line.strip())
+        elif line.strip():
+            raise ValueError(f"output before the first array: {line!r}")
+    return blocks
+
+
+def _float(token: str) -> float:
+    return float(token.replace("-nan", "nan"))
+
+
+def compare_outputs(expected: str, actual: str) -> str | None:
+    """None when ``actual`` prints the same values as ``expected`` (integers exactly,
+    floating values within ``RTOL``, NaN equal to NaN, infinities exactly); else a
+    description of the first difference and the number of different values."""
+    try:
+        want, got = parse_output(expected), parse_output(actual)
+    except ValueError as exc:
+        return f"unreadable output: {exc}"
+    if [(n, t, len(v)) for n, t, v in want] != [(n, t, len(v)) for n, t, v in got]:
+        return (f"other arrays printed: expected {[(n, len(v)) for n, _, v in want]}, "
+                f"got {[(n, len(v)) for n, _, v in got]}")
+    problems = []
+    for (name, type_, values), (_, _, others) in zip(want, got):
+        bad, first = 0, None
+        if type_ in RTOL:
+            e = [_float(x) for x in values]
+            a = [_float(x) for x in others]
+            finite = [abs(x) for x in e if math.isfinite(x)]
+            scale = ARRAY_SCALE * max(finite, default=0.0)
+            for i, (x, y) in enumerate(zip(e, a)):
+                if math.isnan(x) or math.isnan(y) or math.isinf(x) or math.isinf(y):
+                    same = (math.isnan(x) and math.isnan(y)) or x == y
+                else:
+                    same = abs(x - y) <= RTOL[type_] * max(abs(x), scale, ABS_FLOOR)
+                if not same:
+                    bad += 1
+                    first = first if first is not None else i
+        else:
+            for i, (x, y) in enumerate(zip(values, others)):
+                if x != y:
+                    bad += 1
+                    first = first if first is not None else i
+        if bad:
+            problems.append(f"{name} ({type_}): {bad} of {len(values)} values differ; first at "
+                            f"element {first}: expected {values[first]}, got {others[first]}")
+    return "; ".join(problems) or None
+
+
+# -- the stages ---------------------------------------------------------------------------
+
+def _build_child(argv: list[str]) -> int:
+    """``python -c`` entry: build an emitted .cu (and its OUT_host.c, if any) for the
+    CPU with polycu's own ``build_program``; exit 1 with the compiler's message."""
+    from ..diagnostics import PolycuError
+    from ..runtime.emulate import ProgramBuild, build_program
+    cu, exe = argv
+    # build_program compiles OUT_host.c (the two-file layout) with these flags itself
+    build = ProgramBuild(cflags=("-std=c99", "-O1", "-ffp-contract=off"))
+    try:
+        build_program(Path(cu), Path(exe), build, emulate=True)
+    except PolycuError as exc:
+        print("\n".join(d.message for d in exc.diagnostics), file=sys.stderr)
+        return 1
+    return 0
+
+
+def host_file(cu: Path) -> Path:
+    """Where polycu puts the user's program as C in the two-file layout."""
+    return cu.with_name(cu.stem + "_host.c")
+
+
+def compiler_error_key(text: str) -> str:
+    for line in text.splitlines():
+        if "error" in line.lower():
+            return blur(re.split("error", line, maxsplit=1, flags=re.I)[1].lstrip(": "))
+    return blur(text.strip().splitlines()[0]) if text.strip() else "no message"
+
+
+def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = STAGES,
+             options: list[str] | None = None, timeouts: Timeouts | None = None,
+             nvcc: str | None = "auto", emulate_seed: int = 1) -> Outcome:
+    """Classify one program (see the module docstring).  ``stages`` picks the checks
+    (the minimiser runs only those that show the failure it shrinks)."""
+    path, workdir = Path(path).resolve(), Path(workdir).resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    stages = set(stages)
+    timeouts = timeouts or Timeouts()
+    text = path.read_text()
+    if options is None:
+        options = options_of_text(text)
+    if nvcc == "auto":
+        nvcc = shutil.which("nvcc")
+    out = Outcome(path.stem)
+    logs: list[str] = []
+    env = {"POLYCU_CACHE_DIR": str(workdir / "cache")}
+
+    def log(title: str, argv: list[str] | None, rc: int | None, stdout: str, stderr: str) -> None:
+        logs.append(f"== {title}: {' '.join(argv) if argv else ''}\n-- exit: "
+                    f"{'timeout' if rc is None else rc}\n"
+                    + (f"-- stdout:\n{stdout[-6000:]}\n" if stdout.strip() else "")
+                    + (f"-- stderr:\n{stderr[-6000:]}\n" if stderr.strip() else ""))
+
+    def timed(stage: str, start: float) -> None:
+        out.seconds[stage] = round(time.monotonic() - start, 3)
+
+    try:
+        # 1. the reference: gcc's build of the original
+        t0 = time.monotonic()
+        ref_exe = workdir / "reference"
+        argv = ["gcc", "-O1", "-std=c99", "-ffp-contract=off", str(path), "-lm", "-o", str(ref_exe)]
+        rc, so, se = _run(argv, timeouts.build)
+        log("reference build", argv, rc, so, se)
+        if rc != 0:
+            out.fail("invalid", "reference", "gcc cannot build the original", blur(se)[:200])
+            return out
+        rc, expected, se = _run([str(ref_exe)], timeouts.run)
+        log("reference run", [str(ref_exe)], rc, expected[-2000:], se)
+        timed("reference", t0)
+        if rc != 0:
+            out.fail("invalid", "reference", "the original program fails",
+                     f"exit {rc}: {se.strip()[:200]}")
+            return out
+
+        # 2. polycu FILE.c -o OUT.cu
+        t0 = time.monotonic()
+        cu = workdir / "out.cu"
+        argv = [*polycu_command(), str(path), "-o", str(cu), *options]
+        rc, so, se = _run(argv, timeouts.compile, env=env)
+        log("polycu", argv, rc, so, se)
+        timed("compile", t0)
+        if rc is None:
+            out.fail("timeout", "compile", "polycu compile",
+                     f"no answer within {timeouts.compile:g} s")
+            return out
+        if "Traceback (most recent call last)" in se:
+            key = traceback_key(se)
+            out.fail("crash", "compile", key, se.strip().splitlines()[-1][:300])
+            return out
+        if rc != 0:
+            located = LOCATED.search(se)
+            if located and rc == 1:
+                out.cls, out.stage = "rejection", "compile"
+                out.key = blur(located.group("msg"))
+                out.detail = located.group(0)[:300]
+                if Path(located.group("file")).name != path.name:
+                    out.detail += f" (located in {located.group('file')}, not the input)"
+                return out
+            line = (UNLOCATED.search(se) or LOCATED.search(se))
+            key = "exit without a located message" if rc == 1 else f"exit {rc}"
+            out.fail("crash", "compile", key, (line.group(0) if line else se.strip()[-300:])[:300])
+            return out
+        if not cu.exists():
+            out.fail("crash", "compile", "no output file", "polycu exited 0 but wrote no .cu")
+            return out
+        if "no SCoP" in se:
+            out.detail = "no SCoP found"
+        host = host_file(cu)
+
+        # 3. the generated program built for the CPU and run, compared with the reference
+        if {"build", "run", "compare"} & stages:
+            t0 = time.monotonic()
+            exe = workdir / "emulated"
+            argv = [sys.executable, "-c", "import sys; from polycu.fuzz.run import _build_child; "
+                    "sys.exit(_build_child(sys.argv[1:]))", str(cu), str(exe)]
+            rc, so, se = _run(argv, timeouts.build, env=env)
+            log("emulated build" + (" (with _host.c)" if host.exists() else ""), argv, rc, so, se)
+            timed("build", t0)
+            if rc is None:
+                out.fail("timeout", "build", "emulated build",
+                         f"no answer within {timeouts.build:g} s")
+            elif rc != 0:
+                out.fail("crash", "build", compiler_error_key(se), _first_error(se))
+            else:
+                from ..runtime.emulate import emulation_env
+                t0 = time.monotonic()
+                rc, actual, se = _run([str(exe)], timeouts.run, env=emulation_env())
+                log("emulated run", [str(exe)], rc, actual[-2000:], se)
+                timed("run", t0)
+                if rc is None:
+                    out.fail("timeout", "run", "emulated run",
+                             f"no answer within {timeouts.run:g} s")
+                elif rc != 0:
+                    why = f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
+                    msg = se.strip().splitlines()[-1] if se.strip() else ""
+                    out.fail("crash", "run", blur(f"{why} {msg.split('polycu:', 1)[-1]}"),
+                             f"{why}: {msg[:250]}")
+                elif "compare" in stages:
+                    diff = compare_outputs(expected, actual)
+                    if diff:
+                        logs.append(f"== comparison\n{diff}\n")
+                        out.fail("mismatch", "compare", "mismatch", diff[:400])
+
+        # 4. nvcc
+        if "nvcc" in stages and nvcc:
+            t0 = time.monotonic()
+            argv = [nvcc, "-arch=sm_90", "-c", str(cu), "-o", str(workdir / "out.o")]
+            rc, so, se = _run(argv, timeouts.build, cwd=workdir)
+            log("nvcc", argv, rc, so, se)
+            timed("nvcc", t0)
+            if rc is None:
+                out.fail("timeout", "nvcc", "nvcc", f"no answer within {timeouts.build:g} s")
+            elif rc != 0:
+                out.fail("nvcc", "nvcc", compiler_error_key(se), _first_error(se))
+
+        # 5. polycu emulate: polycu's own check on random inputs
+        if "emulate" in stages:
+            t0 = time.monotonic()
+            argv = [*polycu_command(), "emulate", str(path), "--seed", str(emulate_seed), *options]
+            rc, so, se = _run(argv, timeouts.compile, env=env)
+            log("polycu emulate", argv, rc, so, se)
+            fixed = _fixed_parameters(text, se) if rc == 1 else None
+            if fixed:
+                # no parameter values in 1..37 keep the accesses in bounds (arrays are
+                # sized for the program's own values): check at the program's values
+                argv = argv + [f"--param={name}={value}" for name, value in fixed]
+                rc, so, se = _run(argv, timeouts.compile, env=env)
+                log("polycu emulate at the program's parameter values", argv, rc, so, se)
+            timed("emulate", t0)
+            if rc is None:
+                out.fail("timeout", "emulate", "polycu emulate",
+                         f"no answer within {timeouts.compile:g} s")
+            elif "Traceback (most recent call last)" in se:
+                out.fail("emulate", "emulate", "traceback: " + traceback_key(se),
+                         se.strip().splitlines()[-1][:300])
+            elif rc != 0:
+                located = LOCATED.search(se)
+                msg = located.group("msg") if located else se.strip()[-300:]
+                if "differ from the CPU reference" in msg:
+                    key = "mismatch"
+                elif "failed to build" in msg:
+                    key = "build: " + compiler_error_key(se.split("failed to build", 1)[1])
+                elif "keep every access inside" in msg:
+                    key = "error: " + blur(msg.split(" and satisfy the context")[0])
+                elif located:
+                    key = "error: " + blur(msg)
+                else:
+                    key = "unlocated error: " + blur(msg)
+                out.fail("emulate", "emulate", key, (located.group(0) if located else msg)[:300])
+        return out
+    finally:
+        out.log = "\n".join(logs)
+        out.seconds["total"] = round(sum(v for k, v in out.seconds.items() if k != "total"), 3)
+
+
+_NO_PARAMETERS = re.compile(r"no values of the parameters .* keep every access inside its "
+                            r"array and satisfy the context \[([^\]]*)\] ->")
+
+
+def _fixed_parameters(text: str, stderr: str) -> list[tuple[str, int]] | None:
+    """The program's own values of the parameters that ``polycu emulate`` could not
+    choose (from the structure embedded in a generated file), or None."""
+    found = _NO_PARAMETERS.search(stderr)
+    program = program_of_text(text) if found else None
+    if program is None:
+        return None
+    values = {p["name"]: int(p["value"]) for p in program.params}
+    values.update({s["name"]: int(s["init"]) for s in program.scalars
+                   if s["kind"] == "arg" and s["type"] not in ("float", "double")})
+    names = [n.strip() for n in found.group(1).split(",") if n.strip()]
+    if not all(n in values for n in names):
+        return None
+    return [(n, values[n]) for n in names]
+
+
+def _first_error(text: str) -> str:
+    for line in text.splitlines():
+        if "error" in line.lower():
+            return line.strip()[:300]
+    return text.strip()[:300]
+
+
+def run_text(text: str, name: str, **kwargs) -> Outcome:
+    """``run_file`` on a program given as text, in a temporary directory."""
+    with tempfile.TemporaryDirectory(prefix="polycu-fuzz-") as tmp:
+        source = Path(tmp) / f"{name}.c"
+        source.write_text(text)
+        return run_file(source, Path(tmp) / "work", **kwargs)
