@@ -1036,7 +1036,15 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
     types = tuple(builder.type_of(p) for p in params)
     ctx = _context(params, [v for _, v in described] + _type_ranges(params, types)
                    + builder.assumptions, context, region.location).align_params(param_space)
-    statements = tuple(_align_statement(s, param_space) for s in builder.statements)
+    # Within the context, the pieces that conversions and wrap-arounds add for
+    # impossible parameter values (an unsigned extent below 0) drop out.
+    known = ctx
+    for name, ctype in zip(params, types):
+        high = min(ctype.maximum, _LLONG_MAX)
+        known = known.intersect(isl.Set(f"[{name}] -> {{ : {ctype.minimum} <= {name} <= "
+                                        f"{high} }}"))
+    statements = tuple(_simplified(_align_statement(s, param_space), known)
+                       for s in builder.statements)
     used = _used_names(region.items)
     declared_inside = _declared_names(region.items)
     declarations = tuple((name, symbols[name].declaration) for name in sorted(used)
@@ -1094,6 +1102,17 @@ def _declared_names(items: Iterable[c_ast.Node]) -> set[str]:
     for item in items:
         Visitor().visit(item)
     return names
+
+
+def _simplified(stmt: Statement, known: isl.Set) -> Statement:
+    """The statement with its domain simplified by what is known of the parameters
+    (the context and their types' ranges), when that makes it simpler."""
+    within = stmt.domain.gist_params(known).coalesce()
+    if within.n_basic_set() < stmt.domain.n_basic_set() or \
+            within.n_basic_set() == stmt.domain.n_basic_set() and \
+            len(str(within)) < len(str(stmt.domain)):
+        return replace(stmt, domain=within)
+    return stmt
 
 
 def _align_statement(stmt: Statement, space: isl.Space) -> Statement:
