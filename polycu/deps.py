@@ -20,15 +20,23 @@ after ``S[i]``.
   restricted to X's accesses, so that the mapping can tell the dependences that
   only exist because every thread would share one cell X (anti and output on X)
   from the values X really carries (flow on X).
+
+Every analysis goes through ``dataflow``: isl's ``compute_flow`` and, where isl
+fails on an input (it does on some strided domains with floor-divided or modulo
+subscripts: "affine expression involves some of the domain dimensions"), the same
+definition computed with lexicographic maxima (``dataflow_by_lexmax``), exact too.
+If that fails as well the SCoP gets a located diagnostic, never a traceback.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Mapping
 
 import islpy as isl
 
-from .model import Scop, sets_of, statement_names
+from .diagnostics import error
+from .model import Scop, maps_of, sets_of, statement_names
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,9 +86,10 @@ class Dependences:
                 result = result.union(scalar.false)
         return result.coalesce()
 
-    @property
+    @cached_property
     def validity(self) -> isl.UnionMap:
-        """Every dependence a legal schedule must respect."""
+        """Every dependence a legal schedule must respect (computed once: every phase
+        asks for it)."""
         return self.flow.union(self.anti).union(self.output).coalesce()
 
     @property
@@ -131,8 +140,63 @@ def _range_names(umap: isl.UnionMap) -> set[str]:
     return set(statement_names(umap.range()))
 
 
-def _flow(sink: isl.UnionMap, schedule: isl.Schedule, *, must: isl.UnionMap | None = None,
-          may: isl.UnionMap | None = None, kill: isl.UnionMap | None = None) -> isl.UnionFlow:
+def is_quota(exc: Exception, ctx: isl.Context) -> bool:
+    """Whether isl stopped because the context's operation budget ran out (the
+    budget's owner handles that; any other isl error is a failure of the call).
+
+    isl's message does not always say so (a parser that hits the limit reports a
+    syntax error, islpy a ``TypeError`` when a printer returns nothing), but once
+    the budget is spent every allocation fails: one tiny allocation tells."""
+    if "maximal number of operations" in str(exc):
+        return True
+    if not ctx.get_max_operations():
+        return False
+    try:
+        isl.Space.set_alloc(ctx, 0, 0)
+    except isl.Error:
+        return True
+    return False
+
+
+def flat_schedule(schedule: isl.Schedule | isl.UnionMap) -> isl.UnionMap:
+    """``T``: every instance to its time, all statements in one time space (ranges of
+    different widths padded with zeros, which keeps distinct instances apart since
+    sibling subtrees differ at their sequence position)."""
+    umap = schedule.get_map() if isinstance(schedule, isl.Schedule) else schedule
+    maps = maps_of(umap)
+    width = max((m.dim(isl.dim_type.out) for m in maps), default=0)
+    result = isl.UnionMap.empty(umap.get_space())
+    for m in maps:
+        n = m.dim(isl.dim_type.out)
+        m = m.reset_tuple_id(isl.dim_type.out).add_dims(isl.dim_type.out, width - n)
+        for k in range(n, width):
+            m = m.fix_val(isl.dim_type.out, k, 0)
+        result = result.union(isl.UnionMap.from_map(m))
+    return result
+
+
+# The original execution order: { s -> t : T(s) <lex T(t) }.
+def program_order(scop: Scop) -> isl.UnionMap:
+    """Every pair of instances the original program runs in this order."""
+    time = flat_schedule(scop.schedule_map())
+    return time.lex_lt_union_map(time)
+
+
+@dataclass(frozen=True, eq=False)
+class Flow:
+    """What a dataflow analysis returns: ``may`` and ``must`` dependences
+    (source -> sink instances) and the sink accesses ``no_source`` (instance ->
+    element) that may read a value from before the SCoP."""
+
+    may: isl.UnionMap
+    must: isl.UnionMap
+    no_source: isl.UnionMap
+
+
+def dataflow(sink: isl.UnionMap, schedule: isl.Schedule, *, must: isl.UnionMap | None = None,
+             may: isl.UnionMap | None = None, kill: isl.UnionMap | None = None) -> Flow:
+    """isl's dataflow analysis (``compute_flow``) of the ``sink`` accesses, or, when
+    isl fails on the input, the same result computed by ``dataflow_by_lexmax``."""
     info = isl.UnionAccessInfo.from_sink(sink)
     if must is not None:
         info = info.set_must_source(must)
@@ -140,7 +204,55 @@ def _flow(sink: isl.UnionMap, schedule: isl.Schedule, *, must: isl.UnionMap | No
         info = info.set_may_source(may)
     if kill is not None:
         info = info.set_kill(kill)
-    return info.set_schedule(schedule).compute_flow()
+    try:
+        result = info.set_schedule(schedule).compute_flow()
+    except isl.Error as exc:
+        if is_quota(exc, sink.get_ctx()):
+            raise
+        return dataflow_by_lexmax(sink, flat_schedule(schedule), must=must, may=may, kill=kill)
+    return Flow(result.get_may_dependence(), result.get_must_dependence(),
+                result.get_may_no_source())
+
+
+# With T the (injective) schedule and, for a set X of accesses (instance -> element),
+#   B_X = { [k -> c] -> s : (s -> c) in X, T(s) <lex T(k) }   (X's accesses to c before k),
+# the last must source or kill of each sink access [k -> c] is l = lexmax_T B_{M ∪ L};
+#   must = { l -> k : l in B_M, no may source of c strictly between l and k },
+#   may  = { s -> k : s in B_{M ∪ Y}, T(s) >=lex T(l) when l exists },
+#   no_source = { k -> c in K : B_{M ∪ L}(k, c) is empty }
+# (isl's definitions: a kill ends the search without being a source).
+def dataflow_by_lexmax(sink: isl.UnionMap, time: isl.UnionMap, *,
+                       must: isl.UnionMap | None = None, may: isl.UnionMap | None = None,
+                       kill: isl.UnionMap | None = None) -> Flow:
+    """The dataflow analysis from its definition (above), for inputs isl's
+    ``compute_flow`` fails on; ``time`` is ``flat_schedule`` of the schedule."""
+    empty = isl.UnionMap.empty(sink.get_space())
+    must, may, kill = (must or empty), (may or empty), (kill or empty)
+    earlier = sink.domain_map().apply_range(time.lex_gt_union_map(time))
+
+    def before(sources: isl.UnionMap) -> isl.UnionMap:
+        return sink.range_map().apply_range(sources.reverse()).intersect(earlier)
+
+    ends = before(must.union(kill))
+    sources = before(must.union(may))
+    last = ends.apply_range(time).lexmax()
+    ranges = sets_of(time.range())
+    if ranges:
+        space = ranges[0].get_space()
+        not_earlier = last.apply_range(isl.UnionMap.from_map(isl.Map.lex_le(space)))
+        later = last.apply_range(isl.UnionMap.from_map(isl.Map.lex_lt(space)))
+    else:
+        not_earlier = later = empty
+    unsettled = sources.subtract_domain(ends.domain())
+    may_rel = sources.intersect(not_earlier.apply_range(time.reverse())).union(unsettled)
+    must_rel = last.apply_range(time.reverse()).intersect(before(must)).subtract_domain(
+        sources.intersect(later.apply_range(time.reverse())).domain())
+
+    def source_to_sink(rel: isl.UnionMap) -> isl.UnionMap:
+        return rel.apply_domain(sink.domain_map()).reverse().coalesce()
+
+    return Flow(source_to_sink(may_rel), source_to_sink(must_rel),
+                sink.subtract(ends.domain().unwrap()).coalesce())
 
 
 def _tuples(scop: Scop, names: Iterable[str]) -> isl.UnionSet:
@@ -155,8 +267,8 @@ def _tuples(scop: Scop, names: Iterable[str]) -> isl.UnionSet:
 # Anti and output dependences (see the module docstring) among the given accesses.
 def _false(reads: isl.UnionMap, must: isl.UnionMap, writes: isl.UnionMap,
            schedule: isl.Schedule) -> isl.UnionMap:
-    anti = _flow(writes, schedule, may=reads, kill=must).get_may_dependence()
-    output = _flow(writes, schedule, must=must, may=writes).get_may_dependence()
+    anti = dataflow(writes, schedule, may=reads, kill=must).may
+    output = dataflow(writes, schedule, must=must, may=writes).may
     return anti.union(output).coalesce()
 
 
@@ -171,32 +283,53 @@ def scalar_dependences(scop: Scop, name: str) -> ScalarDependences:
     must = scop.must_writes().intersect_range(only)
     writes = scop.may_writes().intersect_range(only)
     schedule = scop.schedule.intersect_domain(scop.domain())
-    flow_result = _flow(reads, schedule, must=must, may=writes)
-    return ScalarDependences(flow_result.get_may_dependence().coalesce(),
-                             flow_result.get_may_no_source().domain().coalesce(),
+    flow_result = dataflow(reads, schedule, must=must, may=writes)
+    return ScalarDependences(flow_result.may.coalesce(),
+                             flow_result.no_source.domain().coalesce(),
                              _false(reads, must, writes, schedule))
 
 
 def compute_dependences(scop: Scop) -> Dependences:
-    """Compute flow, anti, output and reduction dependences and live-in/out accesses."""
+    """Compute flow, anti, output and reduction dependences and live-in/out accesses.
+
+    An isl failure that even ``dataflow_by_lexmax`` cannot get round is reported
+    at the SCoP: without exact dependences nothing can be proven about it.
+    """
+    try:
+        return _dependences(scop)
+    except isl.Error as exc:
+        if is_quota(exc, scop.context.get_ctx()):
+            raise
+        raise error(f"isl cannot compute the dependences of SCoP '{scop.name}' "
+                    f"({isl_message(exc)}); it is left to the CPU", scop.location) from None
+
+
+def isl_message(exc: isl.Error) -> str:
+    """isl's own words from an ``isl.Error`` (without the call and the source line)."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = text.split(" failed: ", 1)[-1]
+    return text.split(" in /", 1)[0].strip()
+
+
+def _dependences(scop: Scop) -> Dependences:
     reads = scop.reads()
     must = scop.must_writes()
     writes = scop.may_writes()
     schedule = scop.schedule.intersect_domain(scop.domain())
 
-    flow_result = _flow(reads, schedule, must=must, may=writes)
-    flow = flow_result.get_may_dependence().coalesce()
-    live_in = flow_result.get_may_no_source().coalesce()
+    flow_result = dataflow(reads, schedule, must=must, may=writes)
+    flow = flow_result.may.coalesce()
+    live_in = flow_result.no_source.coalesce()
 
-    anti = _flow(writes, schedule, may=reads, kill=must).get_may_dependence().coalesce()
-    output = _flow(writes, schedule, must=must, may=writes).get_may_dependence().coalesce()
+    anti = dataflow(writes, schedule, may=reads, kill=must).may.coalesce()
+    output = dataflow(writes, schedule, must=must, may=writes).may.coalesce()
 
     # A write is live-out when no later write (must or may) of its element exists:
     # reverse the output dependence to find writes that are overwritten.
     overwritten = output.domain()
     live_out = writes.subtract_domain(overwritten)
     # Writes only may-overwritten keep their value sometimes: keep them live-out.
-    must_over = _flow(must, schedule, must=must).get_must_dependence().domain()
+    must_over = dataflow(must, schedule, must=must).must.domain()
     live_out = live_out.union(writes.intersect_domain(overwritten.subtract(must_over))).coalesce()
 
     reduction = isl.UnionMap.empty(flow.get_space())

@@ -1,17 +1,21 @@
 """Scalar expansion (schedule/expand.py): which scalars are expanded and how, the
-proof that every read keeps its write, and the programs that follow (ludcmp)."""
+proof that every read keeps its write, the cells of loops with divided bounds and
+non-unit steps, and the programs that follow (ludcmp)."""
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import islpy as isl
 import pytest
 
 import polycu
-from polycu.codegen import compile_file, program_of
+from polycu.codegen import compile_file, generate, program_of
+from polycu.codegen.ast import with_asts
 from polycu.diagnostics import Reporter
+from polycu.gpu.mapping import map_to_gpu
 from polycu.options import Options
-from polycu.runtime.emulate import emulate_file
+from polycu.runtime.emulate import emulate_file, emulate_generated
 from polycu.schedule import IllegalSchedule, candidates, choose
 from polycu.schedule.expand import expand_scalars
 
@@ -113,12 +117,13 @@ def test_w_becomes_one_cell_per_row_and_column():
     expanded = expand_scalars(scop, deps)
     assert expanded is not None and expanded.arrays == ("w_x0",)
     array = expanded.scop.array("w_x0")
-    assert array.local and array.extents == ("n", "n - 1")
+    # rows from i = 1 (j < i), sized from the footprint by the code generator; j < n - 1
+    assert array.local and array.extents == (None, "n - 1")
     for s in expanded.scop.statements:
         (access,) = [a for a in s.accesses if a.array == "w_x0"][:1]
-        cells = isl.Map(f"{{ {s.name}[{', '.join(s.iterators)}] -> w_x0[i, j] }}")
+        cells = isl.Map(f"{{ {s.name}[{', '.join(s.iterators)}] -> w_x0[i - 1, j] }}")
         assert access.relation.is_equal(cells.align_params(access.relation.get_space()))
-        assert "w_x0[i][j]" in s.text and "w " not in s.text
+        assert "w_x0[i - 1][j]" in s.text and "w " not in s.text
     # the proof: the same flow, instance pair for instance pair; w's order is gone
     assert expanded.deps.flow.is_equal(deps.flow)
     assert expanded.deps.anti.is_subset(deps.anti)
@@ -194,5 +199,119 @@ def test_a_saved_expanded_schedule_loads_back_on_the_expanded_model(tmp_path):
 def test_a_temporary_has_no_more_dimensions_than_the_arrays():
     scop, deps = model(DEEP)
     expanded = expand_scalars(scop, deps)
-    assert expanded is not None and expanded.scop.array("t_x0").extents == ("n",)
+    assert expanded is not None and expanded.scop.array("t_x0").extents == (None,)
     assert expanded.deps.flow.is_equal(deps.flow)
+
+
+# -- exact cells: divisions in bounds, non-unit steps, negative starts ------------------
+
+def reduction_rows(header: str, row: str = "i") -> str:
+    """acc sums row ``row`` of B for every iteration of the loop ``header``."""
+    return f"""
+void f(int n, double A[100], double B[100][100])
+{{
+  int i, k;
+  double acc;
+#pragma scop
+  {header} {{
+    acc = 0;
+    for (k = 0; k < n; k++)
+      acc += B[{row}][k];
+    A[{row}] = acc;
+  }}
+#pragma endscop
+}}
+"""
+
+
+HALF = reduction_rows("for (i = 1; i < (n + 1) / 2; i++)")
+EVEN = reduction_rows("for (i = 0; i < n; i += 2)")
+DOWN3 = reduction_rows("for (i = n - 1; i >= 0; i -= 3)")
+SHIFTED = reduction_rows("for (i = n / 2 - 3; i < n - 3; i++)", "i + 3")
+
+# Two expanded dimensions, the inner one bounded by a division: its extent is printed
+# with '/' (isl proves the numerator non-negative wherever the nest runs).
+INNER_HALF = """
+void f(int n, double A[100][100], double B[100][100])
+{
+  int i, j, k;
+  double acc;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < (n + 1) / 2; j++) {
+      acc = B[i][0];
+      for (k = 0; k < j; k++)
+        acc += B[i][k] * B[k][j];
+      A[i][j] = acc;
+    }
+#pragma endscop
+}
+"""
+
+
+def cells_of(source: str) -> tuple[tuple, dict[str, isl.Map]]:
+    """The extents of acc's temporary and each statement's access to it."""
+    scop, deps = model(source)
+    expanded = expand_scalars(scop, deps)
+    assert expanded is not None and expanded.arrays == ("acc_x0",)
+    assert expanded.deps.flow.is_equal(deps.flow)
+    relations = {s.name: a.relation for s in expanded.scop.statements for a in s.accesses
+                 if a.array == "acc_x0"}
+    return expanded.scop.array("acc_x0").extents, relations
+
+
+def same_map(relation: isl.Map, text: str) -> bool:
+    return relation.is_equal(isl.Map(text).align_params(relation.get_space()))
+
+
+@pytest.mark.parametrize("source, cell", [
+    (HALF, "i - 1"),        # exact offset 1: floor((n + 1) / 2) - 1 rows from the footprint
+    (EVEN, "i"),            # every other cell used: sparse but exact
+    (DOWN3, "i"),           # the least i is (n - 1) mod 3: the constant offset 0
+    (SHIFTED, "i + 3"),     # i starts at n / 2 - 3 >= -3: the constant offset -3
+])
+def test_expanded_cells_follow_the_exact_bounds(source, cell):
+    extents, relations = cells_of(source)
+    assert extents == (None,)   # rows: the accesses' footprint, max(0, 1 + max index)
+    assert same_map(relations["S0"], f"[n] -> {{ S0[i] -> acc_x0[{cell}] }}")
+    assert same_map(relations["S1"], f"[n] -> {{ S1[i, k] -> acc_x0[{cell}] }}")
+
+
+def test_an_inner_extent_with_a_division_is_exact():
+    extents, relations = cells_of(INNER_HALF)
+    assert extents == (None, "(n + 1) / 2")
+    assert same_map(relations["S2"], "[n] -> { S2[i, j] -> acc_x0[i, j] }")
+
+
+def test_a_start_with_no_least_value_is_not_expanded_and_says_why():
+    scop, deps = model(reduction_rows("for (i = -(n / 2); i < n; i++)", "i + 50"))
+    reporter = Reporter(stream=io.StringIO())
+    assert expand_scalars(scop, deps, reporter) is None
+    (note,) = reporter.diagnostics
+    assert note.severity == "note" and note.location.line == 5
+    assert note.message == ("scalar 'acc' is not expanded in S0, S1, S2: the least value of "
+                            "its loop iterator i is not an affine expression of the parameters")
+
+
+def emulate_candidate(tmp_path: Path, source: str, prefix: str, sizes: tuple[int, ...]):
+    """Generate the code of the best candidate named ``prefix...`` and emulate it."""
+    path = tmp_path / "expand.c"
+    path.write_text(source)
+    scop, deps = model(source)
+    quiet = Reporter(stream=io.StringIO())
+    (schedule,) = [c.schedule for c in candidates(scop, deps, reporter=quiet)
+                   if c.schedule.name.startswith(prefix)][:1]
+    program = with_asts(map_to_gpu(schedule.scop, schedule.deps, schedule.tree))
+    description = generate(str(path), source, [program]).description
+    for n in sizes:
+        (report,) = emulate_generated(polycu.load(str(path)), description, params={"n": n},
+                                      seed=n, nvcc=False)
+        assert report.ok, report.format()
+    return program
+
+
+@pytest.mark.parametrize("source", [HALF, EVEN, SHIFTED, INNER_HALF])
+def test_expanded_programs_run_like_the_original_at_small_sizes(tmp_path, source):
+    program = emulate_candidate(tmp_path, source, "expand(acc_x0)+isl-maxfuse", (0, 1, 2, 3, 9))
+    assert "acc_x0" in {a.name for a in program.scop.arrays if a.local}
+    assert any(k.mapped for k in program.kernels)

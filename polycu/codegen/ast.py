@@ -12,15 +12,22 @@ Out: ``Node`` trees (``For``, ``If``, ``Block``, ``User``) whose expressions are
 * The host AST is isl's AST of the host schedule over the launch instances ``K[h]``.
 * Grid sizes and array footprints are parametric ``PwAff`` turned into expressions by
   an AST build of their context (``AstBuild.expr_from_pw_aff``).
+
+isl's AST generation can take minutes on some schedules (the guards of a tiled
+skewed wavefront).  ``with_asts`` builds a program's ASTs once, each under an
+operation budget (``MAX_OPERATIONS`` from codegen's ``program_of``), so that a
+schedule whose code is too expensive is dropped for the next one; the printers
+then reuse them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Union
+from dataclasses import dataclass, replace
+from typing import Callable, Mapping, TypeVar, Union
 
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
+from ..schedule import operation_budget
 
 _OP = isl.ast_expr_op_type
 _OP_NAMES = {
@@ -147,9 +154,54 @@ def _build(context: isl.Set, iterator_prefix: str) -> isl.AstBuild:
     return build.set_iterators(_iterators(iterator_prefix, context.get_ctx()))
 
 
+#: isl operations allowed for each step of generating one schedule's code: its
+#: mapping, each kernel's AST, the host AST and grid sizes (the command-line option
+#: would be --isl-max-operations; 0 = no limit).  PolyBench's kernels need at most
+#: 1,024,000 per step (seidel-2d's wavefront kernel; found by doubling from 1000),
+#: so the limit leaves a factor 4; isl's time per operation grows with the size of
+#: the sets (a tiled 3-D wavefront: 1M operations in 5 s, 4M in 50 s).  Beyond it the
+#: schedule is dropped for the next one (codegen's program_of), like Polly's
+#: compute-out.
+MAX_OPERATIONS = 4_000_000
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, eq=False)
+class Asts:
+    """The ASTs of one ``GpuProgram``: host loops, each kernel's thread code, grids."""
+
+    host: Node
+    kernels: Mapping[str, Node]
+    grids: Mapping[str, tuple[Expr, ...]]
+
+
+def with_asts(program: GpuProgram, max_operations: int = 0) -> GpuProgram:
+    """``program`` with its ASTs built (``kernel_ast``, ``host_ast`` and ``grid_exprs``
+    return them from then on), each within ``max_operations`` isl operations (0: no
+    limit; ``BudgetExceeded`` beyond)."""
+    ctx = program.scop.context.get_ctx()
+
+    def bounded(build: Callable[[], T]) -> T:
+        with operation_budget(ctx, max_operations):
+            return build()
+
+    return replace(program, asts=Asts(
+        bounded(lambda: _host_ast(program)),
+        {k.name: bounded(lambda: _kernel_ast(program, k)) for k in program.kernels},
+        {k.name: bounded(lambda: _grid_exprs(program, k)) for k in program.kernels}))
+
+
 # Kernel K at block b, thread t: AST of the schedule on D_K(h) ∩ map(b, t).
 def kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
     """The loops one thread of ``kernel`` runs, with statement instances as ``User``."""
+    if program.asts is not None:
+        return program.asts.kernels[kernel.name]
+    return _kernel_ast(program, kernel)
+
+
+def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
     build = _build(kernel.context(program.scop.context), program.names.iterator)
     schedule = program.schedule.intersect_domain(kernel.thread_domain())
     return to_node(build.node_from_schedule(schedule))
@@ -157,6 +209,12 @@ def kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
 
 def host_ast(program: GpuProgram) -> Node:
     """The host loops and launches (``User`` named after ``Kernel.launch_name``)."""
+    if program.asts is not None:
+        return program.asts.host
+    return _host_ast(program)
+
+
+def _host_ast(program: GpuProgram) -> Node:
     build = _build(program.scop.context, program.names.iterator)
     return to_node(build.node_from_schedule(program.host))
 
@@ -171,6 +229,12 @@ def expr_of(pwaff: isl.PwAff, context: isl.Set) -> Expr:
 
 def grid_exprs(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
     """Blocks along x, y, z at a launch, over the parameters and the host values h."""
+    if program.asts is not None:
+        return program.asts.grids[kernel.name]
+    return _grid_exprs(program, kernel)
+
+
+def _grid_exprs(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
     context = kernel.host_context(program.scop.context)
     axes = kernel.by_axis()
     return tuple(expr_of(axes[a].grid, context) if a in axes else Expr.int_(1)

@@ -18,6 +18,7 @@ members runs on a single thread.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import islpy as isl
 
@@ -193,6 +194,10 @@ class GpuProgram:
     kernels: tuple[Kernel, ...]
     host: isl.Schedule            # over the launch instances K[h] of every kernel
     names: Names = field(default_factory=Names)
+    # The host and kernel ASTs and grid sizes once built (codegen.ast.Asts, a later
+    # phase's value: codegen's program_of builds them under an isl operation budget
+    # to know that this program can be generated before choosing it).
+    asts: Any = None
 
     @property
     def private(self) -> frozenset[str]:

@@ -134,10 +134,17 @@ def _privatisable(scalar: ScalarDependences, domain: isl.UnionSet, prefix: isl.U
     if not scalar.uninitialised.intersect(domain).is_empty():
         return False
     flow = scalar.flow.intersect_range(domain)
-    local = flow.intersect_domain(domain).intersect(prefix.apply_range(prefix.reverse()))
-    if members is not None:
-        local = local.intersect(members.apply_range(members.reverse()))
-    return flow.is_subset(local)
+    if not flow.subtract_domain(domain).is_empty():
+        return False
+    return _equal_images(flow, prefix) and (members is None or _equal_images(flow, members))
+
+
+# f(s) = f(t) for every (s -> t) in pairs  <=>  { f(s) -> f(t) } is in the identity
+# (f a function: the prefix or the band members).  Cheaper than intersecting the
+# pairs with f . f^-1, which relates every two instances of one prefix.
+def _equal_images(pairs: isl.UnionMap, f: isl.UnionMap) -> bool:
+    images = pairs.apply_domain(f).apply_range(f)
+    return images.is_subset(images.domain().union(images.range()).identity())
 
 
 def _origin(space: isl.Space) -> isl.Set:
@@ -322,16 +329,21 @@ class _Mapper:
         blocks = self.sizes.lookup(draft.index, "block") or DEFAULT_BLOCK[count]
         ranges = isl.Set.from_union_set(draft.band.intersect_domain(
             draft.at_host_point()).range())
+        overall = isl.Set.from_union_set(draft.band.intersect_domain(draft.domain).range())
+        launched = draft.host_context(self.scop.context)
         mapped = []
         for k in range(count):
             axis_pos = count - 1 - k                       # innermost member -> x
             tile = tiles[k] if k < len(tiles) else self.sizes.tile_size
             block = blocks[axis_pos] if axis_pos < len(blocks) else 1
             block = max(1, min(block, tile))
-            mapped.append(MappedMember(k, AXES[axis_pos], tile, block,
-                                       _simple_lower_bound(ranges.dim_min(k)),
-                                       ranges.dim_max(k), self.names.block_id(k),
-                                       self.names.thread_id(k)))
+            mapped.append(MappedMember(
+                k, AXES[axis_pos], tile, block,
+                _at_launch(_simple_lower_bound(ranges.dim_min(k), overall.dim_min(k)
+                                               .gist_params(self.scop.context).coalesce()),
+                           launched),
+                _at_launch(ranges.dim_max(k), launched), self.names.block_id(k),
+                self.names.thread_id(k)))
         threads = 1
         for m in mapped:
             threads *= m.block
@@ -341,16 +353,34 @@ class _Mapper:
         return tuple(mapped)
 
 
+# The bounds are only evaluated at launches h in L_K: gist them there.  Their pieces'
+# domains otherwise repeat the projection that defines L_K (existential variables)
+# in every guard and in the kernel's context: a skewed 3-D wavefront then took isl's
+# AST generator over two minutes instead of seconds.  The domain stays L_K when L_K
+# needs no existential variable.
+def _at_launch(bound: isl.PwAff, launched: isl.Set) -> isl.PwAff:
+    """``bound`` simplified where the kernel is launched (equal there)."""
+    simple = bound.gist_params(launched).coalesce()
+    if not any(part.dim(isl.dim_type.div) for part in launched.get_basic_sets()):
+        simple = simple.intersect_params(launched).coalesce()
+    return simple
+
+
 # A piecewise minimum lo(h) would put its case split into every guard of the kernel;
-# then the block grid starts at the constant min over all h instead (blocks below
+# then the block grid starts at the constant min over all h instead, or at the min
+# over the whole kernel lo(p) <= lo(h, p) when that is one affine piece (blocks below
 # lo(h) find no work).
-def _simple_lower_bound(lower: isl.PwAff) -> isl.PwAff:
+def _simple_lower_bound(lower: isl.PwAff, overall: isl.PwAff) -> isl.PwAff:
+    """A lower bound of ``lower`` (the member's minimum at each launch) without case
+    splits where possible; ``overall`` is its minimum over all launches."""
     if lower.n_piece() <= 1:
         return lower
     least = lower.min_val()
-    if not least.is_int():
-        return lower
-    return lower.sub(lower).add_constant_val(least).coalesce()
+    if least.is_int():
+        return lower.sub(lower).add_constant_val(least).coalesce()
+    if overall.n_piece() == 1:
+        return overall.align_params(lower.get_space())
+    return lower
 
 
 # The parallelism a tree's flags promise: on each walk from the root, the leading
@@ -393,3 +423,16 @@ def map_to_gpu(scop: Scop, deps: Dependences, tree: isl.Schedule, *,
     if host is None:   # the SCoP executes nothing for any parameter value
         host = isl.Schedule.from_domain(isl.UnionSet.empty(scop.context.get_space()))
     return GpuProgram(scop, deps, root.get_schedule(), tuple(mapper.kernels), host, names)
+
+
+def map_sequential(scop: Scop, deps: Dependences, tree: isl.Schedule) -> GpuProgram:
+    """The GPU program running all of ``tree`` in one kernel on a single thread.
+
+    The last resort when isl fails on the mapping or the code of every schedule
+    with parallelism: no parallelism is looked for (no isl work but the kernel's
+    instances), no scalar is privatised (each lives in device memory, still correct
+    in one thread), and the data stays on the device as with any other kernel.
+    """
+    mapper = _Mapper(scop, deps, frozenset(), Sizes(), choose_names(scop), frozenset())
+    host = mapper.kernel([tree.get_root().child(0)], 0, frozenset())
+    return GpuProgram(scop, deps, tree, tuple(mapper.kernels), host, mapper.names)

@@ -6,7 +6,15 @@ Out: ``Candidate`` values, best first: the identity (original order, nested band
      same with reductions relaxed where that adds parallelism (only with
      ``--relax-reductions``, off by default), and each of those
      with its kernel bands permuted for coalescing; ``choose`` returns the best,
-     or the schedule loaded with ``--load-schedule``.
+     or the schedule loaded with ``--load-schedule``; ``preferences`` lists them
+     in order, then the original order (``original``), for the code generator to
+     fall back on.
+
+isl fails on some inputs (strided domains with ``%`` or ``/`` in subscripts):
+a candidate whose computation, marking, proof or measurement raises an isl
+error is dropped with a note, never silently replaced; the others compete as
+usual.  When none is left, the original order remains: flags cleared (so the
+mapping runs it in one thread) and proven like every other schedule.
 
 Every candidate is marked (``mark_bands``) and proven (``check_legality``) before
 it is ranked.  The ranking criterion is the estimated cost of ``metrics.py``: it
@@ -19,12 +27,12 @@ reductions, then to the earlier candidate (identity first).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Mapping
+from typing import Callable, Iterator, Mapping, TypeVar
 
 import islpy as isl
 
-from ..deps import Dependences
-from ..diagnostics import Reporter
+from ..deps import Dependences, is_quota, isl_message
+from ..diagnostics import Reporter, error
 from ..model import Scop, statement_names
 from ..options import Options
 from .bands import mark_bands, relaxation_used
@@ -122,27 +130,38 @@ def isl_candidate(scop: Scop, deps: Dependences, fusion: str, *,
 
 
 def rank(scop: Scop, schedules: list[Schedule],
-         view: tuple[Scop, Dependences] | None = None) -> list[Candidate]:
+         view: tuple[Scop, Dependences] | None = None,
+         reporter: Reporter | None = None) -> list[Candidate]:
     """Candidates for ``schedules`` (assumed legal), best first.
 
     With ``view`` (the SCoP with its scalars expanded, and its dependences) every
     schedule is measured on that model: a schedule of the original SCoP is then
     flagged as if its expandable scalars were private to each thread, which is
-    what the mapping's privatisation gives it, so both kinds compete fairly.
+    what the mapping's privatisation gives it, so both kinds compete fairly.  A
+    schedule isl fails to measure is dropped (with a note to ``reporter``).
     """
+    reporter = reporter or Reporter()
     scored = []
     for order, schedule in enumerate(schedules):
-        tree, model = schedule.tree, scop
-        if view is not None:
-            model = view[0]
-            if schedule.scop is not view[0]:
-                tree = mark_bands(tree, view[1], schedule.relaxed, split=True)
-        metrics = analyze(model, tree, schedule.relaxed)
-        scored.append((metrics.cost, metrics.n_kernels, metrics.host_loops,
-                       len(schedule.relaxed), order,
-                       Candidate(schedule, metrics.cost, explain(metrics, schedule), metrics)))
+        measured = _attempt(scop, reporter, schedule.name,
+                            lambda: [_measure(scop, schedule, view)])
+        if measured:
+            metrics = measured[0]
+            scored.append((metrics.cost, metrics.n_kernels, metrics.host_loops,
+                           len(schedule.relaxed), order,
+                           Candidate(schedule, metrics.cost, explain(metrics, schedule), metrics)))
     scored.sort(key=lambda row: row[:5])
     return [row[-1] for row in scored]
+
+
+def _measure(scop: Scop, schedule: Schedule, view: tuple[Scop, Dependences] | None) -> Metrics:
+    """The metrics of ``schedule``, on the model ``view`` when given (see ``rank``)."""
+    tree, model = schedule.tree, scop
+    if view is not None:
+        model = view[0]
+        if schedule.scop is not view[0]:
+            tree = mark_bands(tree, view[1], schedule.relaxed, split=True)
+    return analyze(model, tree, schedule.relaxed)
 
 
 def explain(metrics: Metrics, schedule: Schedule) -> str:
@@ -161,14 +180,15 @@ def explain(metrics: Metrics, schedule: Schedule) -> str:
 
 def _generate(scop: Scop, deps: Dependences, options: Options,
               reporter: Reporter) -> list[Schedule]:
-    """Identity first, then isl's schedules; stops isl at the operation budget."""
+    """Identity first, then isl's schedules; stops isl at the operation budget.
+
+    A candidate isl fails on is dropped with a note (``_attempt``); the others go on.
+    """
     relaxable = reduction_statements(scop, deps) if options.relax_reductions else frozenset()
-    found = [identity(scop, deps)]
+    found = _attempt(scop, reporter, "identity", lambda: [identity(scop, deps)])
     if relaxable:
-        relaxed_identity = identity(scop, deps, relaxable)
-        used = relaxation_used(relaxed_identity.tree, deps, relaxable)
-        if used:
-            found.append(identity(scop, deps, used))
+        found += _attempt(scop, reporter, "identity" + _relax_suffix(relaxable),
+                          lambda: _relaxed_identity(scop, deps, relaxable))
     if not options.reschedule:
         return found
     strategies = FUSION_ORDER if options.fusion == "all" else (options.fusion,)
@@ -176,23 +196,56 @@ def _generate(scop: Scop, deps: Dependences, options: Options,
     ctx = scop.domain().get_ctx()
     try:
         with operation_budget(ctx, options.schedule_max_operations):
-            plain = constraints(scop, deps, frozenset())
-            loose = constraints(scop, deps, relaxable) if relaxable else None
+            built = _attempt(scop, reporter, "isl-*fuse", lambda: [
+                constraints(scop, deps, frozenset()),
+                constraints(scop, deps, relaxable) if relaxable else None])
+            if not built:
+                return found
+            plain, loose = built
             for fusion in strategies:
-                found.append(isl_candidate(scop, deps, fusion, overrides=overrides, sc=plain))
-                if options.index_set_split:
-                    found += _split_candidates(scop, deps, found[-1], overrides, found)
+                name = f"isl-{fusion}fuse"
+                unsplit = _attempt(scop, reporter, name, lambda: [
+                    isl_candidate(scop, deps, fusion, overrides=overrides, sc=plain)])
+                found += unsplit
+                if options.index_set_split and unsplit:
+                    found += _attempt(scop, reporter, f"isl-split after {name}",
+                                      lambda: _split_candidates(scop, deps, unsplit[0],
+                                                                overrides, found))
                 if loose is not None:
-                    relaxed = isl_candidate(scop, deps, fusion, relaxed=relaxable,
-                                            overrides=overrides, sc=loose)
-                    if relaxed.relaxed:
-                        found.append(relaxed)
+                    found += _attempt(scop, reporter, name + _relax_suffix(relaxable), lambda: [
+                        s for s in [isl_candidate(scop, deps, fusion, relaxed=relaxable,
+                                                  overrides=overrides, sc=loose)]
+                        if s.relaxed])
     except BudgetExceeded:
         reporter.warn(f"scheduling SCoP '{scop.name}' exceeded the isl operation budget "
                       f"({options.schedule_max_operations}, --schedule-max-operations); "
                       f"keeping the {len(found)} candidate(s) found so far, the identity "
                       f"among them", scop.location)
     return found
+
+
+def _relaxed_identity(scop: Scop, deps: Dependences,
+                      relaxable: frozenset[str]) -> list[Schedule]:
+    """The identity with the reductions it really runs in parallel relaxed, if any."""
+    used = relaxation_used(identity(scop, deps, relaxable).tree, deps, relaxable)
+    return [identity(scop, deps, used)] if used else []
+
+
+T = TypeVar("T")
+
+
+def _attempt(scop: Scop, reporter: Reporter, name: str, make: Callable[[], list[T]]) -> list[T]:
+    """``make()``, or nothing when isl fails on it: the candidate ``name`` is then
+    dropped with a note (its siblings and the identity remain).  Running out of
+    the operation budget is not such a failure: it propagates to the budget's owner."""
+    try:
+        return make()
+    except isl.Error as exc:
+        if is_quota(exc, scop.context.get_ctx()):
+            raise
+        reporter.note(f"isl fails on the candidate schedule '{name}' of SCoP '{scop.name}' "
+                      f"({isl_message(exc)}); it is dropped", scop.location)
+        return []
 
 
 def _split_candidates(scop: Scop, deps: Dependences, unsplit: Schedule,
@@ -259,14 +312,22 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
 def _proven(scop: Scop, deps: Dependences, schedules: list[Schedule],
             reporter: Reporter) -> list[Schedule]:
     """The schedules (with their coalescing variants) that the proof accepts."""
-    variants = [coalesce_bands(s) for s in schedules]
+    variants = [v for s in schedules
+                for v in _attempt(scop, reporter, f"{s.name}|coalesce",
+                                  lambda: [v for v in [coalesce_bands(s)] if v is not None])]
     proven = []
-    for schedule in _unique(schedules + [v for v in variants if v is not None]):
+    for schedule in _unique(schedules + variants):
         try:
             check_legality(scop, deps, schedule)
         except IllegalSchedule as exc:  # a scheduler bug must never reach the GPU
             reporter.warn(f"dropping candidate '{schedule.name}': {exc.first.message}",
                           scop.location)
+            continue
+        except isl.Error as exc:
+            if is_quota(exc, scop.context.get_ctx()):
+                raise
+            reporter.note(f"isl fails on the legality proof of candidate '{schedule.name}' "
+                          f"({isl_message(exc)}); it is dropped", scop.location)
             continue
         proven.append(schedule)
     return proven
@@ -278,37 +339,97 @@ def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
 
     With ``--expand-scalars`` the candidates of the SCoP with its scalars expanded
     (expand.py) compete too; their ``scop`` and ``deps`` are the expanded ones.
+    The list is empty only when isl fails on every candidate, the identity included.
     """
     options = options or Options()
     reporter = reporter or Reporter()
     proven = _proven(scop, deps, _generate(scop, deps, options, reporter), reporter)
-    expanded = expand_scalars(scop, deps) \
-        if options.expand_scalars and options.reschedule else None
+    expanded = None
+    if options.expand_scalars and options.reschedule:
+        found = _attempt(scop, reporter, "expand(...)",
+                         lambda: [expand_scalars(scop, deps, reporter)])
+        expanded = found[0] if found else None
     if expanded is None:
-        return rank(scop, proven)
+        return rank(scop, proven, reporter=reporter)
     prefix = f"expand({','.join(expanded.arrays)})+"
     more = [replace(s, name=prefix + s.name)
             for s in _generate(expanded.scop, expanded.deps, options, reporter)]
     more = _proven(expanded.scop, expanded.deps, more, reporter)
-    return rank(scop, proven + more, view=(expanded.scop, expanded.deps))
+    return rank(scop, proven + more, view=(expanded.scop, expanded.deps), reporter=reporter)
+
+
+#: The name of ``original``'s schedule, the last of the ``preferences``.
+ORIGINAL = "original"
+
+
+def original(scop: Scop, deps: Dependences) -> Schedule:
+    """The original execution order with every band flag cleared, proven legal.
+
+    The last resort when isl fails on every other schedule or on what follows it
+    (mapping, AST generation): it needs no scheduler, promises no parallelism (the
+    mapping runs it in one thread) and is proven like every other schedule.
+    """
+    tree = scop.schedule.intersect_domain(scop.domain())
+    schedule = Schedule(ORIGINAL, _unflagged(tree.get_root()).get_schedule(), frozenset(),
+                        scop, deps)
+    try:
+        check_legality(scop, deps, schedule)
+    except isl.Error as exc:
+        if is_quota(exc, scop.context.get_ctx()):
+            raise
+        raise error(f"isl cannot prove even the original order of SCoP '{scop.name}' legal "
+                    f"({isl_message(exc)})", scop.location) from None
+    return schedule
+
+
+def _unflagged(node: isl.ScheduleNode) -> isl.ScheduleNode:
+    """The subtree at ``node`` with no band permutable and no member coincident."""
+    if is_band(node):
+        node = node.band_set_permutable(0)
+        for k in range(node.band_n_member()):
+            node = node.band_member_set_coincident(k, 0)
+    for i in range(node.n_children()):
+        node = _unflagged(node.child(i)).parent()
+    return node
 
 
 def choose(scop: Scop, deps: Dependences, options: Options | None = None,
            reporter: Reporter | None = None, *, index: int = 0) -> Schedule:
-    """The schedule to compile, proven legal: the loaded one, else the best candidate.
+    """The schedule to compile, proven legal: the loaded one, else the best candidate
+    (the original order when isl fails on every candidate).
 
     ``index`` is the SCoP's position in its file: SCoP k > 0 loads from and saves
     to ``scop_file(FILE, k)``.  With ``--save-schedule`` the result is written out.
     """
     options = options or Options()
-    if options.load_schedule:
-        chosen = _load(scop, deps, options, scop_file(options.load_schedule, index))
-    else:
-        chosen = candidates(scop, deps, options, reporter)[0].schedule
-    check_legality(chosen.scop or scop, chosen.deps or deps, chosen)
+    chosen = next(preferences(scop, deps, options, reporter, index=index))
     if options.save_schedule:
         save_schedule(chosen, scop_file(options.save_schedule, index))
     return chosen
+
+
+def preferences(scop: Scop, deps: Dependences, options: Options | None = None,
+                reporter: Reporter | None = None, *, index: int = 0) -> Iterator[Schedule]:
+    """The schedules to compile, in order of preference, each proven legal: the
+    loaded one (``--load-schedule``) or the ranked candidates, then ``original``
+    (built only when asked for).
+
+    The code generator takes the first one it can map and generate code for
+    within its operation budget (codegen's ``program_of``).
+    """
+    options = options or Options()
+    reporter = reporter or Reporter()
+    if options.load_schedule:
+        loaded = _load(scop, deps, options, scop_file(options.load_schedule, index))
+        check_legality(loaded.scop or scop, loaded.deps or deps, loaded)
+        yield loaded
+    else:
+        ranked = candidates(scop, deps, options, reporter)
+        if not ranked:
+            reporter.note(f"isl fails on every candidate schedule of SCoP '{scop.name}'; "
+                          "it keeps its original order, in one GPU thread", scop.location)
+        yield from (c.schedule for c in ranked)
+    yield original(scop, deps)
 
 
 def _load(scop: Scop, deps: Dependences, options: Options, path: str) -> Schedule:
@@ -336,9 +457,10 @@ def format_candidates(scop: Scop, deps: Dependences, options: Options | None = N
     """
     options = options or Options()
     ranked = candidates(scop, deps, options, reporter)
-    chosen = ranked[0].schedule
-    if options.load_schedule or options.save_schedule:
+    if options.load_schedule or options.save_schedule or not ranked:
         chosen = choose(scop, deps, options, reporter, index=index)
+    else:
+        chosen = ranked[0].schedule
     lines = [f"# schedule candidates of SCoP {scop.name} (best first; cost in estimated ns)"]
     for k, cand in enumerate(ranked):
         lines.append(f"#  {k + 1}. {cand.schedule.name}: {cand.explanation}")
@@ -350,6 +472,6 @@ def format_candidates(scop: Scop, deps: Dependences, options: Options | None = N
             if array.local and not any(a.name == array.name for a in scop.arrays):
                 users = [s.name for s in chosen.scop.statements
                          if any(a.array == array.name for a in s.accesses)]
-                dims = "".join(f"[{e}]" for e in array.extents)
+                dims = "".join(f"[{'' if e is None else e}]" for e in array.extents)
                 lines.append(f"# expanded scalar: {array.name}{dims} in {', '.join(users)}")
     return "\n".join(lines) + "\n" + chosen.yaml()

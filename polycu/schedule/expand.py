@@ -19,25 +19,42 @@ into the connected components of ``F_X``; in a component ``C`` let ``d`` be the
 largest depth such that every pair of ``F_X`` within ``C`` has equal first ``d``
 iterators, ``x_s[0..d) = x_t[0..d)``: each live range lies within one iteration of
 those ``d`` loops (``d`` at most the largest rank of the SCoP's arrays, so that the
-temporary grows no faster than the program's own data).  When ``d > 0``, the
-first ``d`` iterators are non-negative on the component's domains, and each has
-an affine maximum, X is replaced in ``C`` by a new local array
-``X_xN[x_0]..[x_{d-1}]`` (extents ``max + 1``).  The
-transformation is proven, not assumed: the expanded SCoP's flow dependences must
-equal the original ones, instance pair for instance pair (so every read still
-gets the value of the same write), else nothing is expanded.
+temporary grows no faster than the program's own data).  When ``d > 0``, X is
+replaced in ``C`` by a new local array ``X_xN[x_0 - o_0]..[x_{d-1} - o_{d-1}]``.
+
+Cells.  Let ``I = { (x_0..x_{d-1}) }`` be the iterations of the first ``d`` loops
+over the component's instances and ``P`` the parameter values for which ``I`` is
+not empty (the component runs).  Each offset ``o_k`` is the exact minimum of
+``x_k`` over ``I`` when that is one affine piece without division, else the
+constant ``min`` of ``x_k`` over every parameter value, so indices start at 0 (a
+loop with step s, or one that starts later for larger parameters, leaves unused
+cells: correctness first).  The outermost extent is left to the code generator,
+which sizes it from the footprint of the accesses, ``max(0, 1 + max index)``:
+exact, divisions included, and 0 wherever the component does not run.  Each
+inner extent is ``E_k = 1 + max_I x_k - o_k``, printed by isl's AST generator in
+the context ``P`` as C with only ``+ - * / %`` (isl writes ``/`` and ``%`` only where
+it proves the operands non-negative, so C and Python agree): ``E_k >= 1`` on ``P``
+and the whole size is ``0 * ...`` elsewhere, hence never negative for any
+parameter value.  When an offset or an inner extent has no such form the scalar
+is not expanded (with a note).
+
+The transformation is proven, not assumed: the expanded SCoP's flow dependences
+must equal the original ones, instance pair for instance pair (so every read
+still gets the value of the same write), else nothing is expanded.
 """
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, replace
 
 import islpy as isl
 import networkx as nx
-from pycparser import c_ast, c_generator
+from pycparser import c_ast, c_generator, c_parser
 
 from ..deps import Dependences, compute_dependences
-from ..model import Access, Array, Scop, Statement, maps_of
+from ..diagnostics import Reporter
+from ..model import Array, Scop, Statement, maps_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,49 +90,83 @@ def _common_depth(flow: isl.UnionMap, depth: int) -> int:
     return d
 
 
-def _affine_c(pwaff: isl.PwAff, context: isl.Set) -> str | None:
-    """C text of a one-piece affine function of the parameters, else None."""
-    pieces: list[tuple[isl.Set, isl.Aff]] = []
-    pwaff.gist_params(context).coalesce().foreach_piece(lambda s, a: pieces.append((s, a)))
-    if len(pieces) != 1:
-        return None
-    aff = pieces[0][1]
-    if not aff.get_denominator_val().is_one():
-        return None
-    terms = []
-    for k in range(aff.dim(isl.dim_type.param)):
-        coefficient = aff.get_coefficient_val(isl.dim_type.param, k).to_python()
-        if coefficient:
-            name = aff.get_dim_name(isl.dim_type.param, k)
-            terms.append(name if coefficient == 1 else f"{coefficient} * {name}")
-    constant = aff.get_constant_val().to_python()
-    if constant or not terms:
-        terms.append(str(constant))
-    return " + ".join(terms).replace("+ -", "- ")
+@dataclass(frozen=True)
+class Cells:
+    """How a component's first ``d`` iterators index the temporary: ``offsets`` (C text,
+    also isl syntax) and ``extents`` (C text; the outermost ``None``, from the footprint)."""
+
+    offsets: tuple[str, ...]
+    extents: tuple[str | None, ...]
 
 
-def _extents(scop: Scop, statements: list[Statement], d: int) -> tuple[str, ...] | None:
-    """``max x_k + 1`` over the statements' domains for k < d, as C text, when every
-    x_k is non-negative and the maxima are affine; else None."""
-    extents = []
+# Only these characters, besides the parameters' names, may appear in the C text of
+# an offset or extent: the code generator evaluates it in C and in Python.
+_ARITHMETIC = re.compile(r"[\s\d+\-*/%()]*")
+
+
+def _c_text(pwaff: isl.PwAff, where: isl.Set, parameters: tuple[str, ...]) -> str | None:
+    """C text of ``pwaff`` valid wherever ``where`` holds, using only ``+ - * / %``
+    on non-negative operands (isl's AST generator proves them), else None."""
+    if pwaff.n_piece() != 1:
+        return None
+    text = isl.AstBuild.from_context(where).expr_from_pw_aff(pwaff).to_C_str()
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    if not names <= set(parameters) or not _ARITHMETIC.fullmatch(re.sub(r"[A-Za-z_]\w*", "",
+                                                                         text)):
+        return None
+    return text
+
+
+def _offset(index: isl.Set, k: int, where: isl.Set,
+            parameters: tuple[str, ...]) -> str | None:
+    """``o_k``: the exact minimum of ``x_k`` over ``index`` when it is affine without
+    division (isl syntax and C alike), else its least value for any parameter."""
+    low = index.dim_min(k).gist_params(where).coalesce()
+    pieces: list[isl.Aff] = []
+    low.foreach_piece(lambda _s, aff: pieces.append(aff))
+    if len(pieces) == 1 and pieces[0].dim(isl.dim_type.div) == 0 \
+            and pieces[0].get_denominator_val().is_one():
+        text = _c_text(low, where, parameters)
+        if text is not None and "/" not in text and "%" not in text:
+            return text
+    least = index.dim_min_val(k)
+    return str(least.to_python()) if least.is_int() else None
+
+
+# I = the first d iterators of the component's instances, P = params(I);
+# o_k = min x_k over I (or over every parameter value), E_k = 1 + max x_k - o_k (k > 0).
+def _cells(scop: Scop, statements: list[Statement], d: int) -> Cells | str:
+    """The offsets and extents of the component's temporary (module docstring), or
+    why there are none."""
+    index = None
+    for s in statements:
+        iterators = ", ".join(s.iterators)
+        first = isl.Map(f"{{ {s.name}[{iterators}] -> [{', '.join(s.iterators[:d])}] }}")
+        part = s.domain.intersect_params(scop.context).apply(first.align_params(
+            s.domain.get_space()))
+        index = part if index is None else index.union(part)
+    assert index is not None
+    where = index.params().coalesce()
+    if where.is_empty():
+        return "its statements never run"
+    offsets, extents = [], [None]
     for k in range(d):
-        top: isl.PwAff | None = None
-        for s in statements:
-            domain = s.domain.intersect_params(scop.context)
-            if domain.is_empty():
-                continue
-            if not domain.lower_bound_val(isl.dim_type.set, k, isl.Val(0)).is_equal(domain):
-                return None
-            high = domain.dim_max(k)
-            top = high if top is None else top.max(high)
-        if top is None:
-            return None
-        text = _affine_c(top.add(isl.PwAff.val_on_domain(
-            isl.Set.universe(top.get_domain_space()), isl.Val(1))), scop.context)
-        if text is None:
-            return None
-        extents.append(text)
-    return tuple(extents)
+        offset = _offset(index, k, where, scop.parameters)
+        if offset is None:
+            return f"the least value of its loop iterator {statements[0].iterators[k]} " \
+                   "is not an affine expression of the parameters"
+        offsets.append(offset)
+        if k == 0:
+            continue
+        shift = isl.PwAff(f"[{', '.join(scop.parameters)}] -> {{ [({offset})] }}")
+        size = index.dim_max(k).sub(shift.align_params(where.get_space())) \
+            .add_constant_val(isl.Val(1)).intersect_params(where).coalesce()
+        extent = _c_text(size, where, scop.parameters)
+        if extent is None:
+            return f"the extent of dimension {k + 1} ({size}) has no C form exact for " \
+                   "every parameter value"
+        extents.append(extent)
+    return Cells(tuple(offsets), tuple(extents))
 
 
 def _replace(parent: c_ast.Node, old: c_ast.Node, new: c_ast.Node) -> bool:
@@ -144,12 +195,14 @@ def _parents(root: c_ast.Node) -> dict[int, c_ast.Node]:
     return found
 
 
-def _rewrite(statement: Statement, scalar: str, array: Array, d: int) -> Statement:
-    """``statement`` with every access to ``scalar`` made to ``array[x_0]..[x_{d-1}]``."""
+def _rewrite(statement: Statement, scalar: str, array: Array, cells: Cells) -> Statement:
+    """``statement`` with every access to ``scalar`` made to
+    ``array[x_0 - o_0]..[x_{d-1} - o_{d-1}]``."""
     memo: dict[int, object] = {}
     body = copy.deepcopy(statement.body, memo)
     holder = c_ast.Compound([body])  # so that the body itself can be replaced too
     parents = _parents(holder)
+    subscripts = [_shifted(it, o) for it, o in zip(statement.iterators, cells.offsets)]
     accesses = []
     refs: dict[int, c_ast.Node] = {}   # a compound update reads and writes one node
     for access in statement.accesses:
@@ -157,17 +210,17 @@ def _rewrite(statement: Statement, scalar: str, array: Array, d: int) -> Stateme
         if access.array == scalar:
             if id(node) not in refs:
                 ref: c_ast.Node = c_ast.ID(array.name)
-                for k in range(d):
-                    ref = c_ast.ArrayRef(ref, c_ast.ID(statement.iterators[k]))
+                for subscript in subscripts:
+                    ref = c_ast.ArrayRef(ref, _c_node(subscript))
                 if not _replace(parents[id(node)], node, ref):
                     raise AssertionError(f"no parent holds the access to {scalar} in "
                                          f"{statement.text}")
                 refs[id(node)] = ref
             ref = refs[id(node)]
             space = statement.domain.get_space()
-            cells = ", ".join(statement.iterators[:d])
-            relation = isl.Map(f"{{ {statement.name}[{', '.join(statement.iterators)}] -> "
-                               f"{array.name}[{cells}] }}").align_params(space)
+            relation = isl.Map(f"[{', '.join(space.get_var_names(isl.dim_type.param))}] -> "
+                               f"{{ {statement.name}[{', '.join(statement.iterators)}] -> "
+                               f"{array.name}[{', '.join(subscripts)}] }}").align_params(space)
             access = replace(access, array=array.name, relation=relation, node=ref)
         else:
             access = replace(access, node=node)
@@ -180,6 +233,20 @@ def _rewrite(statement: Statement, scalar: str, array: Array, d: int) -> Stateme
                    reduction_array=reduction_array)
 
 
+def _shifted(iterator: str, offset: str) -> str:
+    """``x - o`` as C text (also isl syntax)."""
+    if offset == "0":
+        return iterator
+    if re.fullmatch(r"-\d+", offset):
+        return f"{iterator} + {offset[1:]}"
+    return f"{iterator} - ({offset})" if " " in offset else f"{iterator} - {offset}"
+
+
+def _c_node(text: str) -> c_ast.Node:
+    """The C AST of an integer expression."""
+    return c_parser.CParser().parse(f"int polycu_x = {text};").ext[0].init
+
+
 def _fresh(stem: str, taken: set[str]) -> str:
     """``stem_xN`` with the smallest N not in ``taken`` (then taken)."""
     n = 0
@@ -190,8 +257,11 @@ def _fresh(stem: str, taken: set[str]) -> str:
     return name
 
 
-def expand_scalars(scop: Scop, deps: Dependences) -> Expanded | None:
-    """The SCoP with every expandable scalar component expanded (module docstring)."""
+def expand_scalars(scop: Scop, deps: Dependences,
+                   reporter: Reporter | None = None) -> Expanded | None:
+    """The SCoP with every expandable scalar component expanded (module docstring);
+    ``reporter`` hears why a scalar that has per-iteration live ranges is not."""
+    reporter = reporter or Reporter()
     taken = {a.name for a in scop.arrays} | set(scop.parameters) \
         | {it for s in scop.statements for it in s.iterators}
     statements = {s.name: s for s in scop.statements}
@@ -209,25 +279,32 @@ def expand_scalars(scop: Scop, deps: Dependences) -> Expanded | None:
             inside = scalar.flow.intersect_domain(_domains(members)).intersect_range(
                 _domains(members))
             d = min(_common_depth(inside, depth), rank)
-            extents = _extents(scop, members, d) if d else None
-            if not extents:
+            if not d:
+                continue
+            cells = _cells(scop, members, d)
+            if isinstance(cells, str):
+                reporter.note(f"scalar '{name}' is not expanded in "
+                              f"{', '.join(s.name for s in members)}: {cells}",
+                              scop.array(name).location or scop.location)
                 continue
             original = scop.array(name)
             new_name = _fresh(name, taken)
-            array = Array(new_name, original.element_type, extents,
-                          _extent_set(scop, new_name, extents), original.location,
-                          local=True, dead_after=True)
+            array = Array(new_name, original.element_type, cells.extents, None,
+                          original.location, local=True, dead_after=True)
             arrays.append(array)
             created.append(array.name)
             for s in members:
-                statements[s.name] = _rewrite(statements[s.name], name, array, d)
+                statements[s.name] = _rewrite(statements[s.name], name, array, cells)
     if not created:
         return None
     expanded = replace(scop, arrays=tuple(arrays),
                        statements=tuple(statements[s.name] for s in scop.statements))
     expanded_deps = compute_dependences(expanded)
     if not expanded_deps.flow.is_equal(deps.flow):
-        return None  # the proof failed: some read would see another write
+        reporter.note(f"no scalar of SCoP '{scop.name}' is expanded: with "
+                      f"{', '.join(created)} some read would not get the value of the "
+                      "same write", scop.location)
+        return None
     return Expanded(expanded, expanded_deps, tuple(created))
 
 
@@ -236,11 +313,3 @@ def _domains(statements: list[Statement]) -> isl.UnionSet:
     for s in statements[1:]:
         result = result.union(isl.UnionSet.from_set(s.domain))
     return result
-
-
-def _extent_set(scop: Scop, name: str, extents: tuple[str, ...]) -> isl.Set:
-    """``{ X[a] : 0 <= a_k < extent_k }`` in the SCoP's parameter space."""
-    cells = ", ".join(f"a{k}" for k in range(len(extents)))
-    bounds = " and ".join(f"0 <= a{k} < {e}" for k, e in enumerate(extents))
-    params = ", ".join(scop.parameters)
-    return isl.Set(f"[{params}] -> {{ {name}[{cells}] : {bounds} }}")

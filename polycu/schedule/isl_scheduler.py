@@ -20,6 +20,15 @@ fuses only where it keeps the outer band's coincidence).
 
 isl's context is shared by the whole process, so options are restored after each
 run; an operation budget (``set_max_operations``) bounds the work per SCoP.
+
+isl fails with "unable to carry dependences" when a dependence with existential
+variables (strides, ``%`` and ``/`` in subscripts) admits, once relaxed to the
+rationals, a distance its integer points do not: ``{ S[i] -> S[i'] : i' = i + 2
+(mod 6), 0 <= i <= 2 }`` holds only forward pairs, but its rational relaxation
+contains ``i' = i``, which no schedule can carry.  Every dependence runs forward in
+the original order, so intersecting the constraints with that order ``O = { s -> t
+: T(s) <lex T(t) }`` leaves their integer points unchanged while stating ``i' > i``
+explicitly; the scheduler is retried once on ``C ∩ O``.
 """
 from __future__ import annotations
 
@@ -28,7 +37,7 @@ from typing import Iterator, Mapping
 
 import islpy as isl
 
-from ..deps import Dependences
+from ..deps import Dependences, dataflow, is_quota, program_order
 from ..model import Scop
 from .bands import coincidence_dependences
 
@@ -74,7 +83,8 @@ def isl_options(ctx: isl.Context, values: Mapping[str, int]) -> Iterator[None]:
 
 @contextmanager
 def operation_budget(ctx: isl.Context, max_operations: int) -> Iterator[None]:
-    """Count isl operations from zero; raise ``BudgetExceeded`` when the cap is hit.
+    """Count isl operations from zero; raise ``BudgetExceeded`` when the cap is hit
+    (whatever error the operation that hit it raised).
 
     ``max_operations <= 0`` means no cap.
     """
@@ -83,8 +93,8 @@ def operation_budget(ctx: isl.Context, max_operations: int) -> Iterator[None]:
     ctx.set_max_operations(max(0, max_operations))
     try:
         yield
-    except isl.Error as exc:
-        if "maximal number of operations" in str(exc):
+    except Exception as exc:  # islpy may surface a spent budget as another error
+        if is_quota(exc, ctx):
             raise BudgetExceeded(str(exc)) from None
         raise
     finally:
@@ -95,9 +105,8 @@ def operation_budget(ctx: isl.Context, max_operations: int) -> Iterator[None]:
 def input_dependences(scop: Scop) -> isl.UnionMap:
     """Read-after-read of one element: each read linked to the nearest earlier read."""
     reads = scop.reads()
-    info = isl.UnionAccessInfo.from_sink(reads).set_must_source(reads)
     schedule = scop.schedule.intersect_domain(scop.domain())
-    return info.set_schedule(schedule).compute_flow().get_must_dependence().coalesce()
+    return dataflow(reads, schedule, must=reads).must.coalesce()
 
 
 def constraints(scop: Scop, deps: Dependences, relaxed: frozenset[str],
@@ -116,13 +125,16 @@ def constraints(scop: Scop, deps: Dependences, relaxed: frozenset[str],
 def isl_schedule(scop: Scop, deps: Dependences, fusion: str, *,
                  relaxed: frozenset[str] = frozenset(),
                  overrides: Mapping[str, int] | None = None,
-                 sc: isl.ScheduleConstraints | None = None) -> isl.Schedule:
+                 sc: isl.ScheduleConstraints | None = None,
+                 order: isl.UnionMap | None = None) -> isl.Schedule:
     """isl's schedule under the fusion strategy ``fusion`` ('max', 'smart' or 'min').
 
     ``overrides`` (isl option name -> value) win over both the GPU defaults and
     the fusion strategy, like PPCG's --isl-schedule-* options; ``sc`` are the
-    constraints when already built (they do not depend on the strategy).  isl
-    errors other than the budget are internal failures and propagate.
+    constraints when already built (they do not depend on the strategy) and
+    ``order`` the original execution order of their statements (by default the
+    SCoP's).  When isl fails, it is retried on the constraints restricted to the
+    original order (module docstring); a second failure raises ``isl.Error``.
     """
     values = dict(GPU_DEFAULTS)
     values.update(FUSION[fusion])
@@ -131,4 +143,18 @@ def isl_schedule(scop: Scop, deps: Dependences, fusion: str, *,
     if sc is None:
         sc = constraints(scop, deps, relaxed)
     with isl_options(ctx, values):
-        return sc.compute_schedule()
+        try:
+            return sc.compute_schedule()
+        except isl.Error as exc:
+            if is_quota(exc, ctx):
+                raise
+        return forward(sc, program_order(scop) if order is None else order).compute_schedule()
+
+
+# C ∩ O for the validity, coincidence and proximity relations of C (polycu sets no
+# conditional validity).
+def forward(sc: isl.ScheduleConstraints, order: isl.UnionMap) -> isl.ScheduleConstraints:
+    """The same constraints with the original order ``order`` made explicit."""
+    return (sc.set_validity(sc.get_validity().intersect(order))
+            .set_coincidence(sc.get_coincidence().intersect(order))
+            .set_proximity(sc.get_proximity().intersect(order)))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import islpy as isl
 
-from ..deps import Dependences
+from ..deps import Dependences, flat_schedule
 from ..diagnostics import Diagnostic, Location, PolycuError
 from ..model import Scop, maps_of, sets_of
 from .value import Schedule
@@ -46,20 +46,7 @@ def schedule_relation(schedule: Schedule | isl.Schedule | isl.UnionMap,
     if isinstance(schedule, Schedule):
         schedule = schedule.tree
     umap = schedule.get_map() if isinstance(schedule, isl.Schedule) else schedule
-    umap = umap.intersect_domain(domain)
-    maps = maps_of(umap)
-    width = max((m.dim(isl.dim_type.out) for m in maps), default=0)
-    result = isl.UnionMap.empty(umap.get_space())
-    for m in maps:
-        extra = width - m.dim(isl.dim_type.out)
-        m = m.reset_tuple_id(isl.dim_type.out)
-        if extra:
-            n = m.dim(isl.dim_type.out)
-            m = m.add_dims(isl.dim_type.out, extra)
-            for k in range(n, n + extra):
-                m = m.fix_val(isl.dim_type.out, k, 0)
-        result = result.union(isl.UnionMap.from_map(m))
-    return result
+    return flat_schedule(umap.intersect_domain(domain))
 
 
 def _on_space(umap: isl.UnionMap, space: isl.Space) -> isl.Map:
@@ -69,8 +56,10 @@ def _on_space(umap: isl.UnionMap, space: isl.Space) -> isl.Map:
 
 
 def _map_space(umap: isl.UnionMap, domain_space: isl.Space) -> isl.Space:
+    """The space of ``umap``'s map on the statement ``domain_space`` (whatever the
+    order of the parameters, which may differ between the two)."""
     for m in maps_of(umap):
-        if m.get_space().domain().is_equal(domain_space):
+        if m.get_space().domain().has_equal_tuples(domain_space):
             return m.get_space()
     raise AssertionError("no schedule for a statement of the dependences")
 

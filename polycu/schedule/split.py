@@ -36,7 +36,7 @@ from typing import Mapping
 
 import islpy as isl
 
-from ..deps import Dependences
+from ..deps import Dependences, program_order
 from ..model import Scop, maps_of
 from .isl_scheduler import isl_schedule
 from .value import is_band, walk
@@ -206,5 +206,5 @@ def split_schedule(scop: Scop, deps: Dependences, planes: Mapping[str, list[isl.
     sc = (isl.ScheduleConstraints.on_domain(pieces).set_context(scop.context)
           .set_validity(validity).set_proximity(proximity).set_coincidence(validity))
     tree = isl_schedule(scop, deps, SPLIT_FUSION, overrides={**SPLIT_OPTIONS, **(overrides or {})},
-                        sc=sc)
+                        sc=sc, order=moved(program_order(scop)))
     return pull_back(tree, domain, rename)
