@@ -201,11 +201,9 @@ def test_minimiser_keeps_the_property_and_shrinks() -> None:
     assert best.text.count(";") < start.text.count(";")
 
 
-# -- end to end (xfail until the compiler fixes land) -------------------------------------
+# -- end to end: every fixed seed and every reproducer passes ---------------------------------------------
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason="the fuzzer finds bugs in today's compiler "
-                   "(tests/data/fuzz_repro/, docs/fuzz.md); remove when fixed")
 def test_fixed_seeds_end_to_end(tmp_path: Path) -> None:
     summary = run_campaign(0, 0, tmp_path, jobs=2, seeds=list(CI_SEEDS), progress=lambda s: None)
     bad = {c: n for c, n in summary["failures_anywhere"].items() if n}
@@ -217,7 +215,6 @@ REPROS = sorted(REPRO_DIR.glob("*.c"))
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason="minimised reproducers of open bugs; remove when fixed")
 @pytest.mark.parametrize("source", REPROS, ids=[p.stem for p in REPROS])
 def test_reproducer(source: Path, tmp_path: Path) -> None:
     outcome = run_file(source, tmp_path, timeouts=Timeouts(compile=60.0))

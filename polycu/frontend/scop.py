@@ -1045,6 +1045,8 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
                                         f"{high} }}"))
     statements = tuple(_simplified(_align_statement(s, param_space), known)
                        for s in builder.statements)
+    schedule = schedule.gist_domain_params(known.align_params(
+        schedule.get_domain().get_space()))
     used = _used_names(region.items)
     declared_inside = _declared_names(region.items)
     declarations = tuple((name, symbols[name].declaration) for name in sorted(used)
