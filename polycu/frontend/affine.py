@@ -136,10 +136,10 @@ def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
     if outside.intersect(where).is_empty():
         return value
     excluded = outside.intersect(where).params()
-    if target.signed and env.assume is not None and _only_far(excluded):
-        # Out of range only for parameter values near the types' limits: assume the
-        # others (the generated code checks the assumption at run time, like Polly's)
-        # rather than model a wrap-around that would loosen every bound of the code.
+    if target.signed and env.assume is not None and _only_unusual(excluded):
+        # Out of range only for unusual parameter values (negative, or huge): assume
+        # the others (the generated code checks the assumption at run time, like
+        # Polly's) rather than model a wrap-around that loosens every bound.
         env.assume(excluded.complement())
         return value
     modulus = 1 << target.bits
@@ -162,17 +162,17 @@ def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
         env.constant(low))
 
 
-#: Parameter values up to this magnitude are ordinary: a conversion that goes out of
-#: range for some of them is part of the program's meaning, not an assumption.
+#: Parameters from 0 to this value are ordinary (sizes): a conversion that goes out
+#: of range for some of them is part of the program's meaning, not an assumption.
 ORDINARY = 1 << 20
 
 
-def _only_far(params: isl.Set) -> bool:
-    """Whether every point of ``params`` has a parameter beyond +-ORDINARY."""
+def _only_unusual(params: isl.Set) -> bool:
+    """Whether every point of ``params`` has a parameter outside [0, ORDINARY]."""
     box = isl.Set.universe(params.get_space())
     for k in range(params.dim(isl.dim_type.param)):
         name = params.get_dim_name(isl.dim_type.param, k)
-        box = box.intersect(isl.Set(f"[{name}] -> {{ : -{ORDINARY} <= {name} <= {ORDINARY} }}"))
+        box = box.intersect(isl.Set(f"[{name}] -> {{ : 0 <= {name} <= {ORDINARY} }}"))
     return params.intersect(box).is_empty()
 
 

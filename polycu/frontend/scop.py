@@ -1043,7 +1043,7 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
         high = min(ctype.maximum, _LLONG_MAX)
         known = known.intersect(isl.Set(f"[{name}] -> {{ : {ctype.minimum} <= {name} <= "
                                         f"{high} }}"))
-    statements = tuple(_simplified(_align_statement(s, param_space), known)
+    statements = tuple(_align_statement(_simplified(s, known), param_space)
                        for s in builder.statements)
     schedule = schedule.gist_domain_params(known.align_params(
         schedule.get_domain().get_space()))
