@@ -454,9 +454,18 @@ void f(int n, double A[100], double B[100])
 }
 
 
+#: One name for two variables of the model (one outside, one inside the SCoP): the
+#: frontend rejects these (tests/test_c_semantics.py); the counter case is accepted.
+AMBIGUOUS = {"scalar in an inner block", "declared at the SCoP's top level"}
+
+
 @pytest.mark.parametrize("case", SHADOWED)
 def test_reference_of_a_scop_that_declares_outer_names_again(case: str) -> None:
     text, expect = SHADOWED[case]
+    if case in AMBIGUOUS:
+        with pytest.raises(PolycuError, match="names a variable declared outside the SCoP"):
+            snippet(text)
+        return
     scop = snippet(text)
     params = choose_parameters(scop)
     data = random_inputs(scop, params, seed=5)
