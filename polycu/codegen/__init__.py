@@ -9,7 +9,7 @@ user's program stays C and goes to a C compiler (``nvcc OUT.cu OUT_host.c`` does
 both: nvcc hands ``.c`` files to the host C compiler).
 
 ``compile_file`` runs the whole pipeline on a file: frontend, dependences, schedule
-(``polycu.schedule.choose``), mapping, code generation.
+(``polycu.schedule.preferences``, first that maps), mapping, code generation.
 """
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, sets_of
-from ..frontend.ctype import parse_type
+from ..frontend.ctype import parse_type, range_constraint
 from .ast import User, expr_of, grid_exprs, host_ast, to_expr
 from .cuda import INDENT, Layout, c_expr, index_type, kernel_args, print_node
 from .pyexpr import py_expr
@@ -205,9 +205,7 @@ def assumption_check(scop: Scop) -> list[str]:
     for p in scop.parameters:
         ctype = parse_type(scop.parameter_type(p))
         if ctype is not None and not ctype.floating:
-            space = isl.Set(f"[{p}] -> {{ : {ctype.minimum} <= {p} <= "
-                            f"{min(ctype.maximum, (1 << 63) - 1)} }}")
-            known = known.intersect(space)
+            known = known.intersect(isl.Set(range_constraint(p, ctype)))
     check = scop.context.gist(known)
     if check.plain_is_universe():
         return []

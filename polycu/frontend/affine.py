@@ -120,13 +120,14 @@ def _in_range(value: isl.PwAff, t: Arith, env: AffineEnv) -> isl.Set:
 # W, else v - 2^w k with k = floor((v - min_t) / 2^w) (C11 6.3.1.3; gcc's choice for
 # signed targets, or an assumption on the parameters when the environment takes one).  When k takes few values on W, one affine piece per value keeps
 # the result free of the floor (isl would not drop it from later constraints).
-def convert(value: isl.PwAff, source: Arith, target: Arith, env: AffineEnv,
+def convert(value: isl.PwAff, source: Arith | None, target: Arith, env: AffineEnv,
             node: c_ast.Node) -> isl.PwAff:
-    """``value`` (of C type ``source``) converted to the integer type ``target``."""
+    """``value`` (of C type ``source``; None: an exact result, e.g. of an unsigned
+    operation before its reduction) converted to the integer type ``target``."""
     if target.floating:
         raise NotAffine(node, f"conversion to {target.name} in an affine expression")
-    if target == source or (not source.floating and target.holds(source.minimum,
-                                                                     source.maximum)):
+    if source is not None and (target == source or (
+            not source.floating and target.holds(source.minimum, source.maximum))):
         return value
     if target.bits == 1:
         raise NotAffine(node, "conversion to _Bool in an affine expression")
@@ -225,7 +226,7 @@ def typed(node: c_ast.Node, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
                 return value, result_type
             negated = value.neg()
             return (negated if result_type.signed
-                    else convert(negated, _EXACT, result_type, env, node)), result_type
+                    else convert(negated, None, result_type, env, node)), result_type
         if node.op in ("++", "--", "p++", "p--"):
             raise NotAffine(node, "increment or decrement inside an expression")
         raise NotAffine(node, f"operator '{node.op}' in an affine expression")
@@ -306,11 +307,7 @@ def _binary(node: c_ast.BinaryOp, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
         else:
             result = left.tdiv_r(den)  # C: the remainder has the sign of the dividend
     # Signed overflow is undefined (a valid program has none); unsigned wraps.
-    return (result if t.signed else convert(result, _EXACT, t, env, node)), t
-
-
-#: The type of an unsigned operation's exact result before its reduction modulo 2^w.
-_EXACT = Arith("(exact)", False, 130, True, 99)
+    return (result if t.signed else convert(result, None, t, env, node)), t
 
 _COMPARE = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set",
             "==": "eq_set", "!=": "ne_set"}

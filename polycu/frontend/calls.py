@@ -139,8 +139,6 @@ class ExpressionTypes:
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
             proto = self.functions.get(node.name.name)
             return parse_type(proto.result) if proto is not None else None
-        if isinstance(node, c_ast.Assignment):
-            return self.of(node.lvalue)
         return None
 
 

@@ -74,6 +74,17 @@ _NAMED = {"size_t": ULONG, "ptrdiff_t": LONG, "intptr_t": LONG, "uintptr_t": ULO
           "uint64_t": ULONG, "bool": BOOL}
 
 
+#: Generated code computes with parameters as ``long long``: the model assumes that
+#: a 64-bit unsigned value stays below 2^63.
+LLONG_MAX = (1 << 63) - 1
+
+
+def range_constraint(name: str, t: Arith) -> str:
+    """isl text of the values parameter ``name`` of type ``t`` can take in the model:
+    ``min_t <= name <= min(max_t, 2^63 - 1)``."""
+    return f"[{name}] -> {{ : {t.minimum} <= {name} <= {min(t.maximum, LLONG_MAX)} }}"
+
+
 def parse_type(text: str) -> Arith | None:
     """The arithmetic type spelled by ``text`` (None: not arithmetic, e.g. a struct)."""
     words = [w for w in text.replace("*", " * ").split() if w not in _QUALIFIERS]

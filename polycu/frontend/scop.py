@@ -26,11 +26,7 @@ from ..diagnostics import Location, error
 from ..model import READ, WRITE, Access, Array, Scop, Statement
 from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_pwaff, to_set, typed
 from .calls import PURE_FUNCTIONS, ExpressionTypes, Prototype, make_explicit, prototypes
-from .ctype import INT, LDOUBLE, Arith, parse_type
-
-INTEGER_TYPES = frozenset({"int", "long", "short", "char", "unsigned", "signed", "size_t",
-                           "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-                           "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "_Bool"})
+from .ctype import INT, LDOUBLE, LLONG_MAX, Arith, parse_type, range_constraint
 
 _generator = c_generator.CGenerator()
 
@@ -53,8 +49,7 @@ class Symbol:
 
     @property
     def is_integer(self) -> bool:
-        return not self.extents and bool(set(self.element_type.split()) & INTEGER_TYPES) \
-            and not set(self.element_type.split()) & {"float", "double"}
+        return self.ctype is not None and not self.ctype.floating
 
     @property
     def ctype(self) -> Arith | None:
@@ -325,7 +320,7 @@ class _Builder:
             # one below 2^63, like parameters).  Signed overflow is undefined, so int
             # and long iterators need no bound (the model stays free of +-2^63).
             dom = dom.intersect(var.ge_set(env.constant(ctype.minimum))).intersect(
-                var.le_set(env.constant(min(ctype.maximum, _LLONG_MAX))))
+                var.le_set(env.constant(min(ctype.maximum, LLONG_MAX))))
         value, value_type = self.typed(lower_node, inner, dom)
         try:  # the initialisation converts the lower bound to the iterator's type
             lower = convert(value, value_type, ctype, self.env(inner, dom), lower_node)
@@ -1040,9 +1035,7 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
     # impossible parameter values (an unsigned extent below 0) drop out.
     known = ctx
     for name, ctype in zip(params, types):
-        high = min(ctype.maximum, _LLONG_MAX)
-        known = known.intersect(isl.Set(f"[{name}] -> {{ : {ctype.minimum} <= {name} <= "
-                                        f"{high} }}"))
+        known = known.intersect(isl.Set(range_constraint(name, ctype)))
     statements = tuple(_align_statement(_simplified(s, known), param_space)
                        for s in builder.statements)
     schedule = schedule.gist_domain_params(known.align_params(
@@ -1061,20 +1054,11 @@ def _build_scop(region: _Region, symbols: dict[str, Symbol], source: str, index:
                 parameter_types=tuple(t.name for t in types))
 
 
-#: Generated code computes with parameters as ``long long``: the model assumes that
-#: a 64-bit unsigned parameter stays below 2^63 (no loop can run that long anyway).
-_LLONG_MAX = (1 << 63) - 1
-
-
 def _type_ranges(params: tuple[str, ...], types: tuple[Arith, ...]) -> list[isl.Set]:
     """``min_T <= p <= max_T`` for every parameter whose type is not ``int`` (an ``int``
     parameter keeps the context free of +-2^31, as before types were modelled)."""
-    ranges = []
-    for name, ctype in zip(params, types):
-        if ctype != INT and (ctype.minimum > -_LLONG_MAX - 1 or ctype.maximum != _LLONG_MAX):
-            high = min(ctype.maximum, _LLONG_MAX)
-            ranges.append(isl.Set(f"[{name}] -> {{ : {ctype.minimum} <= {name} <= {high} }}"))
-    return ranges
+    return [isl.Set(range_constraint(name, ctype)) for name, ctype in zip(params, types)
+            if ctype != INT and (ctype.minimum > -LLONG_MAX - 1 or ctype.maximum != LLONG_MAX)]
 
 
 def _used_names(items: Iterable[c_ast.Node]) -> set[str]:
