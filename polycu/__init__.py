@@ -18,7 +18,8 @@ __version__ = "0.1.0"
 that was never installed."""
 
 from .deps import Dependences, compute_dependences as dependences, format_dependences
-from .codegen import Generated, compile_file as compile, generate
+from .codegen import Generated, generate
+from .driver import compile_file as compile
 from .diagnostics import Diagnostic, Location, PolycuError
 from .frontend.load import load_file as load, load_text
 from .gpu.kernel import GpuProgram, Kernel

@@ -22,7 +22,8 @@ from typing import Callable, NoReturn, Sequence
 from . import __version__
 from . import options as opts
 from .deps import compute_dependences, format_dependences
-from .codegen import compile_file, host_path
+from .codegen import host_path
+from .driver import compile_file
 from .diagnostics import Diagnostic, Location, PolycuError, Reporter, error
 from .frontend.load import load_file
 from .model import Scop, format_scop

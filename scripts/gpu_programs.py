@@ -39,7 +39,8 @@ sys.path.insert(0, str(REPO / "scripts"))
 import polybench_cpu as cpu  # noqa: E402
 
 from polycu.cli import build_parser  # noqa: E402
-from polycu.codegen import compile_file, host_path  # noqa: E402
+from polycu.codegen import host_path  # noqa: E402
+from polycu.driver import compile_file  # noqa: E402
 from polycu.diagnostics import PolycuError  # noqa: E402
 from polycu.options import COMPILE, OPTIONS, Options  # noqa: E402
 from polycu.runtime.check import dataset_parameters  # noqa: E402

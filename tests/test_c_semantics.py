@@ -16,7 +16,7 @@ import islpy as isl
 import pytest
 
 import polycu
-from polycu.codegen import compile_file
+from polycu.driver import compile_file
 from polycu.codegen.cuda import layouts
 from polycu.diagnostics import PolycuError
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env

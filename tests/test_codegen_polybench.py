@@ -14,7 +14,8 @@ from pathlib import Path
 import polybench_cpu  # scripts/, on the path by conftest.py
 import pytest
 
-from polycu.codegen import Generated, compile_file
+from polycu.codegen import Generated
+from polycu.driver import compile_file
 from polycu.options import Options
 
 ROOT = Path(__file__).resolve().parent.parent

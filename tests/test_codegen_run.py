@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 import polycu
-from polycu.codegen import Generated, compile_file, generate
+from polycu.codegen import Generated, generate
+from polycu.driver import compile_file
 from polycu.gpu.mapping import map_to_gpu
 from polycu.options import Options
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env

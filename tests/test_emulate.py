@@ -28,7 +28,7 @@ import polybench_cpu  # scripts/, on the path by conftest.py
 import pytest
 
 import polycu
-from polycu.codegen import compile_file
+from polycu.driver import compile_file
 from polycu.diagnostics import PolycuError
 from polycu.options import Options
 from polycu.codegen import Generated

@@ -10,7 +10,8 @@ import islpy as isl
 import pytest
 
 import polycu
-from polycu.codegen import compile_file, generate, program_of
+from polycu.codegen import generate
+from polycu.driver import compile_file, program_of
 from polycu.codegen.ast import with_asts
 from polycu.diagnostics import Reporter
 from polycu.gpu.mapping import map_to_gpu

@@ -19,7 +19,7 @@ from pathlib import Path
 import polybench_cpu  # scripts/, on the path by conftest.py
 import pytest
 
-from polycu.codegen import compile_file
+from polycu.driver import compile_file
 from polycu.codegen.host import HOST_HELPERS
 from test_codegen_polybench import KERNELS, generated_suite, options
 

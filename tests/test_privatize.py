@@ -10,7 +10,7 @@ import islpy as isl
 import pytest
 
 import polycu
-from polycu.codegen import program_of
+from polycu.driver import program_of
 from polycu.codegen.cuda import kernel_args, kernel_source, layouts
 from polycu.codegen.host import transfers
 from polycu.gpu.mapping import map_to_gpu

@@ -10,8 +10,8 @@ import islpy as isl
 import pytest
 
 import polycu
-import polycu.codegen
-from polycu.codegen import compile_file, program_of
+import polycu.driver
+from polycu.driver import compile_file, program_of
 from polycu.deps import dataflow_by_lexmax, flat_schedule
 from polycu.diagnostics import Reporter
 from polycu.options import Options
@@ -210,7 +210,7 @@ def test_code_beyond_the_operation_budget_falls_back_to_the_original_order(
         tmp_path, monkeypatch):
     path = tmp_path / "robust.c"
     path.write_text(DOWN_BY_TWO)
-    monkeypatch.setattr(polycu.codegen, "MAX_OPERATIONS", 500)
+    monkeypatch.setattr(polycu.driver, "MAX_OPERATIONS", 500)
     (scop,) = polycu.load(str(path))
     reporter = quiet()
     program = program_of(scop, Options(), reporter)

@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..codegen import compile_file
+from ..driver import compile_file
 from ..diagnostics import Location, error
 from ..frontend.load import load_file
 from ..frontend.preprocess import preprocess_text

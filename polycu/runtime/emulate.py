@@ -947,7 +947,7 @@ def emulate_file(path: str, options: Options, *, params: Mapping[str, int] | Non
                  nvcc: bool = True) -> list[EmulationReport]:
     """Compile a C file with polycu and emulate every SCoP against its original code
     (and build its CUDA with nvcc: ``emulate_generated``)."""
-    from ..codegen import compile_file
+    from ..driver import compile_file
     from ..frontend.load import load_file
     generated = compile_file(path, options)
     scops = load_file(path, defines=options.define, includes=options.include_dir,
