@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from polycu.bench import BenchResult, geomean, markdown, write_reports
+from polycu.bench.report import geomean, markdown, write_reports
+from polycu.bench.result import BenchResult
 from test_check import host_programs  # noqa: F401 - a fixture
 
 META = {"dataset": "LARGE", "device": "NVIDIA H200", "date": "2026-11-22",
@@ -114,7 +115,8 @@ def test_plots(tmp_path):
 def test_kernel_discovery_and_cpu_baseline(tmp_path):
     from pathlib import Path
 
-    from polycu.bench import collect, cpu_seconds, polybench_cpu
+    from polycu.bench.baseline import cpu_seconds
+    from polycu.bench.run import collect, polybench_cpu
 
     cpu = polybench_cpu()
     root = Path(__file__).resolve().parent.parent / "polybench"
@@ -134,7 +136,8 @@ def test_kernel_discovery_and_cpu_baseline(tmp_path):
 def test_cpu_baselines_time_serial_then_autopar_and_note_failures(tmp_path):
     from pathlib import Path
 
-    from polycu.bench import collect, cpu_baselines, polybench_cpu
+    from polycu.bench.baseline import cpu_baselines
+    from polycu.bench.run import collect, polybench_cpu
 
     cpu = polybench_cpu()
     root = Path(__file__).resolve().parent.parent / "polybench" / "stencils"
@@ -158,7 +161,7 @@ def test_bench_times_the_checked_build_and_nothing_that_fails(host_programs):
     results are off is a mismatch, and is not timed."""
     from pathlib import Path
 
-    from polycu.bench import bench_kernel, collect, polybench_cpu
+    from polycu.bench.run import bench_kernel, collect, polybench_cpu
     from polycu.options import Options
     from polycu.runtime.metrics import Ceilings
 

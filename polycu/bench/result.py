@@ -1,0 +1,61 @@
+"""What ``polycu bench`` records about one kernel.
+
+In:  the measurements of ``run.bench_kernel`` and the baselines.
+Out: ``BenchResult`` (JSON-ready: the reports read nothing else) and
+``failure_reason``, the one-line reason a failed step is recorded with.
+
+Why apart: the batch (``run``), the baselines (``baseline``) and the reports
+(``report``, ``plots``) all speak of this one record.
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import PolycuError
+
+
+@dataclass
+class BenchResult:
+    """Everything measured about one kernel (JSON-ready)."""
+
+    kernel: str
+    category: str
+    dataset: str
+    source: str
+    parameters: dict[str, int] = field(default_factory=dict)
+    flops: int | None = None
+    bytes: int | None = None            # compulsory traffic
+    footprint_bytes: int | None = None
+    status: str = "failed"              # 'ok', 'mismatch' or 'failed'
+    error: str = ""
+    max_rel_error: float | None = None      # the check of the timed build
+    mismatches: int | None = None
+    timing: dict[str, Any] | None = None    # pycuda_run.Timing.as_dict()
+    figures: dict[str, float] | None = None  # metrics.Figures of the kernel time
+    cpu_s: float | None = None          # gcc -O3, one thread
+    omp_s: float | None = None          # gcc -O3 autopar, all cores
+    library_s: float | None = None      # cuBLAS via CuPy
+    library: str = ""
+    notes: list[str] = field(default_factory=list)  # baselines that failed
+
+    @property
+    def kernel_s(self) -> float | None:
+        return self.timing["kernel"]["median_s"] if self.timing else None
+
+    @property
+    def end_to_end_s(self) -> float | None:
+        return self.timing["end_to_end"]["median_s"] if self.timing else None
+
+    def speedup(self, baseline_s: float | None) -> float | None:
+        if baseline_s is None or not self.kernel_s:
+            return None
+        return baseline_s / self.kernel_s
+
+
+def failure_reason(exc: BaseException) -> str:
+    """A polycu error's own message; anything else as an internal error."""
+    if isinstance(exc, PolycuError):
+        return str(exc)
+    return "internal error: " + "".join(traceback.format_exception_only(exc)).strip()

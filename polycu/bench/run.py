@@ -1,0 +1,164 @@
+"""Batch runs over many kernels (``polycu bench``): the orchestration.
+
+In:  C files or directories of PolyBench-style kernels, a dataset, options.
+Out: one ``BenchResult`` per kernel and the reports in ``--out`` (see ``report``).
+
+Each kernel goes through: load at the dataset's sizes, count its work
+(``runtime.metrics``), compile it, check the GPU against the CPU reference on
+the same random inputs (``runtime.check``), time the very program that was
+checked (``runtime.pycuda_run``; a kernel whose check fails is not timed),
+then the baselines: cuBLAS through CuPy for the gemm-class kernels (``library``)
+and the CPU builds of the unchanged program (``baseline``), which run beside the
+GPU work: first the single-thread builds, three at a time, then the
+autoparallelised ones one at a time.  A kernel that fails any step is reported
+with its error; the batch goes on, and the tables so far are rewritten after
+each kernel, so that an interrupted batch still reports.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import shlex
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Mapping, Sequence
+
+from ..diagnostics import error
+from ..options import Options
+from . import cpu as cpu_suite
+from .baseline import SERIAL_WORKERS, cpu_baselines, cpu_description, read_cpu_times
+from .library import library_seconds
+from .report import markdown, write_csv, write_reports
+from .result import BenchResult, failure_reason
+
+
+def polybench_cpu() -> ModuleType:
+    """The CPU suite (``polycu.bench.cpu``: kernel discovery, gcc builds), which the
+    batch's functions take as their ``cpu`` argument."""
+    return cpu_suite
+
+
+def collect(paths: Sequence[str], cpu: ModuleType) -> tuple[list[Any], list[str]]:
+    """Kernels named by ``paths`` (files, or directories searched like PolyBench's
+    tree) and the include directories they need (each tree's ``utilities/``)."""
+    kernels, includes = [], []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = cpu.find_kernels(path)
+            if not found:
+                raise error(f"no kernel (<name>/<name>.c) under {path}")
+            kernels += found
+            if (path / "utilities").is_dir():
+                includes.append(str(path / "utilities"))
+        elif path.is_file():
+            kernels.append(cpu.Kernel(path.stem, path.parent.parent.name, path))
+        else:
+            raise error(f"no such file or directory: {path}")
+    return kernels, includes
+
+
+def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, seed: int,
+                 repeat: int, cpu_times: Mapping[str, float] | None = None) -> BenchResult:
+    """Every measurement of one kernel; a failing step is recorded, never raised."""
+    from ..runtime.check import check_target, targets
+    from ..runtime.metrics import figures, scop_work
+
+    result = BenchResult(kernel.name, kernel.category, dataset, str(kernel.source))
+    try:
+        found = targets(str(kernel.source), options, dataset=dataset)
+        if len(found) != 1:
+            raise error(f"bench times files of exactly one SCoP; {kernel.source} has "
+                        f"{len(found)}")
+        target = found[0]
+        result.parameters = dict(target.params)
+        work = scop_work(target.scop, target.params)
+        result.flops, result.bytes = work.flops, work.bytes
+        result.footprint_bytes = work.footprint_bytes
+        # The program that is timed below is the one that was checked.
+        checked = check_target(target, seed, init=options.init)
+        arrays = checked.report.arrays
+        result.max_rel_error = max((c.max_rel_error for c in arrays), default=0.0)
+        result.mismatches = sum(c.mismatches for c in arrays)
+        failure = checked.report.first_failure
+        if failure is not None:
+            result.status, result.error = "mismatch", failure.describe()
+        else:
+            timing = checked.program.time(repeat=repeat)
+            result.timing = timing.as_dict()
+            result.figures = asdict(figures(work, timing.kernel.median, ceilings))
+            result.status = "ok"
+    except Exception as exc:  # noqa: BLE001 - one kernel's failure must not stop the batch
+        result.status, result.error = "failed", failure_reason(exc)
+    # Baselines: a failure is a note, the kernel's own outcome stands.
+    if result.status == "ok":
+        try:
+            result.library_s = library_seconds(kernel.name, result.parameters, repeat)
+            result.library = "cuBLAS (CuPy)" if result.library_s is not None else ""
+        except Exception as exc:  # noqa: BLE001
+            result.notes.append(f"cuBLAS baseline: {failure_reason(exc)}")
+    if cpu_times is not None:
+        result.cpu_s = cpu_times.get(kernel.name)
+        if result.cpu_s is None:
+            result.notes.append("CPU baseline: not in the --cpu-times file")
+    return result
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``polycu bench PATH... --dataset D``: every kernel, then the reports."""
+    from ..runtime.check import fresh_seed
+    from ..runtime.device import device_info
+
+    dataset = args.dataset or "LARGE"
+    out = Path(args.out or Path("out") / f"bench-{dataset}")
+    cpu = polybench_cpu()
+    kernels, includes = collect(args.files, cpu)
+    options = Options.from_namespace(args)
+    options = options.replace(include_dir=[*options.include_dir, *includes])
+    info = device_info()
+    seed = fresh_seed() if args.seed is None else args.seed
+    cpu_times = read_cpu_times(args.cpu_times, dataset) if args.cpu_times else None
+    meta = {"dataset": dataset, "device": info.name,
+            "date": datetime.datetime.now().isoformat(timespec="seconds"),
+            "command": " ".join(["polycu bench", *map(shlex.quote, args.files),
+                                 f"--dataset {dataset}", f"--repeat {args.repeat}",
+                                 f"--seed {seed}"]),
+            "ceilings": asdict(info.ceilings), "device_info": asdict(info), "seed": seed,
+            "repeat": args.repeat,
+            "cpu": (cpu_description() if args.cpu_baseline and not cpu_times else
+                    f"gcc -O3, 1 thread, from {args.cpu_times}" if cpu_times else "")}
+    progress = cpu.Progress(len(kernels))
+    results: list[BenchResult] = []
+    baselines = args.cpu_baseline and not cpu_times
+    started = datetime.datetime.now()
+    with tempfile.TemporaryDirectory(prefix="polycu-bench-") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(1) as runner:
+        cpu_work = runner.submit(cpu_baselines, cpu, kernels, dataset, Path(tmp),
+                                 SERIAL_WORKERS) if baselines else None
+        for kernel in kernels:
+            results.append(bench_kernel(kernel, dataset, options, info.ceilings, seed=seed,
+                                        repeat=max(args.repeat, 1), cpu_times=cpu_times))
+            progress.step(f"{kernel.name}: {results[-1].status}")
+            # The tables so far, so that an interrupted batch still reports.
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "results.md").write_text(markdown(results, meta))
+            write_csv(results, out / "results.csv")
+        if cpu_work is not None:
+            print("waiting for the CPU baselines", file=sys.stderr)
+            times = cpu_work.result()
+            for result in results:
+                result.cpu_s, result.omp_s, notes = times[result.kernel]
+                result.notes += notes
+    meta["wall_s"] = round((datetime.datetime.now() - started).total_seconds(), 1)
+    for path in write_reports(results, meta, out):
+        print(path)
+    failed = [r for r in results if r.status != "ok"]
+    for r in failed:
+        print(f"{r.kernel}: {r.status}: {r.error.strip().splitlines()[0] if r.error else ''}",
+              file=sys.stderr)
+    print(f"{len(results) - len(failed)}/{len(results)} kernels checked and timed; "
+          f"reports in {out}", file=sys.stderr)
+    return 1 if failed else 0
