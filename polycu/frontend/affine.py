@@ -27,7 +27,8 @@ import islpy as isl
 from pycparser import c_ast
 
 from ..diagnostics import Location
-from .ctype import INT, Arith, common, literal_type, literal_value, parse_type, promote
+from .ctype import (INT, Arith, common, literal_type, literal_value, parse_type, promote,
+                    resolve_typedefs)
 
 CTX = isl.DEFAULT_CONTEXT
 
@@ -118,8 +119,9 @@ def _in_range(value: isl.PwAff, t: Arith, env: AffineEnv) -> isl.Set:
 
 # (v : from) converted to type t is v where v lies in t's range on the evaluation set
 # W, else v - 2^w k with k = floor((v - min_t) / 2^w) (C11 6.3.1.3; gcc's choice for
-# signed targets, or an assumption on the parameters when the environment takes one).  When k takes few values on W, one affine piece per value keeps
-# the result free of the floor (isl would not drop it from later constraints).
+# signed targets, or an assumption on the parameters when the environment takes one).
+# When k takes few values on W, one affine piece per value keeps the result free of
+# the floor (isl would not drop it from later constraints).
 def convert(value: isl.PwAff, source: Arith | None, target: Arith, env: AffineEnv,
             node: c_ast.Node) -> isl.PwAff:
     """``value`` (of C type ``source``; None: an exact result, e.g. of an unsigned
@@ -181,10 +183,15 @@ def _coordinate(point_set: isl.Set) -> int:
     return point_set.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python()
 
 
+def is_int_literal(node: c_ast.Node) -> bool:
+    """Whether ``node`` is an integer literal (pycparser types ``12u`` "unsigned int")."""
+    return isinstance(node, c_ast.Constant) and ("int" in node.type or "long" in node.type
+                                                 or "unsigned" in node.type)
+
+
 def int_constant(node: c_ast.Node) -> int | None:
     """The value of an integer literal (decimal, octal or hex, any suffix), else None."""
-    if isinstance(node, c_ast.Constant) and ("int" in node.type or "long" in node.type
-                                             or "unsigned" in node.type):
+    if is_int_literal(node):
         return literal_value(node.value)
     if isinstance(node, c_ast.UnaryOp) and node.op == "-":
         inner = int_constant(node.expr)
@@ -197,8 +204,7 @@ def cast_type(node: c_ast.Cast, typedefs: Mapping[str, str]) -> Arith | None:
     decl = node.to_type.type
     if not isinstance(decl, c_ast.TypeDecl) or not isinstance(decl.type, c_ast.IdentifierType):
         return None
-    names = [w for n in decl.type.names for w in typedefs.get(n, n).split()]
-    return parse_type(" ".join(names))
+    return parse_type(resolve_typedefs(decl.type.names, typedefs))
 
 
 def to_pwaff(node: c_ast.Node, env: AffineEnv) -> isl.PwAff:
@@ -208,8 +214,7 @@ def to_pwaff(node: c_ast.Node, env: AffineEnv) -> isl.PwAff:
 
 def typed(node: c_ast.Node, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
     """An integer C expression as (its value, its C type)."""
-    if isinstance(node, c_ast.Constant) and ("int" in node.type or "long" in node.type
-                                             or "unsigned" in node.type):
+    if is_int_literal(node):
         return env.constant(literal_value(node.value)), literal_type(node.value)
     if isinstance(node, c_ast.ID):
         if node.name in env.iterators:
@@ -308,6 +313,7 @@ def _binary(node: c_ast.BinaryOp, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
             result = left.tdiv_r(den)  # C: the remainder has the sign of the dividend
     # Signed overflow is undefined (a valid program has none); unsigned wraps.
     return (result if t.signed else convert(result, None, t, env, node)), t
+
 
 _COMPARE = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set",
             "==": "eq_set", "!=": "ne_set"}

@@ -23,10 +23,11 @@ from typing import Callable
 
 from pycparser import c_ast
 
-from .affine import cast_type
+from .affine import cast_type, is_int_literal
 from .ctype import (DOUBLE, FLOAT, INT, LDOUBLE, ULONG, Arith, common, literal_type,
-                    parse_type, promote)
+                    parse_type, promote, resolve_typedefs)
 from .preprocess import FAKELIBC
+from .syntax import base_name
 
 #: C library functions without side effects that statements may call.
 PURE_FUNCTIONS = frozenset(
@@ -55,8 +56,7 @@ def _type_text(node: c_ast.Node, typedefs: dict[str, str]) -> str:
         stars += "*"
         node = node.type
     if isinstance(node, c_ast.TypeDecl) and isinstance(node.type, c_ast.IdentifierType):
-        words = [w for n in node.type.names for w in typedefs.get(n, n).split()]
-        return " ".join(words) + (" " + stars if stars else "")
+        return resolve_typedefs(node.type.names, typedefs) + (" " + stars if stars else "")
     return "?"
 
 
@@ -91,7 +91,7 @@ def literal(node: c_ast.Constant) -> Arith | None:
     if node.type in ("float", "double"):
         text = node.value.lower()
         return FLOAT if text.endswith("f") else LDOUBLE if text.endswith("l") else DOUBLE
-    if "int" in node.type or "long" in node.type or "unsigned" in node.type:
+    if is_int_literal(node):
         return literal_type(node.value)
     return None
 
@@ -112,9 +112,8 @@ class ExpressionTypes:
         if isinstance(node, c_ast.ID):
             return self.name_type(node.name)
         if isinstance(node, c_ast.ArrayRef):
-            while isinstance(node, c_ast.ArrayRef):
-                node = node.name
-            return self.name_type(node.name) if isinstance(node, c_ast.ID) else None
+            name = base_name(node)
+            return self.name_type(name) if name is not None else None
         if isinstance(node, c_ast.Cast):
             return cast_type(node, self.typedefs)
         if isinstance(node, c_ast.UnaryOp):

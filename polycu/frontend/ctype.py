@@ -16,6 +16,7 @@ The target is LP64 (x86-64 Linux and CUDA's host and device): ``long`` has 64 bi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Mapping
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,12 @@ def range_constraint(name: str, t: Arith) -> str:
     """isl text of the values parameter ``name`` of type ``t`` can take in the model:
     ``min_t <= name <= min(max_t, 2^63 - 1)``."""
     return f"[{name}] -> {{ : {t.minimum} <= {name} <= {min(t.maximum, LLONG_MAX)} }}"
+
+
+def resolve_typedefs(names: Iterable[str], typedefs: Mapping[str, str]) -> str:
+    """The type text of a declaration's specifier words with each typedef name
+    replaced by the text it stands for (``size_t n`` -> ``unsigned long``)."""
+    return " ".join(w for n in names for w in typedefs.get(n, n).split())
 
 
 def parse_type(text: str) -> Arith | None:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..model import Scop
 from .parse import parse
 from .preprocess import Preprocessed, preprocess, preprocess_text
 from .scop import extract_scops
-from ..model import Scop
 
 
 def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None,

@@ -16,8 +16,7 @@ from pycparser import c_ast
 from pycparser.c_lexer import CLexer, Token
 from pycparser.c_parser import Coord, CParser, ParseError
 
-from polycu.diagnostics import Location, PolycuError, error
-
+from ..diagnostics import Location, PolycuError, error
 from .preprocess import Preprocessed
 
 _MESSAGE_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)

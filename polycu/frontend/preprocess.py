@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from polycu.diagnostics import Diagnostic, Location, PolycuError, error
+from ..diagnostics import Diagnostic, Location, PolycuError, error
 
 FAKELIBC: Path = Path(__file__).resolve().parents[1] / "fakelibc"
 """polycu's libc headers: package data inside ``polycu/``, so an installed copy finds them."""

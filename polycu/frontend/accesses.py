@@ -1,0 +1,184 @@
+"""The accesses of one statement: which array elements and scalars it reads and writes.
+
+In:  a statement body (an assignment or an increment, pycparser AST), the
+statement's name, iterators and domain, and the builder's view of the names
+(``Names``: symbols, parameters, affine subscripts).
+Out: ``Access`` values (``S[i] -> A[f(i)]`` relations, reads before the write
+they feed) and every name the statement references, recorded in ``accessed``.
+
+Anything the model cannot describe (pointer operations, calls that may have side
+effects, a reference with the wrong number of subscripts, ``long double``) raises
+``Unsupported``: it ends an automatically found SCoP, and is an error inside
+``#pragma scop``.
+"""
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+import islpy as isl
+from pycparser import c_ast
+
+from ..diagnostics import Location
+from ..model import READ, WRITE, Access
+from .calls import PURE_FUNCTIONS, Prototype
+from .ctype import LDOUBLE, parse_type
+from .symbols import Symbol
+from .syntax import Unsupported, c_text
+
+
+class Names(Protocol):
+    """What the access collector asks of the SCoP builder (``builder.Builder``)."""
+
+    symbols: dict[str, Symbol]
+    locals: dict[str, Symbol]
+    functions: dict[str, Prototype]
+    accessed: dict[str, Location]
+
+    def loc(self, node: c_ast.Node | None) -> Location: ...
+
+    def is_param(self, name: str) -> bool: ...
+
+    def affine(self, node: c_ast.Node, iterators: Sequence[str],
+               bounds: isl.Set | None = None) -> isl.PwAff: ...
+
+
+class AccessCollector:
+    """Records every array and scalar reference of one statement body."""
+
+    def __init__(self, builder: Names, stmt: str, iterators: tuple[str, ...],
+                 domain: isl.Set):
+        self.b = builder
+        self.stmt = stmt
+        self.iterators = iterators
+        self.domain = domain
+        self.space = domain.get_space()
+        self.accesses: list[Access] = []
+
+    def statement(self, node: c_ast.Node) -> None:
+        if isinstance(node, c_ast.Assignment):
+            # ``a = b = e`` (a chain of plain assignments) writes a and b, reads e.
+            targets = [node]
+            while targets[-1].op == "=" and isinstance(targets[-1].rvalue, c_ast.Assignment) \
+                    and targets[-1].rvalue.op == "=":
+                targets.append(targets[-1].rvalue)
+            self.expression(targets[-1].rvalue)
+            for target in reversed(targets):
+                if target.op != "=":
+                    self.reference(target.lvalue, READ)
+                self.reference(target.lvalue, WRITE)
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+            self.reference(node.expr, READ)
+            self.reference(node.expr, WRITE)
+        else:
+            raise Unsupported(node, f"expression statement '{c_text(node)}' has no effect or "
+                              "is not supported", self.b.loc(node))
+
+    def expression(self, node: c_ast.Node, kind: str = READ) -> None:
+        if isinstance(node, (c_ast.ArrayRef, c_ast.ID)):
+            self.reference(node, kind)
+        elif isinstance(node, c_ast.Constant):
+            return
+        elif isinstance(node, c_ast.BinaryOp):
+            self.expression(node.left)
+            self.expression(node.right)
+        elif isinstance(node, c_ast.UnaryOp):
+            if node.op in ("&", "*"):
+                raise Unsupported(node, f"pointer operation '{node.op}' is not supported in a "
+                                  "SCoP", self.b.loc(node))
+            if node.op in ("++", "--", "p++", "p--"):
+                raise Unsupported(node, "increment inside an expression is not supported",
+                                  self.b.loc(node))
+            if node.op == "sizeof":
+                return
+            self.expression(node.expr)
+        elif isinstance(node, c_ast.Cast):
+            self.expression(node.expr)
+        elif isinstance(node, c_ast.TernaryOp):
+            self.expression(node.cond)
+            self.expression(node.iftrue)
+            self.expression(node.iffalse)
+        elif isinstance(node, c_ast.FuncCall):
+            name = c_text(node.name)
+            proto = self.b.functions.get(name)
+            if proto is None:
+                raise Unsupported(node, f"call to '{name}', which is not declared (C needs "
+                                  "a prototype: include its header)", self.b.loc(node))
+            if name not in PURE_FUNCTIONS or not proto.library:
+                raise Unsupported(node, f"call to '{name}' may have side effects and is not "
+                                  "supported in a SCoP", self.b.loc(node))
+            for arg in (node.args.exprs if node.args else []):
+                self.expression(arg)
+        elif isinstance(node, c_ast.Assignment):
+            raise Unsupported(node, "assignment inside an expression is not supported",
+                              self.b.loc(node))
+        elif isinstance(node, c_ast.StructRef):
+            raise Unsupported(node, f"structure member access '{c_text(node)}' is not "
+                              "supported in a SCoP", self.b.loc(node))
+        else:
+            raise Unsupported(node, f"{type(node).__name__} is not supported in a SCoP",
+                              self.b.loc(node))
+
+    def reference(self, node: c_ast.Node, kind: str) -> None:
+        if isinstance(node, c_ast.ID):
+            base, subscripts = node, []
+        elif isinstance(node, c_ast.ArrayRef):
+            base, subscripts = flatten_ref(node)
+        else:
+            raise Unsupported(node, f"'{c_text(node)}' is not an array or scalar reference: "
+                              "pointer dereference and arithmetic are not supported",
+                              self.b.loc(node))
+        if not isinstance(base, c_ast.ID):
+            raise Unsupported(node, f"'{c_text(node)}': pointer arithmetic is not supported",
+                              self.b.loc(node))
+        name = base.name
+        if not subscripts:
+            if name in self.iterators:
+                if kind != READ:
+                    raise Unsupported(node, f"loop iterator '{name}' is written",
+                                      self.b.loc(node))
+                return
+            if self.b.is_param(name):
+                return
+        sym = self.b.locals.get(name) or self.b.symbols.get(name)
+        if sym is None:
+            raise Unsupported(node, f"'{name}' is not declared", self.b.loc(node))
+        if parse_type(sym.element_type) == LDOUBLE:
+            raise Unsupported(node, f"'{name}' is a long double: CUDA has no long double "
+                              "arithmetic (it would compute in double)", self.b.loc(node))
+        if len(subscripts) != len(sym.extents):
+            what = "pointer arithmetic or a partial array reference" if subscripts or \
+                sym.extents else "too many subscripts"
+            raise Unsupported(node, f"'{c_text(node)}' uses {len(subscripts)} of "
+                              f"{len(sym.extents)} subscripts: {what} is not supported",
+                              self.b.loc(node))
+        bounds = self.domain.reset_tuple_id()
+        pieces = [self.b.affine(s, self.iterators, bounds) for s in subscripts]
+        relation = access_map(self.space, name, pieces)
+        ref = f"{self.stmt}.{len(self.accesses)}"
+        self.accesses.append(Access(name, kind, relation, ref, self.b.loc(node), node))
+        self.b.accessed.setdefault(name, self.b.loc(node))
+
+
+def access_map(domain_space: isl.Space, array: str, pieces: list[isl.PwAff]) -> isl.Map:
+    """``S[i] -> A[f_1(i), ..., f_k(i)]`` from the subscript functions."""
+    if not pieces:
+        universe = isl.Set.universe(domain_space)
+        target = isl.Set(f"{{ {array}[] }}")
+        return isl.Map.from_domain_and_range(universe, target)
+    result = None
+    for piece in pieces:
+        pma = isl.PwMultiAff.from_pw_aff(piece)
+        result = pma if result is None else result.flat_range_product(pma)
+    relation = isl.Map.from_pw_multi_aff(result)
+    relation = relation.set_tuple_name(isl.dim_type.out, array)
+    name = domain_space.get_tuple_name(isl.dim_type.set)
+    return relation.set_tuple_name(isl.dim_type.in_, name)
+
+
+def flatten_ref(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """The base of ``A[i][j]`` and its subscripts, outermost first (``A``, ``[i, j]``)."""
+    subscripts: list[c_ast.Node] = []
+    while isinstance(node, c_ast.ArrayRef):
+        subscripts.append(node.subscript)
+        node = node.name
+    return node, subscripts[::-1]

@@ -1,0 +1,95 @@
+"""Small questions about pycparser ASTs that every part of SCoP extraction asks.
+
+In:  pycparser nodes (statements, expressions, lists of block items).
+Out: their C text, the variable a reference names, the names a piece of code
+writes or takes from around it; and ``Unsupported``, the exception that ends a SCoP.
+
+These helpers know nothing of the polyhedral model, so the symbol table, the
+liveness checks, the reduction finder and the builder share them without
+depending on each other.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from pycparser import c_ast, c_generator
+
+from ..diagnostics import Location
+
+_generator = c_generator.CGenerator()
+
+
+def c_text(node: c_ast.Node) -> str:
+    """C source text of an AST node (normalised by pycparser's generator)."""
+    return _generator.visit(node)
+
+
+def statements_text(items: Iterable[c_ast.Node]) -> str:
+    """C source text of block items, each expression statement and declaration
+    terminated with ``;`` (pycparser's ``_generate_stmt`` adds it)."""
+    return "".join(_generator._generate_stmt(item) for item in items)
+
+
+class Unsupported(Exception):
+    """A construct that ends a SCoP; becomes an error in pragma mode."""
+
+    def __init__(self, node: c_ast.Node | None, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.node = node
+        self.message = message
+        self.location = location
+
+
+def base_name(node: c_ast.Node) -> str | None:
+    """The variable an lvalue such as ``A[i][j]`` or ``x`` refers to (None: not a name)."""
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else None
+
+
+def written_names(nodes: Iterable[c_ast.Node]) -> set[str]:
+    """Base names of every variable assigned, incremented or declared under ``nodes``."""
+    names: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_Assignment(self, node: c_ast.Assignment) -> None:
+            names.add(base_name(node.lvalue) or "")
+            self.generic_visit(node)
+
+        def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+            if node.op in ("++", "--", "p++", "p--"):
+                names.add(base_name(node.expr) or "")
+            self.generic_visit(node)
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            names.add(node.name or "")
+            self.generic_visit(node)
+
+    visitor = Visitor()
+    for n in nodes:
+        visitor.visit(n)
+    names.discard("")
+    return names
+
+
+def free_names(items: Iterable[c_ast.Node]) -> set[str]:
+    """The variables ``items`` take from around them: every identifier referenced
+    under them (not the names of called functions) that they do not declare."""
+    used: set[str] = set()
+    declared: set[str] = set()
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_ID(self, node: c_ast.ID) -> None:
+            used.add(node.name)
+
+        def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+            if node.args is not None:
+                self.visit(node.args)
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            declared.add(node.name)
+            self.generic_visit(node)
+
+    for item in items:
+        Visitor().visit(item)
+    return used - declared
