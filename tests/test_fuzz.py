@@ -14,8 +14,11 @@ import pytest
 
 from polycu.fuzz import features, generate
 from polycu.fuzz.campaign import run_campaign
-from polycu.fuzz.generate import (INT_TYPES, Invalid, Machine, finalise, init_value, physical,
-                                  program_of_text)
+from polycu.fuzz.emit import program_of_text
+from polycu.fuzz.finalise import finalise
+from polycu.fuzz.interpret import Machine, init_value
+from polycu.fuzz.program import INT_TYPES, Invalid
+from polycu.fuzz.tree import physical
 from polycu.fuzz.minimise import minimise, size
 from polycu.fuzz.run import (FAILURES, LOCATED, Timeouts, blur, compare_outputs, parse_output,
                              run_file, traceback_key)

@@ -20,7 +20,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Callable
 
-from .generate import features, generate
+from .features import features
+from .generate import generate
 from .run import CLASSES, FAILURES, STAGES, Timeouts, run_file
 
 

@@ -14,8 +14,10 @@ import tempfile
 from pathlib import Path
 
 from .campaign import failed, print_summary, run_campaign
-from .generate import Finalised, generate, program_of_text
+from .emit import program_of_text
+from .generate import generate
 from .minimise import minimise
+from .program import Finalised
 from .run import STAGES, Outcome, Timeouts, run_file
 
 #: the stages that show a failure of each stage (the reference and polycu always run)

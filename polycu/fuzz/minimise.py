@@ -18,7 +18,8 @@ import copy
 import time
 from typing import Any, Callable, Iterator
 
-from .generate import Finalised, Invalid, Program, finalise
+from .finalise import finalise
+from .program import Finalised, Invalid, Program
 
 EXPR_KINDS = {"num", "var", "ref", "bin", "cmp", "neg", "not", "cast", "and", "or", "min",
               "max", "cond", "call"}

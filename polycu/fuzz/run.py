@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from .generate import options_of_text, program_of_text
+from .emit import options_of_text, program_of_text
 
 CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "emulate", "invalid")
 FAILURES = ("mismatch", "crash", "timeout", "nvcc", "emulate", "invalid")
@@ -70,6 +70,10 @@ class Outcome:
         self.failures.append({"class": cls, "stage": stage, "key": key, "detail": detail})
         if self.cls in ("match",):
             self.cls, self.stage, self.key, self.detail = cls, stage, key, detail
+
+    def timed_out(self, stage: str, key: str, limit: float) -> None:
+        """A ``timeout`` failure: ``key`` gave no answer within ``limit`` seconds."""
+        self.fail("timeout", stage, key, f"no answer within {limit:g} s")
 
     def signature(self) -> tuple[str, str, str]:
         return (self.cls, self.stage, self.key)
@@ -243,11 +247,18 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
     logs: list[str] = []
     env = {"POLYCU_CACHE_DIR": str(workdir / "cache")}
 
-    def log(title: str, argv: list[str] | None, rc: int | None, stdout: str, stderr: str) -> None:
+    def command(title: str, argv: list[str], limit: float, *, cwd: Path | None = None,
+                env: dict[str, str] | None = None,
+                shown: int | None = None) -> tuple[int | None, str, str]:
+        """``_run``, logged: the command, its exit, the end of its stdout (the last
+        ``shown`` characters, 6000 at most) and of its stderr."""
+        rc, stdout, stderr = _run(argv, limit, cwd=cwd, env=env)
+        seen = stdout if shown is None else stdout[-shown:]
         logs.append(f"== {title}: {' '.join(argv) if argv else ''}\n-- exit: "
                     f"{'timeout' if rc is None else rc}\n"
-                    + (f"-- stdout:\n{stdout[-6000:]}\n" if stdout.strip() else "")
+                    + (f"-- stdout:\n{seen[-6000:]}\n" if seen.strip() else "")
                     + (f"-- stderr:\n{stderr[-6000:]}\n" if stderr.strip() else ""))
+        return rc, stdout, stderr
 
     def timed(stage: str, start: float) -> None:
         out.seconds[stage] = round(time.monotonic() - start, 3)
@@ -260,13 +271,11 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
         # (tests/data/fuzz_repro/reference_gcc_ivopts_stride_down.c).
         argv = ["gcc", "-O1", "-fno-ivopts", "-std=c99", "-ffp-contract=off", str(path), "-lm",
                 "-o", str(ref_exe)]
-        rc, so, se = _run(argv, timeouts.build)
-        log("reference build", argv, rc, so, se)
+        rc, so, se = command("reference build", argv, timeouts.build)
         if rc != 0:
             out.fail("invalid", "reference", "gcc cannot build the original", blur(se)[:200])
             return out
-        rc, expected, se = _run([str(ref_exe)], timeouts.run)
-        log("reference run", [str(ref_exe)], rc, expected[-2000:], se)
+        rc, expected, se = command("reference run", [str(ref_exe)], timeouts.run, shown=2000)
         timed("reference", t0)
         if rc != 0:
             out.fail("invalid", "reference", "the original program fails",
@@ -277,12 +286,10 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
         t0 = time.monotonic()
         cu = workdir / "out.cu"
         argv = [*polycu_command(), str(path), "-o", str(cu), *options]
-        rc, so, se = _run(argv, timeouts.compile, env=env)
-        log("polycu", argv, rc, so, se)
+        rc, so, se = command("polycu", argv, timeouts.compile, env=env)
         timed("compile", t0)
         if rc is None:
-            out.fail("timeout", "compile", "polycu compile",
-                     f"no answer within {timeouts.compile:g} s")
+            out.timed_out("compile", "polycu compile", timeouts.compile)
             return out
         if "Traceback (most recent call last)" in se:
             key = traceback_key(se)
@@ -314,23 +321,21 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
             exe = workdir / "emulated"
             argv = [sys.executable, "-c", "import sys; from polycu.fuzz.run import _build_child; "
                     "sys.exit(_build_child(sys.argv[1:]))", str(cu), str(exe)]
-            rc, so, se = _run(argv, timeouts.build, env=env)
-            log("emulated build" + (" (with _host.c)" if host.exists() else ""), argv, rc, so, se)
+            title = "emulated build" + (" (with _host.c)" if host.exists() else "")
+            rc, so, se = command(title, argv, timeouts.build, env=env)
             timed("build", t0)
             if rc is None:
-                out.fail("timeout", "build", "emulated build",
-                         f"no answer within {timeouts.build:g} s")
+                out.timed_out("build", "emulated build", timeouts.build)
             elif rc != 0:
                 out.fail("crash", "build", compiler_error_key(se), _first_error(se))
             else:
                 from ..runtime.emulate import emulation_env
                 t0 = time.monotonic()
-                rc, actual, se = _run([str(exe)], timeouts.run, env=emulation_env())
-                log("emulated run", [str(exe)], rc, actual[-2000:], se)
+                rc, actual, se = command("emulated run", [str(exe)], timeouts.run,
+                                         env=emulation_env(), shown=2000)
                 timed("run", t0)
                 if rc is None:
-                    out.fail("timeout", "run", "emulated run",
-                             f"no answer within {timeouts.run:g} s")
+                    out.timed_out("run", "emulated run", timeouts.run)
                 elif rc != 0:
                     why = f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
                     msg = se.strip().splitlines()[-1] if se.strip() else ""
@@ -346,11 +351,10 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
         if "nvcc" in stages and nvcc:
             t0 = time.monotonic()
             argv = [nvcc, "-arch=sm_90", "-c", str(cu), "-o", str(workdir / "out.o")]
-            rc, so, se = _run(argv, timeouts.build, cwd=workdir)
-            log("nvcc", argv, rc, so, se)
+            rc, so, se = command("nvcc", argv, timeouts.build, cwd=workdir)
             timed("nvcc", t0)
             if rc is None:
-                out.fail("timeout", "nvcc", "nvcc", f"no answer within {timeouts.build:g} s")
+                out.timed_out("nvcc", "nvcc", timeouts.build)
             elif rc != 0:
                 out.fail("nvcc", "nvcc", compiler_error_key(se), _first_error(se))
 
@@ -358,19 +362,17 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
         if "emulate" in stages:
             t0 = time.monotonic()
             argv = [*polycu_command(), "emulate", str(path), "--seed", str(emulate_seed), *options]
-            rc, so, se = _run(argv, timeouts.compile, env=env)
-            log("polycu emulate", argv, rc, so, se)
+            rc, so, se = command("polycu emulate", argv, timeouts.compile, env=env)
             fixed = _fixed_parameters(text, se) if rc == 1 else None
             if fixed:
                 # no parameter values in 1..37 keep the accesses in bounds (arrays are
                 # sized for the program's own values): check at the program's values
                 argv = argv + [f"--param={name}={value}" for name, value in fixed]
-                rc, so, se = _run(argv, timeouts.compile, env=env)
-                log("polycu emulate at the program's parameter values", argv, rc, so, se)
+                rc, so, se = command("polycu emulate at the program's parameter values", argv,
+                                     timeouts.compile, env=env)
             timed("emulate", t0)
             if rc is None:
-                out.fail("timeout", "emulate", "polycu emulate",
-                         f"no answer within {timeouts.compile:g} s")
+                out.timed_out("emulate", "polycu emulate", timeouts.compile)
             elif "Traceback (most recent call last)" in se:
                 out.fail("emulate", "emulate", "traceback: " + traceback_key(se),
                          se.strip().splitlines()[-1][:300])

@@ -1,0 +1,79 @@
+"""The constructs a generated program uses: for coverage tests and run summaries.
+
+In:  a ``Finalised`` program.
+Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
+``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
+``option:--tile-size``.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .program import Expr, Finalised, Node
+from .tree import map_exprs, walk_expr
+
+
+def features(fin: Finalised) -> set[str]:
+    """Names of the constructs a program uses (for coverage tests and summaries)."""
+    out: set[str] = set()
+    prog = fin.program
+    out.update(f"array:{a['kind']}" for a in prog.arrays)
+    out.update(f"type:{a['type']}" for a in prog.arrays)
+    out.update(f"ndim:{a['ndim']}" for a in prog.arrays)
+    out.update(f"scalar:{s['kind']}" for s in prog.scalars)
+    out.update(f"param:{p['type']}" for p in prog.params)
+    if any(p["value"] == 0 for p in prog.params):
+        out.add("param:zero")
+
+    def depth(nodes: list[Node]) -> int:
+        best = 0
+        for n in nodes:
+            if n["k"] == "for":
+                best = max(best, 1 + depth(n["body"]))
+            elif n["k"] == "if":
+                best = max(best, depth(n["then"]), depth(n.get("else") or []))
+        return best
+    out.add(f"depth:{depth(prog.body)}")
+    count = 0
+    for node in _nodes(prog.body):
+        if node["k"] == "for":
+            out.add(f"iter:{node['type']}")
+            out.add("step:down" if node["step"] < 0 else "step:up")
+            if abs(node["step"]) > 1:
+                out.add("step:non-unit")
+            if node.get("offset"):
+                out.add("loop:big-offset")
+            if node["var"] == "t":
+                out.add("loop:time")
+        elif node["k"] == "if":
+            out.add("guard:else" if node.get("else") else "guard")
+        elif node["k"] == "let":
+            out.add("let")
+        elif node["k"] == "stmt":
+            count += 1
+            out.add(f"op:{node['op']}")
+    out.add(f"stmts:{count}")
+
+    def see(e: Expr) -> Expr:
+        if e[0] in ("min", "max", "cond", "cast", "neg"):
+            out.add(f"expr:{e[0]}")
+        elif e[0] in ("bin", "cmp"):
+            out.add(f"expr:{e[1]}")
+        elif e[0] == "call":
+            out.add(f"call:{e[1]}")
+        return e
+    map_exprs(prog.body, lambda e: walk_expr(e, see))
+    for opt in prog.options:
+        if opt.startswith("--"):
+            out.add(f"option:{opt}")
+    return out
+
+
+def _nodes(nodes: list[Node]) -> Iterator[Node]:
+    for n in nodes:
+        yield n
+        if n["k"] == "for":
+            yield from _nodes(n["body"])
+        elif n["k"] == "if":
+            yield from _nodes(n["then"])
+            yield from _nodes(n.get("else") or [])

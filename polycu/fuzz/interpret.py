@@ -1,0 +1,295 @@
+"""C's rules on the generated programs' integers, and the interpreter that runs them.
+
+In:  a ``Program`` in physical form (``tree.physical``) with its parameter values.
+Out: ``Machine``: the program run with C's integer semantics (types, the usual
+arithmetic conversions, wrapping unsigned values, truncating ``/`` and ``%``) and
+the lowest and highest subscript of every array dimension; ``Invalid`` on
+undefined behaviour (signed overflow, division by zero) or too much work.
+``init_value`` is the value ``main`` stores in an array element, as the emitted
+C computes it.
+
+Floating values are not computed (None): only integers decide control flow and
+subscripts, and only they can overflow.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .program import FLOAT_TYPES, Expr, Invalid, Node, Program
+
+_BITS = {"int": 32, "unsigned": 32, "long": 64}
+_SIGNED = {"int": True, "unsigned": False, "long": True}
+
+MAX_STEPS = 60000        # loop iterations plus statement instances per program
+
+
+# -- C arithmetic -------------------------------------------------------------------
+
+def common_type(a: str, b: str) -> str:
+    """C's usual arithmetic conversions on LP64 for the types generated here."""
+    if "double" in (a, b):
+        return "double"
+    if "float" in (a, b):
+        return "float"
+    if a == b:
+        return a
+    if "long" in (a, b):
+        return "long"          # long holds every unsigned int
+    return "unsigned"
+
+
+def convert(value: int | None, to: str) -> int | None:
+    """``value`` converted to type ``to`` (integers wrap, as gcc does)."""
+    if to in FLOAT_TYPES:
+        return None
+    if value is None:
+        raise AssertionError("floating value converted to an integer type")
+    bits = _BITS[to]
+    value %= 1 << bits
+    if _SIGNED[to] and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def _checked(value: int, type_: str, what: str) -> int:
+    if _SIGNED[type_]:
+        bits = _BITS[type_]
+        if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
+            raise Invalid(f"signed overflow in {what}: {value} does not fit {type_}")
+        return value
+    return value % (1 << _BITS[type_])
+
+
+def c_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return -q if (a < 0) != (b < 0) else q
+
+
+def arith(op: str, ta: str, a: int | None, tb: str, b: int | None) -> tuple[str, int | None]:
+    t = common_type(ta, tb)
+    if t in FLOAT_TYPES:
+        return t, None
+    a, b = convert(a, t), convert(b, t)
+    if op == "+":
+        r = a + b
+    elif op == "-":
+        r = a - b
+    elif op == "*":
+        r = a * b
+    elif op in ("/", "%"):
+        if b == 0:
+            raise Invalid("division by zero")
+        q = c_div(a, b)
+        if op == "/":
+            r = q
+        else:
+            _checked(q, t, "%")
+            r = a - q * b
+    else:
+        raise AssertionError(op)
+    return t, _checked(r, t, op)
+
+
+def compare(op: str, ta: str, a: int | None, tb: str, b: int | None) -> int:
+    t = common_type(ta, tb)
+    if t in FLOAT_TYPES:
+        raise AssertionError("floating comparison in control")
+    a, b = convert(a, t), convert(b, t)
+    return int({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
+                "!=": a != b}[op])
+
+
+# -- initial values -------------------------------------------------------------------
+
+def init_value(spec: dict, type_: str, index: tuple[int, ...]) -> int | None:
+    """The value ``main`` stores at logical ``index`` (None for floating types):
+    ``h = (sum a_d x_d + K) % M`` in C, then scaled (see ``emit_init``)."""
+    if type_ in FLOAT_TYPES:
+        return None
+    h = spec["k"]
+    for a, x in zip(spec["a"], index):
+        h += a * x
+    h = h - c_div(h, spec["m"]) * spec["m"]
+    v = convert(h, type_)
+    scale = int(spec["scale"])
+    return convert(v * scale, type_) if type_ == "unsigned" else _checked(v * scale, type_, "init")
+
+
+def scalar_init(spec: dict) -> int | None:
+    return None if spec["type"] in FLOAT_TYPES else int(spec["init"])
+
+
+# -- interpretation -------------------------------------------------------------------
+
+class Machine:
+    """Runs a (physical) SCoP body with C semantics on integers; records subscripts."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.env: dict[str, tuple[str, int | None]] = {}
+        for p in program.params:
+            self.env[p["name"]] = (p["type"], convert(p["value"], p["type"]))
+        for s in program.scalars:
+            self.env[s["name"]] = (s["type"], scalar_init(s))
+        self.arrays = {a["name"]: a for a in program.arrays}
+        self.values: dict[str, dict[tuple, int]] = {a["name"]: {} for a in program.arrays}
+        self.lo = {a["name"]: [None] * a["ndim"] for a in program.arrays}
+        self.hi = {a["name"]: [None] * a["ndim"] for a in program.arrays}
+        self.steps = 0
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Invalid(f"more than {MAX_STEPS} loop iterations and statement instances")
+
+    def run(self, nodes: list[Node]) -> None:
+        for node in nodes:
+            self.execute(node)
+
+    def execute(self, node: Node) -> None:
+        kind = node["k"]
+        if kind == "for":
+            var, t = node["var"], node["type"]
+            saved = self.env.get(var)
+            tl, lb = self.eval(node["lb"])
+            self.env[var] = (t, convert(lb, t))
+            while True:
+                self.tick()
+                if not self.truth(node["cond"]):
+                    break
+                self.run(node["body"])
+                tv, v = self.env[var]
+                self.env[var] = (t, _checked(v + node["step"], t, f"{var} += {node['step']}"))
+            if saved is None:
+                del self.env[var]
+            else:
+                self.env[var] = saved
+        elif kind == "if":
+            if self.truth(node["cond"]):
+                self.run(node["then"])
+            elif node.get("else"):
+                self.run(node["else"])
+        elif kind == "let":
+            t, v = self.eval(node["init"])
+            self.tick()
+            self.env[node["name"]] = (node["type"], convert(v, node["type"]))
+        elif kind == "stmt":
+            self.tick()
+            self.assign(node)
+        else:
+            raise AssertionError(kind)
+
+    def truth(self, cond: Expr) -> bool:
+        t, v = self.eval(cond)
+        if v is None:
+            raise AssertionError("floating condition")
+        return v != 0
+
+    def lvalue(self, lhs: Expr) -> tuple[str, Any]:
+        if lhs[0] == "var":
+            return self.env[lhs[1]][0], ("var", lhs[1])
+        index = self.subscripts(lhs)
+        return self.arrays[lhs[1]]["type"], ("ref", lhs[1], index)
+
+    def load(self, where: Any) -> int | None:
+        if where[0] == "var":
+            return self.env[where[1]][1]
+        _, name, index = where
+        array = self.arrays[name]
+        if array["type"] in FLOAT_TYPES:
+            return None
+        if index not in self.values[name]:
+            self.values[name][index] = init_value(array["init"], array["type"], index)
+        return self.values[name][index]
+
+    def store(self, where: Any, type_: str, value: int | None) -> None:
+        if where[0] == "var":
+            self.env[where[1]] = (type_, value)
+        elif type_ not in FLOAT_TYPES:
+            self.values[where[1]][where[2]] = value
+
+    def assign(self, node: Node) -> None:
+        t, where = self.lvalue(node["lhs"])
+        op = node["op"]
+        if op in ("++", "--"):
+            rt, r = arith(op[0], t, self.load(where), "int", 1)
+        elif op == "=":
+            rt, r = self.eval(node["rhs"])
+        else:
+            et, e = self.eval(node["rhs"])
+            rt, r = arith(op[0], t, self.load(where), et, e)
+        if t not in FLOAT_TYPES and rt in FLOAT_TYPES:
+            raise AssertionError("floating value assigned to an integer")
+        self.store(where, t, convert(r, t))
+
+    def subscripts(self, ref: Expr) -> tuple[int, ...]:
+        name = ref[1]
+        index = []
+        for d, e in enumerate(ref[2]):
+            t, v = self.eval(e)
+            if v is None:
+                raise AssertionError("floating subscript")
+            lo, hi = self.lo[name], self.hi[name]
+            lo[d] = v if lo[d] is None else min(lo[d], v)
+            hi[d] = v if hi[d] is None else max(hi[d], v)
+            index.append(v)
+        return tuple(index)
+
+    def eval(self, e: Expr) -> tuple[str, int | None]:
+        kind = e[0]
+        if kind == "num":
+            return e[1], (None if e[1] in FLOAT_TYPES else e[2])
+        if kind == "var":
+            return self.env[e[1]]
+        if kind == "ref":
+            index = self.subscripts(e)
+            return self.arrays[e[1]]["type"], self.load(("ref", e[1], index))
+        if kind == "bin":
+            ta, a = self.eval(e[2])
+            tb, b = self.eval(e[3])
+            return arith(e[1], ta, a, tb, b)
+        if kind == "neg":
+            t, a = self.eval(e[1])
+            if t in FLOAT_TYPES:
+                return t, None
+            return t, _checked(-a, t, "unary minus")
+        if kind == "cast":
+            t, a = self.eval(e[2])
+            if e[1] not in FLOAT_TYPES and t in FLOAT_TYPES:
+                raise AssertionError("floating value cast to an integer")
+            return e[1], convert(a, e[1])
+        if kind in ("cmp", "and", "or", "not"):
+            if kind == "not":
+                return "int", int(not self.truth(e[1]))
+            if kind == "cmp":
+                ta, a = self.eval(e[2])
+                tb, b = self.eval(e[3])
+                return "int", compare(e[1], ta, a, tb, b)
+            a, b = self.truth(e[1]), self.truth(e[2])
+            return "int", int(a and b) if kind == "and" else int(a or b)
+        if kind in ("cond", "min", "max"):
+            # both arms are evaluated (stricter than C: their subscripts must be valid)
+            if kind == "cond":
+                c = self.truth(e[1])
+                ta, a = self.eval(e[2])
+                tb, b = self.eval(e[3])
+            else:
+                ta, a = self.eval(e[1])
+                tb, b = self.eval(e[2])
+            t = common_type(ta, tb)
+            if t in FLOAT_TYPES:
+                return t, None
+            a, b = convert(a, t), convert(b, t)
+            if kind == "min":
+                c = a < b
+            elif kind == "max":
+                c = a > b
+            return t, a if c else b
+        if kind == "call":
+            fn, args = e[1], [self.eval(a) for a in e[2]]
+            if fn in ("abs", "labs"):
+                t = "int" if fn == "abs" else "long"
+                v = convert(args[0][1], t)
+                return t, _checked(abs(v), t, fn)
+            return ("float" if fn.endswith("f") and fn not in ("fabs",) else "double"), None
+        raise AssertionError(kind)
