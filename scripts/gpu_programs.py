@@ -34,10 +34,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
 
-import polybench_cpu as cpu  # noqa: E402
-
+from polycu.bench import cpu  # noqa: E402
 from polycu.cli import build_parser  # noqa: E402
 from polycu.codegen import host_path  # noqa: E402
 from polycu.driver import compile_file  # noqa: E402
