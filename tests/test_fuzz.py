@@ -18,10 +18,10 @@ from polycu.fuzz.emit import program_of_text
 from polycu.fuzz.finalise import finalise
 from polycu.fuzz.interpret import Machine, init_value
 from polycu.fuzz.program import INT_TYPES, Invalid
-from polycu.fuzz.tree import physical
 from polycu.fuzz.minimise import minimise, size
 from polycu.fuzz.run import (FAILURES, LOCATED, Timeouts, blur, compare_outputs, parse_output,
                              run_file, traceback_key)
+from polycu.fuzz.tree import physical
 
 REPRO_DIR = Path(__file__).resolve().parent / "data" / "fuzz_repro"
 #: seeds run end to end in CI (about a minute with two workers): quick ones of the
