@@ -3,10 +3,8 @@
 #ifndef _POLYCU_MALLOC_H
 #define _POLYCU_MALLOC_H
 
-#ifndef _POLYCU_SIZE_T
-#define _POLYCU_SIZE_T
-typedef unsigned long size_t;
-#endif
+#define _POLYCU_NEED_SIZE_T
+#include <_polycu_types.h>
 
 void *malloc(size_t size);
 void *calloc(size_t nmemb, size_t size);

@@ -4,10 +4,8 @@
 
 #include <time.h>
 
-#ifndef _POLYCU_PID_T
-#define _POLYCU_PID_T
-typedef int pid_t;
-#endif
+#define _POLYCU_NEED_PID_T
+#include <_polycu_types.h>
 
 struct sched_param {
     int sched_priority;

@@ -5,10 +5,8 @@
 #ifndef _POLYCU_STDARG_H
 #define _POLYCU_STDARG_H
 
-#ifndef _POLYCU_VA_LIST
-#define _POLYCU_VA_LIST
-typedef char *__polycu_va_list;
-#endif
+#define _POLYCU_NEED_VA_LIST
+#include <_polycu_types.h>
 
 typedef __polycu_va_list va_list;
 

@@ -2,19 +2,10 @@
 #ifndef _POLYCU_STDDEF_H
 #define _POLYCU_STDDEF_H
 
-#ifndef _POLYCU_SIZE_T
-#define _POLYCU_SIZE_T
-typedef unsigned long size_t;
-#endif
-
-#ifndef _POLYCU_WCHAR_T
-#define _POLYCU_WCHAR_T
-typedef int wchar_t;
-#endif
-
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
+#define _POLYCU_NEED_SIZE_T
+#define _POLYCU_NEED_WCHAR_T
+#define _POLYCU_NEED_NULL
+#include <_polycu_types.h>
 
 typedef long ptrdiff_t;
 typedef struct { long long __polycu_ll; long double __polycu_ld; } max_align_t;

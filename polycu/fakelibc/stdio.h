@@ -3,29 +3,12 @@
 #ifndef _POLYCU_STDIO_H
 #define _POLYCU_STDIO_H
 
-#ifndef _POLYCU_SIZE_T
-#define _POLYCU_SIZE_T
-typedef unsigned long size_t;
-#endif
-
-#ifndef _POLYCU_SSIZE_T
-#define _POLYCU_SSIZE_T
-typedef long ssize_t;
-#endif
-
-#ifndef _POLYCU_OFF_T
-#define _POLYCU_OFF_T
-typedef long off_t;
-#endif
-
-#ifndef _POLYCU_VA_LIST
-#define _POLYCU_VA_LIST
-typedef char *__polycu_va_list;
-#endif
-
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
+#define _POLYCU_NEED_SIZE_T
+#define _POLYCU_NEED_SSIZE_T
+#define _POLYCU_NEED_OFF_T
+#define _POLYCU_NEED_VA_LIST
+#define _POLYCU_NEED_NULL
+#include <_polycu_types.h>
 
 typedef struct __polycu_FILE FILE;
 typedef struct { long long __polycu_pos; } fpos_t;

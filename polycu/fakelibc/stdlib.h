@@ -3,19 +3,10 @@
 #ifndef _POLYCU_STDLIB_H
 #define _POLYCU_STDLIB_H
 
-#ifndef _POLYCU_SIZE_T
-#define _POLYCU_SIZE_T
-typedef unsigned long size_t;
-#endif
-
-#ifndef _POLYCU_WCHAR_T
-#define _POLYCU_WCHAR_T
-typedef int wchar_t;
-#endif
-
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
+#define _POLYCU_NEED_SIZE_T
+#define _POLYCU_NEED_WCHAR_T
+#define _POLYCU_NEED_NULL
+#include <_polycu_types.h>
 
 typedef struct { int quot; int rem; } div_t;
 typedef struct { long quot; long rem; } ldiv_t;

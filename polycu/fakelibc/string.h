@@ -2,14 +2,9 @@
 #ifndef _POLYCU_STRING_H
 #define _POLYCU_STRING_H
 
-#ifndef _POLYCU_SIZE_T
-#define _POLYCU_SIZE_T
-typedef unsigned long size_t;
-#endif
-
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
+#define _POLYCU_NEED_SIZE_T
+#define _POLYCU_NEED_NULL
+#include <_polycu_types.h>
 
 void *memcpy(void *restrict s1, const void *restrict s2, size_t n);
 void *memmove(void *s1, const void *s2, size_t n);

@@ -2,37 +2,13 @@
 #ifndef _POLYCU_TIME_H
 #define _POLYCU_TIME_H
 
-#ifndef _POLYCU_SIZE_T
-#define _POLYCU_SIZE_T
-typedef unsigned long size_t;
-#endif
-
-#ifndef _POLYCU_TIME_T
-#define _POLYCU_TIME_T
-typedef long time_t;
-#endif
-
-#ifndef _POLYCU_CLOCK_T
-#define _POLYCU_CLOCK_T
-typedef long clock_t;
-#endif
-
-#ifndef _POLYCU_CLOCKID_T
-#define _POLYCU_CLOCKID_T
-typedef int clockid_t;
-#endif
-
-#ifndef _POLYCU_STRUCT_TIMESPEC
-#define _POLYCU_STRUCT_TIMESPEC
-struct timespec {
-    time_t tv_sec;
-    long tv_nsec;
-};
-#endif
-
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
+#define _POLYCU_NEED_SIZE_T
+#define _POLYCU_NEED_TIME_T
+#define _POLYCU_NEED_CLOCK_T
+#define _POLYCU_NEED_CLOCKID_T
+#define _POLYCU_NEED_STRUCT_TIMESPEC
+#define _POLYCU_NEED_NULL
+#include <_polycu_types.h>
 
 #define CLOCKS_PER_SEC ((clock_t)1000000)
 #define TIME_UTC 1

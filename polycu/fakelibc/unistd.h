@@ -2,34 +2,13 @@
 #ifndef _POLYCU_UNISTD_H
 #define _POLYCU_UNISTD_H
 
-#ifndef _POLYCU_SIZE_T
-#define _POLYCU_SIZE_T
-typedef unsigned long size_t;
-#endif
-
-#ifndef _POLYCU_SSIZE_T
-#define _POLYCU_SSIZE_T
-typedef long ssize_t;
-#endif
-
-#ifndef _POLYCU_OFF_T
-#define _POLYCU_OFF_T
-typedef long off_t;
-#endif
-
-#ifndef _POLYCU_PID_T
-#define _POLYCU_PID_T
-typedef int pid_t;
-#endif
-
-#ifndef _POLYCU_USECONDS_T
-#define _POLYCU_USECONDS_T
-typedef unsigned int useconds_t;
-#endif
-
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
+#define _POLYCU_NEED_SIZE_T
+#define _POLYCU_NEED_SSIZE_T
+#define _POLYCU_NEED_OFF_T
+#define _POLYCU_NEED_PID_T
+#define _POLYCU_NEED_USECONDS_T
+#define _POLYCU_NEED_NULL
+#include <_polycu_types.h>
 
 #define STDIN_FILENO 0
 #define STDOUT_FILENO 1

@@ -4,10 +4,8 @@
 
 #include <sys/time.h>
 
-#ifndef _POLYCU_ID_T
-#define _POLYCU_ID_T
-typedef unsigned int id_t;
-#endif
+#define _POLYCU_NEED_ID_T
+#include <_polycu_types.h>
 
 typedef unsigned long rlim_t;
 

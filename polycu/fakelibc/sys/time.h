@@ -2,15 +2,9 @@
 #ifndef _POLYCU_SYS_TIME_H
 #define _POLYCU_SYS_TIME_H
 
-#ifndef _POLYCU_TIME_T
-#define _POLYCU_TIME_T
-typedef long time_t;
-#endif
-
-#ifndef _POLYCU_SUSECONDS_T
-#define _POLYCU_SUSECONDS_T
-typedef long suseconds_t;
-#endif
+#define _POLYCU_NEED_TIME_T
+#define _POLYCU_NEED_SUSECONDS_T
+#include <_polycu_types.h>
 
 struct timeval {
     time_t tv_sec;
