@@ -1,1 +1,17 @@
-"""C frontend: preprocess a C file with polycu's own libc headers and parse it with pycparser."""
+"""C frontend: a C file in, the list of its SCoPs (``polycu.model.Scop``) out.
+
+The modules in order, each importing only modules listed before it:
+
+- ``preprocess.py``: cpp with polycu's own libc headers (``polycu/fakelibc``);
+  ``parse.py``: pycparser, with located syntax errors.
+- ``syntax.py``: small questions about the AST; ``ctype.py``: C's arithmetic
+  types and conversions; ``affine.py``: C expressions to isl with C's
+  semantics; ``calls.py``: library calls with C's argument conversions written out.
+- ``symbols.py``: what each name is declared as; ``regions.py``: where the
+  SCoPs are (``#pragma scop`` or found automatically); ``liveness.py``: what the
+  code around a SCoP does with its variables.
+- ``reductions.py``, ``accesses.py`` and ``builder.py``: statements, their
+  accesses, domains and the schedule; ``scop.py``: the steps in order, and the
+  ``Scop`` with its arrays and parameter context.
+- ``load.py``: the whole frontend in one call.
+"""

@@ -3,8 +3,9 @@
 In:  a statement body (an assignment or an increment, pycparser AST), the
 statement's name, iterators and domain, and the builder's view of the names
 (``Names``: symbols, parameters, affine subscripts).
-Out: ``Access`` values (``S[i] -> A[f(i)]`` relations, reads before the write
-they feed) and every name the statement references, recorded in ``accessed``.
+Out: ``Access`` values (``S[i] -> A[f(i)]`` relations, in evaluation order: the
+right-hand side's reads, then the target's) and, in the builder's ``accessed``,
+every variable the statement references.
 
 Anything the model cannot describe (pointer operations, calls that may have side
 effects, a reference with the wrong number of subscripts, ``long double``) raises
