@@ -7,9 +7,10 @@ mapping -> memory -> codegen -> runtime); every phase returns new immutable valu
     scop = polycu.load("polybench/linear-algebra/blas/gemm/gemm.c",
                        includes=["polybench/utilities"])[0]
     deps = polycu.dependences(scop)
-    ranked = polycu.candidates(scop, deps)      # schedules, best first, proven legal
-    best = polycu.choose(scop, deps)
-    program = polycu.map_to_gpu(scop, deps, best.tree, relaxed=best.relaxed)
+    ranked = polycu.candidates(scop, deps)      # proven legal, mapped, best first
+    best = ranked[0].schedule                   # or polycu.choose(scop, deps)
+    program = ranked[0].program                 # the GpuProgram it maps to
+    placed = polycu.place(program)              # where each array lives
     out = polycu.compile("gemm.c", polycu.Options(include_dir=[...]))   # .cuda, .description
 """
 __version__ = "0.1.0"
@@ -19,15 +20,17 @@ that was never installed."""
 
 from .deps import Dependences, compute_dependences as dependences, format_dependences
 from .codegen import Generated, generate
-from .driver import compile_file as compile
+from .driver import candidates, choose, compile_file as compile
 from .diagnostics import Diagnostic, Location, PolycuError
 from .frontend.load import load_file as load, load_text
 from .gpu.kernel import GpuProgram, Kernel
-from .gpu.mapping import Sizes, map_to_gpu
+from .gpu.mapping import map_to_gpu
+from .gpu.rank import Candidate
+from .gpu.sizes import Sizes
+from .memory import Placement, place
 from .model import Access, Array, Scop, Statement, format_scop
 from .options import Options
-from .schedule import (Candidate, IllegalSchedule, Schedule, candidates, check_legality, choose,
-                       mark_bands)
+from .schedule import IllegalSchedule, Schedule, check_legality, mark_bands
 
 
 def check(path, options=None, **kwargs):  # type: ignore[no-untyped-def]
@@ -42,4 +45,4 @@ __all__ = ["load", "load_text", "dependences", "Dependences", "Scop", "Statement
            "Array", "Options", "PolycuError", "Diagnostic", "Location", "format_scop",
            "format_dependences", "Schedule", "Candidate", "IllegalSchedule", "candidates",
            "choose", "check_legality", "mark_bands", "check", "map_to_gpu", "GpuProgram",
-           "Kernel", "Sizes", "compile", "generate", "Generated", "__version__"]
+           "Kernel", "Sizes", "place", "Placement", "compile", "generate", "Generated", "__version__"]

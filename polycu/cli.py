@@ -23,30 +23,25 @@ from . import __version__
 from . import options as opts
 from .deps import compute_dependences, format_dependences
 from .codegen import host_path
-from .driver import compile_file
+from .driver import compile_file, dump_memory, dump_schedule, load_scops
 from .diagnostics import Diagnostic, Location, PolycuError, Reporter, error
-from .frontend.load import load_file
-from .model import Scop, format_scop
-from .schedule import format_candidates
-
-
-def load_from(args: argparse.Namespace, path: str) -> list[Scop]:
-    return load_file(path, defines=args.define, includes=args.include_dir,
-                     undefines=args.undefine, auto=args.auto_scop, ctx=args.ctx)
+from .model import format_scop
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
+    options = opts.Options.from_namespace(args)
     for path in args.files:
-        scops = load_from(args, path)
-        if args.dump_scop or args.dump_deps or args.dump_schedule:
+        scops = load_scops(path, options)
+        if args.dump_scop or args.dump_deps or args.dump_schedule or args.dump_memory:
             for index, scop in enumerate(scops):
                 if args.dump_scop:
                     print(format_scop(scop))
                 if args.dump_deps:
                     print(format_dependences(scop, compute_dependences(scop)))
                 if args.dump_schedule:
-                    print(format_candidates(scop, compute_dependences(scop),
-                                            opts.Options.from_namespace(args), index=index))
+                    print(dump_schedule(scop, options, index=index))
+                if args.dump_memory:
+                    print(dump_memory(scop, options, index=index), end="")
             if not scops:
                 print(f"{path}: no SCoP found", file=sys.stderr)
             continue

@@ -1,32 +1,59 @@
-"""The pipeline, phase by phase: C file -> SCoPs -> dependences -> schedules -> GPU
-program -> memory placement -> CUDA.
+"""The pipeline, phase by phase (PPCG's ``ppcg.c``).
+
+    C file ─ frontend.load ─> Scop ─ deps ─> Dependences
+        ─ schedule.generate, schedule.prove ─> Schedules (each with its model)
+        ─ gpu.rank (each mapped by gpu.mapping, measured by gpu.cost) ─> Candidates
+        ─ memory.place ─> Placement ─ codegen.generate ─> .cu, OUT_host.c, description
 
 Each phase is a function from immutable values to immutable values in its own
-module; this driver only calls them in order (PPCG's ``ppcg.c``) and owns the
-fall-back policy: the schedules are tried in order of preference until isl maps
-one and generates its code within the operation budget.
+package; this module calls them in order, turns the command-line ``Options`` into
+the few values each phase takes, and owns the fall-back policy: the candidates are
+tried best first until isl generates the code of one within ``MAX_OPERATIONS``
+operations a step, down to the original order in one thread, which has no limit.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 import islpy as isl
 
 from .codegen import Generated, generate
-from .codegen.ast import MAX_OPERATIONS, with_asts
-from .deps import compute_dependences, isl_message
+from .codegen.ast import with_asts
+from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, Reporter, error
 from .frontend.load import load_file
 from .gpu.kernel import GpuProgram
-from .gpu.mapping import (Sizes, flagged_parallelism, map_sequential, map_to_gpu,
-                          mapped_parallelism)
+from .gpu.mapping import map_sequential
+from .gpu.rank import Candidate, format_ranking, rank
+from .gpu.rank import candidates as ranked_candidates
+from .gpu.sizes import Sizes, parse_sizes
+from .memory import Placement, format_placement, place
 from .model import Scop
 from .options import Options
-from .schedule import (ORIGINAL, BudgetExceeded, operation_budget, parse_sizes, preferences,
-                       save_schedule, scop_file)
+from .schedule import (ALGORITHMS, MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, check_legality,
+                       load, original, save_schedule, scop_file)
+
+#: isl's scheduler options that the --isl-schedule-* flags set (schedule_<name>).
+ISL_SCHEDULE_OPTIONS = ("outer_coincidence", "maximize_band_depth", "maximize_coincidence",
+                        "serialize_sccs", "whole_component", "treat_coalescing",
+                        "separate_components", "carry_self_first", "max_coefficient",
+                        "max_constant_term")
 
 
-def sizes_from(options: Options) -> Sizes:
+def strategy_of(options: Options) -> Strategy:
+    """Which schedules to try, from --reschedule, --fusion, --isl-schedule-* and the like."""
+    isl_options = {f"schedule_{name}": int(getattr(options, f"isl_schedule_{name}"))
+                   for name in ISL_SCHEDULE_OPTIONS
+                   if getattr(options, f"isl_schedule_{name}") is not None}
+    if options.isl_schedule_algorithm is not None:
+        isl_options["schedule_algorithm"] = ALGORITHMS[options.isl_schedule_algorithm]
+    return Strategy(options.reschedule, options.fusion, options.index_set_split,
+                    options.expand_scalars, options.relax_reductions,
+                    options.schedule_max_operations, isl_options)
+
+
+def sizes_of(options: Options) -> Sizes:
     """Tile and block sizes from --tile-size and PPCG's --sizes."""
     if options.tile_size < 1:
         raise error(f"--tile-size must be a positive integer, not {options.tile_size}",
@@ -34,61 +61,113 @@ def sizes_from(options: Options) -> Sizes:
     return Sizes(options.tile_size, parse_sizes(options.sizes))
 
 
-def program_of(scop: Scop, options: Options, reporter: Reporter | None = None, *,
-               index: int = 0) -> GpuProgram:
+def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
+               reporter: Reporter | None = None) -> list[Candidate]:
+    """The ranked candidates of ``scop``: proven legal, mapped and measured, best first."""
+    options = options or Options()
+    return ranked_candidates(scop, deps, strategy_of(options), sizes_of(options), reporter)
+
+
+def preferences(scop: Scop, deps: Dependences, options: Options | None = None,
+                reporter: Reporter | None = None, *, index: int = 0) -> Iterator[Candidate]:
+    """The candidates to compile, best first: the loaded one (``--load-schedule``) or
+    the ranked ones.  ``index`` is the SCoP's position in its file: SCoP k > 0 loads
+    from ``scop_file(FILE, k)``."""
+    options = options or Options()
+    reporter = reporter or Reporter()
+    if options.load_schedule:
+        loaded = load(scop, deps, scop_file(options.load_schedule, index),
+                      options.expand_scalars)
+        check_legality(loaded.scop, loaded.deps, loaded)
+        yield from rank([loaded], sizes_of(options), reporter)
+        return
+    ranked = candidates(scop, deps, options, reporter)
+    if not ranked:
+        reporter.note(f"isl fails on every candidate schedule of SCoP '{scop.name}'; "
+                      "it keeps its original order, in one GPU thread", scop.location)
+    yield from ranked
+
+
+def choose(scop: Scop, deps: Dependences, options: Options | None = None,
+           reporter: Reporter | None = None, *, index: int = 0) -> Schedule:
+    """The schedule to compile, proven legal: the loaded one, else the best candidate
+    (the original order when isl fails on every candidate).  With
+    ``--save-schedule`` it is written out."""
+    options = options or Options()
+    best = next(preferences(scop, deps, options, reporter, index=index), None)
+    chosen = best.schedule if best is not None else original(scop, deps)
+    if options.save_schedule:
+        save_schedule(chosen, scop_file(options.save_schedule, index))
+    return chosen
+
+
+def program_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
+               *, index: int = 0) -> GpuProgram:
     """Dependences, schedule, mapping and ASTs of one SCoP (the ``index``-th of its file).
 
-    The schedules are tried in order of preference (``schedule.preferences``): the
-    first that isl maps and generates code for within ``ast.MAX_OPERATIONS``
-    operations a step is taken, each one dropped on the way with a note; the last,
-    the original order in one thread, has no limit.  A relaxed schedule whose flags
-    counted on reductions the mapping cannot make atomic soundly (a statement
-    ordered with the middle of a reduction chain) gives way to the next one too.
-    The chosen schedule may belong to the SCoP with scalars expanded (its ``scop``
-    and ``deps``): the program is then generated from that model."""
+    The candidates are tried best first: the first whose ASTs isl builds within
+    ``MAX_OPERATIONS`` operations a step is taken, each one dropped on the way
+    with a note; the last resort, the original order in one thread, has no limit.
+    The program belongs to the model of its schedule (the SCoP with scalars
+    expanded, for an ``expand(...)`` candidate)."""
+    options = options or Options()
     reporter = reporter or Reporter()
     deps = compute_dependences(scop)
-    sizes = sizes_from(options)
-    ctx = scop.domain().get_ctx()
-    for schedule in preferences(scop, deps, options, reporter, index=index):
-        last = schedule.name == ORIGINAL
-        limit = 0 if last else MAX_OPERATIONS
-        try:
-            with operation_budget(ctx, limit):
-                if last:
-                    program = map_sequential(scop, deps, schedule.tree)
-                else:
-                    program = map_to_gpu(schedule.scop or scop, schedule.deps or deps,
-                                         schedule.tree, relaxed=schedule.relaxed, sizes=sizes)
-            if schedule.relaxed and \
-                    mapped_parallelism(program) < flagged_parallelism(schedule.tree):
-                continue  # its atomics would not be sound: the next schedule is taken
-            program = with_asts(program, limit)
-        except BudgetExceeded:
-            reporter.note(f"generating code for schedule '{schedule.name}' of SCoP "
-                          f"'{scop.name}' exceeds {MAX_OPERATIONS} isl operations in one "
-                          "step; trying the next schedule", scop.location)
-            continue
-        except isl.Error as exc:
-            if last:
-                raise error(f"isl cannot generate code for SCoP '{scop.name}' "
-                            f"({isl_message(exc)})", scop.location) from None
-            reporter.note(f"isl fails on the code of schedule '{schedule.name}' of SCoP "
-                          f"'{scop.name}' ({isl_message(exc)}); trying the next schedule",
-                          scop.location)
-            continue
-        if options.save_schedule:
-            save_schedule(schedule, scop_file(options.save_schedule, index))
-        return program
-    raise AssertionError("the preferences end with the original order, mapped or an error")
+    for candidate in preferences(scop, deps, options, reporter, index=index):
+        program = _with_asts(candidate.program, candidate.schedule.name, MAX_OPERATIONS,
+                             reporter)
+        if program is not None:
+            _save(candidate.schedule, options, index)
+            return program
+    fallback = original(scop, deps)
+    try:
+        program = with_asts(map_sequential(scop, deps, fallback.tree))
+    except isl.Error as exc:
+        raise error(f"isl cannot generate code for SCoP '{scop.name}' "
+                    f"({isl_message(exc)})", scop.location) from None
+    _save(fallback, options, index)
+    return program
+
+
+def _with_asts(program: GpuProgram, name: str, limit: int,
+               reporter: Reporter) -> GpuProgram | None:
+    """``program`` with its ASTs, or None (with a note) when isl fails or needs more
+    than ``limit`` operations for one of them."""
+    scop = program.scop
+    try:
+        return with_asts(program, limit)
+    except BudgetExceeded:
+        reporter.note(f"generating code for schedule '{name}' of SCoP '{scop.name}' "
+                      f"exceeds {limit} isl operations in one step; trying the next "
+                      "schedule", scop.location)
+    except isl.Error as exc:
+        reporter.note(f"isl fails on the code of schedule '{name}' of SCoP '{scop.name}' "
+                      f"({isl_message(exc)}); trying the next schedule", scop.location)
+    return None
+
+
+def _save(schedule: Schedule, options: Options, index: int) -> None:
+    if options.save_schedule:
+        save_schedule(schedule, scop_file(options.save_schedule, index))
+
+
+def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
+                 *, index: int = 0) -> Placement:
+    """The GPU program of one SCoP with its arrays placed in memory."""
+    return place(program_of(scop, options, reporter, index=index))
+
+
+def load_scops(path: str, options: Options) -> list[Scop]:
+    """The SCoPs of a C file, as the options' -D/-I/-U, --auto-scop and --ctx say."""
+    return load_file(path, defines=options.define, includes=options.include_dir,
+                     undefines=options.undefine, auto=options.auto_scop, ctx=options.ctx)
 
 
 def compile_file(path: str, options: Options | None = None,
                  reporter: Reporter | None = None) -> Generated:
     """The whole pipeline on one C file (``polycu file.c``)."""
     options = options or Options()
-    scops = load_file(path, defines=options.define, includes=options.include_dir,
-                      undefines=options.undefine, auto=options.auto_scop, ctx=options.ctx)
+    scops = load_scops(path, options)
     resolved = Path(path).resolve()
     for scop in scops:
         if Path(scop.source).resolve() != resolved:
@@ -98,5 +177,24 @@ def compile_file(path: str, options: Options | None = None,
         text = Path(path).read_text()
     except OSError as exc:
         raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
-    programs = [program_of(scop, options, reporter, index=k) for k, scop in enumerate(scops)]
-    return generate(path, text, programs)
+    placements = [placement_of(scop, options, reporter, index=k) for k, scop in enumerate(scops)]
+    return generate(path, text, placements)
+
+
+def dump_schedule(scop: Scop, options: Options | None = None,
+                  reporter: Reporter | None = None, *, index: int = 0) -> str:
+    """``--dump-schedule``: the ranked candidates, then the chosen tree (isl YAML)."""
+    options = options or Options()
+    deps = compute_dependences(scop)
+    ranked = candidates(scop, deps, options, reporter)
+    if options.load_schedule or options.save_schedule or not ranked:
+        chosen = choose(scop, deps, options, reporter, index=index)
+    else:
+        chosen = ranked[0].schedule
+    return format_ranking(scop, ranked, chosen)
+
+
+def dump_memory(scop: Scop, options: Options | None = None,
+                reporter: Reporter | None = None, *, index: int = 0) -> str:
+    """``--dump-memory``: where each array of each kernel lives, and why."""
+    return format_placement(placement_of(scop, options, reporter, index=index))

@@ -102,6 +102,8 @@ OPTIONS: tuple[Option, ...] = (
            commands=(COMPILE,)),
     Option("--dump-deps", "flag", False, "print the dependences of each SCoP and stop",
            commands=(COMPILE,)),
+    Option("--dump-memory", "flag", False, "print where each array of each kernel lives "
+           "(global, shared, registers, ...) and why, and stop", commands=(COMPILE,)),
     # -- scheduling (polycu/schedule) -------------------------------------------
     Option("--dump-schedule", "flag", False, "print the ranked schedule candidates and the "
            "chosen schedule tree (isl YAML) of each SCoP and stop", commands=(COMPILE,)),

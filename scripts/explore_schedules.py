@@ -26,9 +26,10 @@ sys.path.insert(0, str(ROOT))
 import islpy as isl  # noqa: E402
 
 import polycu  # noqa: E402
-from polycu.schedule import (IllegalSchedule, analyze, band_paths, candidates,  # noqa: E402
-                             check_legality, interchange, load_schedule, node_at,
-                             save_schedule, tile)
+from polycu.driver import candidates  # noqa: E402
+from polycu.gpu.rank import measure  # noqa: E402
+from polycu.schedule import (IllegalSchedule, band_paths, check_legality,  # noqa: E402
+                             interchange, load_schedule, node_at, save_schedule, tile)
 
 
 def load(name: str):
@@ -69,7 +70,7 @@ def main(name: str = "gemm") -> None:
     n = node_at(best.tree, outer).band_n_member()
     order = tuple(reversed(range(n)))
     swapped = interchange(best, outer, order)
-    before, after = analyze(best.scop, best.tree), analyze(best.scop, swapped.tree)
+    before, after = measure(best), measure(swapped)
     print(f"   {swapped.name}: cost {after.cost:.3g} (coalesced: {after.coalesced}) "
           f"versus {before.cost:.3g} (coalesced: {before.coalesced})")
     tiled = tile(best, outer, (32,) * n)
@@ -103,8 +104,7 @@ def main(name: str = "gemm") -> None:
         print(f"   {loaded.name}: same schedule: {loaded.get_map().is_equal(best.get_map())}")
 
     print("\n7. GPU mapping of the best candidate")
-    from polycu.gpu.mapping import map_to_gpu
-    program = map_to_gpu(scop, deps, best.tree, relaxed=best.relaxed)
+    program = ranked[0].program
     print(f"   {len(program.kernels)} kernel(s)")
 
 

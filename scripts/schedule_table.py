@@ -30,7 +30,8 @@ import islpy  # noqa: E402
 
 import polycu  # noqa: E402
 from polycu.diagnostics import Reporter  # noqa: E402
-from polycu.schedule import candidates, check_legality, choose  # noqa: E402
+from polycu.driver import candidates, choose  # noqa: E402
+from polycu.schedule import check_legality  # noqa: E402
 
 POLYBENCH = ROOT / "polybench"
 

@@ -19,6 +19,7 @@ import polycu
 from polycu.codegen import Generated, generate
 from polycu.driver import compile_file
 from polycu.gpu.mapping import map_to_gpu
+from polycu.memory import place
 from polycu.options import Options
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
 
@@ -208,7 +209,7 @@ def relaxed_sum(tmp: Path) -> Generated:
     scop = polycu.load(str(path))[0]
     deps = polycu.dependences(scop)
     program = map_to_gpu(scop, deps, scop.schedule, relaxed=frozenset({"S1"}))
-    return generate(str(path), SUM, [program])
+    return generate(str(path), SUM, [place(program)])
 
 
 @pytest.fixture(scope="module")

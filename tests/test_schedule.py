@@ -14,12 +14,12 @@ import pytest
 import polycu
 from polycu.diagnostics import PolycuError, Reporter
 from polycu.options import Options
-from polycu.schedule import (ANY, IllegalSchedule, Schedule, analyze, band_paths, candidates,
-                             check_legality, choose, distribute, format_tree, fuse, identity,
-                             interchange, is_legal, isl_candidate, load_schedule, mark_bands,
-                             node_at, parse_sizes, rank, save_schedule, sizes_for, skew, split,
-                             tile)
-from polycu.schedule.candidates import isl_overrides
+from polycu.driver import candidates, choose, strategy_of
+from polycu.gpu.rank import measure, rank
+from polycu.gpu.sizes import ANY, parse_sizes, sizes_for
+from polycu.schedule import (IllegalSchedule, Schedule, band_paths, check_legality, distribute,
+                             format_tree, fuse, identity, interchange, is_legal, isl_candidate,
+                             load_schedule, mark_bands, node_at, save_schedule, skew, split, tile)
 from polycu.schedule.isl_scheduler import isl_options
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,9 +193,9 @@ def test_ranking_prefers_the_coalesced_mapping_on_a_transposed_access():
     original = identity(scop, deps)
     swapped = interchange(original, band_paths(original.tree)[0], (1, 0))
     # identity: j is innermost, on threadIdx.x, and B[j][i] / A[j][i] stride by n
-    assert not analyze(scop, original.tree).coalesced
-    assert analyze(scop, swapped.tree).coalesced
-    ranked = rank(scop, [original, swapped])
+    assert not measure(original).coalesced
+    assert measure(swapped).coalesced
+    ranked = rank([original, swapped])
     assert ranked[0].schedule is swapped and ranked[0].score < ranked[1].score
     # and candidates() finds the interchange by itself
     best = candidates(scop, deps, reporter=quiet())[0]
@@ -244,12 +244,12 @@ def test_isl_options_are_restored_and_overrides_apply():
     scop, deps = kernel("2mm")
     ctx = scop.domain().get_ctx()
     before = (ctx.get_schedule_outer_coincidence(), ctx.get_schedule_serialize_sccs())
-    min_fuse = isl_candidate(scop, deps, "max", overrides=isl_overrides(
-        Options(isl_schedule_serialize_sccs=True)))
+    min_fuse = isl_candidate(scop, deps, "max", overrides=strategy_of(
+        Options(isl_schedule_serialize_sccs=True)).isl_options)
     assert (ctx.get_schedule_outer_coincidence(), ctx.get_schedule_serialize_sccs()) == before
     assert min_fuse.get_map().is_equal(isl_candidate(scop, deps, "min").get_map())
-    assert isl_overrides(Options(isl_schedule_max_coefficient=3,
-                                 isl_schedule_algorithm="feautrier")) == {
+    assert strategy_of(Options(isl_schedule_max_coefficient=3,
+                               isl_schedule_algorithm="feautrier")).isl_options == {
         "schedule_max_coefficient": 3, "schedule_algorithm": 1}
     with isl_options(ctx, {"schedule_max_coefficient": 7}):
         assert ctx.get_schedule_max_coefficient() == 7

@@ -8,7 +8,8 @@ import pytest
 
 import polycu
 from polycu.diagnostics import Reporter
-from polycu.schedule import check_legality, choose, candidates
+from polycu.driver import candidates, choose
+from polycu.schedule import check_legality
 
 POLYBENCH = Path(__file__).resolve().parent.parent / "polybench"
 KERNELS = sorted(p for p in POLYBENCH.rglob("*.c")

@@ -16,7 +16,8 @@ from polycu.deps import dataflow_by_lexmax, flat_schedule
 from polycu.diagnostics import Reporter
 from polycu.options import Options
 from polycu.runtime.emulate import emulate_generated
-from polycu.schedule import ORIGINAL, candidates, check_legality, original
+from polycu.driver import candidates
+from polycu.schedule import ORIGINAL, check_legality, original
 
 SMALL = (0, 1, 2, 3, 9)
 

@@ -9,8 +9,10 @@ import polycu
 from polycu.diagnostics import Reporter
 from polycu.options import Options
 from polycu.runtime.emulate import emulate_file
-from polycu.schedule import (analyze, band_paths, candidates, check_legality, isl_candidate,
-                             mark_bands, node_at)
+from polycu.driver import candidates
+from polycu.gpu.rank import measure
+from polycu.schedule import (Schedule, band_paths, check_legality, isl_candidate, mark_bands,
+                             node_at)
 from polycu.schedule.split import renaming, split_planes, split_schedule
 
 FLOYD = """
@@ -94,8 +96,8 @@ def test_split_schedule_is_legal_and_every_piece_off_row_and_column_is_2d_parall
             parallel_2d = parallel_2d.union(node.get_domain())
     off = isl.UnionSet.from_set(off).intersect(scop.domain())
     assert off.is_subset(parallel_2d)
-    metrics = analyze(scop, tree)
-    unsplit = analyze(scop, isl_candidate(scop, deps, "max").tree)
+    metrics = measure(Schedule("split", tree, frozenset(), scop, deps))
+    unsplit = measure(isl_candidate(scop, deps, "max"))
     # one launch per piece and k instead of a wavefront of 2n launches per k
     assert sum(k.launches for k in metrics.kernels) < sum(k.launches for k in unsplit.kernels) / 50
 

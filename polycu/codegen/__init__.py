@@ -1,6 +1,7 @@
 """Code generation: GPU programs -> one .cu file and its kernel description.
 
-In:  the ``GpuProgram`` of every SCoP of one source file.
+In:  the ``Placement`` (a ``GpuProgram`` with its arrays placed) of every SCoP of one
+     source file.
 Out: ``Generated``: the .cu text (prologue, kernels, and the ``extern "C"`` host
 function of each SCoP), the host program (the original file verbatim, still C,
 with each SCoP's lines replaced by a call of its host function) and the
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..gpu.kernel import GpuProgram
+from ..memory import Placement
 from . import host
 from .cuda import kernel_source, layouts
 from .description import VERSION, describe
@@ -48,16 +49,18 @@ def host_path(cu: Path) -> Path:
     return cu.with_name(cu.stem + "_host.c")
 
 
-def generate(source: str, text: str, programs: Sequence[GpuProgram]) -> Generated:
-    """The .cu of ``text`` (the contents of file ``source``) with ``programs`` spliced in."""
+def generate(source: str, text: str, placements: Sequence[Placement]) -> Generated:
+    """The .cu of ``text`` (the contents of file ``source``) with the programs of
+    ``placements`` spliced in, their arrays where the placements put them."""
     device_parts = [host.prologue(Path(source).name)]
     host_parts = [host.HOST_HELPERS]
     calls = []
     scops = []
-    for program in programs:
+    for placement in placements:
+        program = placement.program
         scop = program.scop
         arrays = layouts(scop)
-        sources = {k.name: kernel_source(program, k, arrays) for k in program.kernels}
+        sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
         host_source = host.host_function(program, arrays)
         device_parts += sources.values()
         host_parts.append(host_source)

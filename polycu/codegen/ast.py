@@ -15,7 +15,7 @@ Out: ``Node`` trees (``For``, ``If``, ``Block``, ``User``) whose expressions are
 
 isl's AST generation can take minutes on some schedules (the guards of a tiled
 skewed wavefront).  ``with_asts`` builds a program's ASTs once, each under an
-operation budget (``MAX_OPERATIONS`` from codegen's ``program_of``), so that a
+operation budget (``MAX_OPERATIONS``, set by the driver), so that a
 schedule whose code is too expensive is dropped for the next one; the printers
 then reuse them.
 """
@@ -152,17 +152,6 @@ def _iterators(prefix: str, ctx: isl.Context, count: int = 64) -> isl.IdList:
 def _build(context: isl.Set, iterator_prefix: str) -> isl.AstBuild:
     build = isl.AstBuild.from_context(context)
     return build.set_iterators(_iterators(iterator_prefix, context.get_ctx()))
-
-
-#: isl operations allowed for each step of generating one schedule's code: its
-#: mapping, each kernel's AST, the host AST and grid sizes (the command-line option
-#: would be --isl-max-operations; 0 = no limit).  PolyBench's kernels need at most
-#: 1,024,000 per step (seidel-2d's wavefront kernel; found by doubling from 1000),
-#: so the limit leaves a factor 4; isl's time per operation grows with the size of
-#: the sets (a tiled 3-D wavefront: 1M operations in 5 s, 4M in 50 s).  Beyond it the
-#: schedule is dropped for the next one (codegen's program_of), like Polly's
-#: compute-out.
-MAX_OPERATIONS = 4_000_000
 
 
 T = TypeVar("T")

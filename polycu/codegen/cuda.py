@@ -31,6 +31,7 @@ from pycparser import c_ast, c_generator
 from ..diagnostics import error
 from ..frontend.ctype import INT, parse_type
 from ..gpu.kernel import GpuProgram, Kernel
+from ..memory import GLOBAL, KernelPlacement, Placement
 from ..model import Access, Array, Scop, Statement
 from .ast import Block, Expr, For, If, Node, User, expr_of, kernel_ast
 
@@ -335,10 +336,27 @@ def kernel_args(program: GpuProgram, kernel: Kernel,
     return tuple(args)
 
 
-def kernel_source(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout]) -> str:
-    """``extern "C" __global__ void K(...) { ids; loops of one thread }``."""
+#: How a kernel parameter is declared for each kind of memory its array lives in
+#: (``polycu.memory``): the new kinds of the memory phase add their printers here.
+PARAMETER_PRINTERS: dict[str, Callable[[KernelArg], str]] = {
+    GLOBAL: lambda arg: arg.declaration,      # const T *__restrict__ A
+}
+
+
+def _parameter(arg: KernelArg, memory: KernelPlacement) -> str:
+    """The declaration of one kernel parameter where its array lives."""
+    if arg.role != "array":
+        return arg.declaration
+    return PARAMETER_PRINTERS[memory.of(arg.array or arg.name).kind](arg)
+
+
+def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> str:
+    """``extern "C" __global__ void K(...) { ids; loops of one thread }``, each array
+    where ``placement`` put it."""
+    program = placement.program
     scop = program.scop
     args = kernel_args(program, kernel, arrays)
+    memory = placement.kernel(kernel.name)
     statements = {s.name: s for s in scop.statements}
 
     def expand(node: User) -> list[str]:
@@ -347,7 +365,7 @@ def kernel_source(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout]
                                kernel.private, scop)]
 
     lines = [f'extern "C" __global__ void {kernel.name}('
-             + ", ".join(a.declaration for a in args) + ")", "{"]
+             + ", ".join(_parameter(a, memory) for a in args) + ")", "{"]
     for array in scop.arrays:
         if array.name in kernel.private:
             lines.append(f"{INDENT}{array.element_type} {array.name};")

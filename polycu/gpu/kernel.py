@@ -89,6 +89,10 @@ class Kernel:
     reads: frozenset[str] = frozenset()    # arrays read by the kernel
     writes: frozenset[str] = frozenset()   # arrays written by the kernel
     private: frozenset[str] = frozenset()  # scalars each thread keeps its own copy of
+    # S[i] -> [h, m, inner]: the host prefix, the whole band, then the schedule below
+    # it (None for a single-thread kernel).  Threads adjacent in x run instances
+    # equal in all of it but the x member, at position len(host_ids) + len(mapped) - 1.
+    order: isl.UnionMap | None = None
 
     @property
     def launch_name(self) -> str:

@@ -29,8 +29,6 @@ scalars some kernel cannot privatise.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Mapping
 
 import islpy as isl
 
@@ -38,32 +36,16 @@ from ..deps import Dependences, ScalarDependences
 from ..diagnostics import error
 from ..model import Scop, sets_of, statement_names
 from .kernel import AXES, GpuProgram, Kernel, MappedMember, Names
+from .sizes import Sizes
 
 MAX_MAPPED = 3
 MAX_THREADS = 1024
-DEFAULT_TILE = 32
 #: Default threads per block along x, y, z for 1-, 2- and 3-dimensional mappings.
 DEFAULT_BLOCK = {1: (32,), 2: (32, 8), 3: (32, 4, 2)}
 #: Element types that atomicAdd supports on sm_60 and later.
 ATOMIC_TYPES = frozenset({"double", "float", "int", "unsigned int", "unsigned"})
 
 _T = isl.schedule_node_type
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """Tile and block sizes: ``tile_size`` for every member unless ``per_kernel`` says
-    otherwise (``{kernel index or -1: {'tile': (..), 'block': (..)}}``, PPCG's --sizes:
-    tile sizes in band-member order, block sizes in x, y, z order)."""
-
-    tile_size: int = DEFAULT_TILE
-    per_kernel: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
-
-    def lookup(self, kernel: int, kind: str) -> tuple[int, ...] | None:
-        for key in (kernel, -1):
-            if kind in self.per_kernel.get(key, {}):
-                return tuple(self.per_kernel[key][kind])
-        return None
 
 
 def choose_names(scop: Scop) -> Names:
@@ -304,10 +286,13 @@ class _Mapper:
             prefix = prefix.union(_prefix(node))
         domain = domain.intersect_params(self.scop.context)
         host_ids = tuple(self.names.host_id(k) for k in range(nodes[0].get_schedule_depth()))
-        band = None
+        band = order = None
         mapped: tuple[MappedMember, ...] = ()
         if count:
             band = _members(nodes[0], nodes[0].band_n_member())
+            order = nodes[0].get_subtree_schedule_union_map()
+            if nodes[0].get_schedule_depth() > 0:
+                order = nodes[0].get_prefix_schedule_union_map().flat_range_product(order)
             draft = Kernel(f"{self.scop.name}_kernel{index}", index, domain, prefix, host_ids,
                            band, ())
             mapped = self.map_members(draft, count)
@@ -319,7 +304,7 @@ class _Mapper:
         private = self.private(domain, prefix, _members(nodes[0], count) if count else None)
         private = (private & (reads | writes)) - shared
         k = Kernel(f"{self.scop.name}_kernel{index}", index, domain, prefix, host_ids, band,
-                   mapped, atomic, stmts, frozenset(reads), frozenset(writes), private)
+                   mapped, atomic, stmts, frozenset(reads), frozenset(writes), private, order)
         self.kernels.append(k)
         return isl.Schedule.from_domain(isl.UnionSet.from_set(k.launches))
 
@@ -381,27 +366,6 @@ def _simple_lower_bound(lower: isl.PwAff, overall: isl.PwAff) -> isl.PwAff:
     if overall.n_piece() == 1:
         return overall.align_params(lower.get_space())
     return lower
-
-
-# The parallelism a tree's flags promise: on each walk from the root, the leading
-# coincident members (at most 3) of the first band that has some.
-def flagged_parallelism(tree: isl.Schedule) -> int:
-    """Sum over the would-be kernels of the members the flags say can be mapped."""
-    def walk(node: isl.ScheduleNode) -> int:
-        if node.get_type() == _T.band:
-            count = 0
-            while count < min(node.band_n_member(), MAX_MAPPED) and \
-                    node.band_member_get_coincident(count):
-                count += 1
-            if count:
-                return count
-        return sum(walk(node.child(i)) for i in range(node.n_children()))
-    return walk(tree.get_root())
-
-
-def mapped_parallelism(program: GpuProgram) -> int:
-    """Sum over the kernels of their mapped members."""
-    return sum(len(k.mapped) for k in program.kernels)
 
 
 # map_to_gpu: kernels at the outermost parallel bands (PPCG), host loops above them;

@@ -1,78 +1,54 @@
-"""Schedule candidates of a SCoP, proven legal and ranked for a GPU.
+"""Schedule candidates of a SCoP, each proven legal.
 
-In:  the SCoP, its ``Dependences`` and ``Options``.
-Out: ``Candidate`` values, best first: the identity (original order, nested bands
-     combined), isl's schedule under each fusion strategy (max, smart, min), the
-     same with reductions relaxed where that adds parallelism (only with
-     ``--relax-reductions``, off by default), and each of those
-     with its kernel bands permuted for coalescing; ``choose`` returns the best,
-     or the schedule loaded with ``--load-schedule``; ``preferences`` lists them
-     in order, then the original order (``original``), for the code generator to
-     fall back on.
+In:  the SCoP, its ``Dependences`` and a ``Strategy`` (which schedules to try).
+Out: ``Schedule`` values: the identity (original order, nested bands combined),
+     isl's schedule under each fusion strategy (max, smart, min), the same cut at
+     dependence hyperplanes (split.py), the same with reductions relaxed where that
+     adds parallelism (only with ``relax_reductions``, off by default), and all of
+     those again for the SCoP with its scalars expanded (expand.py; such schedules
+     carry the expanded model).  ``original`` is the last resort: the original
+     order with no parallelism promised.  Ranking them is the mapping's job
+     (``polycu.gpu.rank``): it measures the program each one becomes.
 
 isl fails on some inputs (strided domains with ``%`` or ``/`` in subscripts):
-a candidate whose computation, marking, proof or measurement raises an isl
-error is dropped with a note, never silently replaced; the others compete as
-usual.  When none is left, the original order remains: flags cleared (so the
-mapping runs it in one thread) and proven like every other schedule.
-
-Every candidate is marked (``mark_bands``) and proven (``check_legality``) before
-it is ranked.  The ranking criterion is the estimated cost of ``metrics.py``: it
-grows when the outermost parallel band is shallow (few threads), when the
-innermost parallel member does not make accesses to the largest arrays
-unit-stride, and with the number of kernel launches (kernels times host-loop
-iterations).  Ties go to fewer kernels, fewer host loops, fewer relaxed
-reductions, then to the earlier candidate (identity first).
+a candidate whose computation, marking or proof raises an isl error is dropped
+with a note, never silently replaced; the others go on.  When none is left, the
+original order remains: flags cleared (so the mapping runs it in one thread) and
+proven like every other schedule.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Mapping, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping, TypeVar
 
 import islpy as isl
 
 from ..deps import Dependences, is_quota, isl_message
 from ..diagnostics import Reporter, error
 from ..model import Scop, statement_names
-from ..options import Options
 from .bands import mark_bands, relaxation_used
 from .expand import expand_scalars
-from .io import load_schedule, save_schedule, scop_file
+from .io import load_schedule
 from .isl_scheduler import (ALGORITHMS, BudgetExceeded, constraints, isl_schedule,
                             operation_budget)
 from .legality import IllegalSchedule, check_legality
-from .metrics import Metrics, analyze
 from .split import split_planes, split_schedule
-from .transform import coalesce_bands
 from .value import Schedule, is_band, path_of, walk
 
 FUSION_ORDER = ("max", "smart", "min")
 
 
 @dataclass(frozen=True)
-class Candidate:
-    """A proven-legal schedule with its ranking: ``score`` is the estimated cost."""
+class Strategy:
+    """Which schedules to try (the driver fills it from the options of the same names)."""
 
-    schedule: Schedule
-    score: float
-    explanation: str
-    metrics: Metrics
-
-    @property
-    def parallel_depth(self) -> int:
-        return self.metrics.parallel_depth
-
-    @property
-    def coalesced(self) -> bool:
-        return self.metrics.coalesced
-
-    @property
-    def kernels(self) -> int:
-        return self.metrics.n_kernels
-
-    @property
-    def host_loops(self) -> int:
-        return self.metrics.host_loops
+    reschedule: bool = True              # isl's scheduler, not only the original order
+    fusion: str = "all"                  # 'max', 'smart', 'min' or 'all' of them
+    index_set_split: bool = True
+    expand_scalars: bool = True
+    relax_reductions: bool = False
+    max_operations: int = 20_000_000     # isl budget for scheduling one SCoP (0: none)
+    isl_options: Mapping[str, int] = field(default_factory=dict)  # schedule_* of isl's ctx
 
 
 def identity(scop: Scop, deps: Dependences, relaxed: frozenset[str] = frozenset()) -> Schedule:
@@ -101,21 +77,6 @@ def reduction_statements(scop: Scop, deps: Dependences) -> frozenset[str]:
         and scop.array(s.reduction_array).element_type in ATOMIC_TYPES)
 
 
-def isl_overrides(options: Options) -> dict[str, int]:
-    """The --isl-schedule-* options the user set, as isl context option values."""
-    result: dict[str, int] = {}
-    for name in ("outer_coincidence", "maximize_band_depth", "maximize_coincidence",
-                 "serialize_sccs", "whole_component", "treat_coalescing",
-                 "separate_components", "carry_self_first", "max_coefficient",
-                 "max_constant_term"):
-        value = getattr(options, f"isl_schedule_{name}")
-        if value is not None:
-            result[f"schedule_{name}"] = int(value)
-    if options.isl_schedule_algorithm is not None:
-        result["schedule_algorithm"] = ALGORITHMS[options.isl_schedule_algorithm]
-    return result
-
-
 def isl_candidate(scop: Scop, deps: Dependences, fusion: str, *,
                   relaxed: frozenset[str] = frozenset(),
                   overrides: Mapping[str, int] | None = None,
@@ -129,74 +90,25 @@ def isl_candidate(scop: Scop, deps: Dependences, fusion: str, *,
     return Schedule(f"isl-{fusion}fuse{_relax_suffix(relaxed)}", tree, relaxed, scop, deps)
 
 
-def rank(scop: Scop, schedules: list[Schedule],
-         view: tuple[Scop, Dependences] | None = None,
-         reporter: Reporter | None = None) -> list[Candidate]:
-    """Candidates for ``schedules`` (assumed legal), best first.
-
-    With ``view`` (the SCoP with its scalars expanded, and its dependences) every
-    schedule is measured on that model: a schedule of the original SCoP is then
-    flagged as if its expandable scalars were private to each thread, which is
-    what the mapping's privatisation gives it, so both kinds compete fairly.  A
-    schedule isl fails to measure is dropped (with a note to ``reporter``).
-    """
-    reporter = reporter or Reporter()
-    scored = []
-    for order, schedule in enumerate(schedules):
-        measured = _attempt(scop, reporter, schedule.name,
-                            lambda: [_measure(scop, schedule, view)])
-        if measured:
-            metrics = measured[0]
-            scored.append((metrics.cost, metrics.n_kernels, metrics.host_loops,
-                           len(schedule.relaxed), order,
-                           Candidate(schedule, metrics.cost, explain(metrics, schedule), metrics)))
-    scored.sort(key=lambda row: row[:5])
-    return [row[-1] for row in scored]
-
-
-def _measure(scop: Scop, schedule: Schedule, view: tuple[Scop, Dependences] | None) -> Metrics:
-    """The metrics of ``schedule``, on the model ``view`` when given (see ``rank``)."""
-    tree, model = schedule.tree, scop
-    if view is not None:
-        model = view[0]
-        if schedule.scop is not view[0]:
-            tree = mark_bands(tree, view[1], schedule.relaxed, split=True)
-    return analyze(model, tree, schedule.relaxed)
-
-
-def explain(metrics: Metrics, schedule: Schedule) -> str:
-    """One line saying why a candidate scores as it does."""
-    parts = [f"cost {metrics.cost:.3g}", f"{metrics.n_kernels} kernel(s)",
-             f"parallel depth {metrics.parallel_depth}",
-             "coalesced" if metrics.coalesced else "not coalesced",
-             f"{metrics.host_loops} host loop(s)"]
-    sequential = [k for k in metrics.kernels if k.depth == 0]
-    if sequential:
-        parts.append(f"{len(sequential)} sequential part(s)")
-    if schedule.relaxed:
-        parts.append(f"atomic reductions in {', '.join(sorted(schedule.relaxed))}")
-    return ", ".join(parts)
-
-
-def _generate(scop: Scop, deps: Dependences, options: Options,
+def _generate(scop: Scop, deps: Dependences, strategy: Strategy,
               reporter: Reporter) -> list[Schedule]:
     """Identity first, then isl's schedules; stops isl at the operation budget.
 
-    A candidate isl fails on is dropped with a note (``_attempt``); the others go on.
+    A candidate isl fails on is dropped with a note (``attempt``); the others go on.
     """
-    relaxable = reduction_statements(scop, deps) if options.relax_reductions else frozenset()
-    found = _attempt(scop, reporter, "identity", lambda: [identity(scop, deps)])
+    relaxable = reduction_statements(scop, deps) if strategy.relax_reductions else frozenset()
+    found = attempt(scop, reporter, "identity", lambda: [identity(scop, deps)])
     if relaxable:
-        found += _attempt(scop, reporter, "identity" + _relax_suffix(relaxable),
+        found += attempt(scop, reporter, "identity" + _relax_suffix(relaxable),
                           lambda: _relaxed_identity(scop, deps, relaxable))
-    if not options.reschedule:
+    if not strategy.reschedule:
         return found
-    strategies = FUSION_ORDER if options.fusion == "all" else (options.fusion,)
-    overrides = isl_overrides(options)
+    strategies = FUSION_ORDER if strategy.fusion == "all" else (strategy.fusion,)
+    overrides = strategy.isl_options
     ctx = scop.domain().get_ctx()
     try:
-        with operation_budget(ctx, options.schedule_max_operations):
-            built = _attempt(scop, reporter, "isl-*fuse", lambda: [
+        with operation_budget(ctx, strategy.max_operations):
+            built = attempt(scop, reporter, "isl-*fuse", lambda: [
                 constraints(scop, deps, frozenset()),
                 constraints(scop, deps, relaxable) if relaxable else None])
             if not built:
@@ -204,21 +116,21 @@ def _generate(scop: Scop, deps: Dependences, options: Options,
             plain, loose = built
             for fusion in strategies:
                 name = f"isl-{fusion}fuse"
-                unsplit = _attempt(scop, reporter, name, lambda: [
+                unsplit = attempt(scop, reporter, name, lambda: [
                     isl_candidate(scop, deps, fusion, overrides=overrides, sc=plain)])
                 found += unsplit
-                if options.index_set_split and unsplit:
-                    found += _attempt(scop, reporter, f"isl-split after {name}",
+                if strategy.index_set_split and unsplit:
+                    found += attempt(scop, reporter, f"isl-split after {name}",
                                       lambda: _split_candidates(scop, deps, unsplit[0],
                                                                 overrides, found))
                 if loose is not None:
-                    found += _attempt(scop, reporter, name + _relax_suffix(relaxable), lambda: [
+                    found += attempt(scop, reporter, name + _relax_suffix(relaxable), lambda: [
                         s for s in [isl_candidate(scop, deps, fusion, relaxed=relaxable,
                                                   overrides=overrides, sc=loose)]
                         if s.relaxed])
     except BudgetExceeded:
         reporter.warn(f"scheduling SCoP '{scop.name}' exceeded the isl operation budget "
-                      f"({options.schedule_max_operations}, --schedule-max-operations); "
+                      f"({strategy.max_operations}, --schedule-max-operations); "
                       f"keeping the {len(found)} candidate(s) found so far, the identity "
                       f"among them", scop.location)
     return found
@@ -234,7 +146,7 @@ def _relaxed_identity(scop: Scop, deps: Dependences,
 T = TypeVar("T")
 
 
-def _attempt(scop: Scop, reporter: Reporter, name: str, make: Callable[[], list[T]]) -> list[T]:
+def attempt(scop: Scop, reporter: Reporter, name: str, make: Callable[[], list[T]]) -> list[T]:
     """``make()``, or nothing when isl fails on it: the candidate ``name`` is then
     dropped with a note (its siblings and the identity remain).  Running out of
     the operation budget is not such a failure: it propagates to the budget's owner."""
@@ -309,53 +221,58 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
     return [schedule for _, _, schedule in kept]
 
 
-def _proven(scop: Scop, deps: Dependences, schedules: list[Schedule],
-            reporter: Reporter) -> list[Schedule]:
-    """The schedules (with their coalescing variants) that the proof accepts."""
-    variants = [v for s in schedules
-                for v in _attempt(scop, reporter, f"{s.name}|coalesce",
-                                  lambda: [v for v in [coalesce_bands(s)] if v is not None])]
+def prove(schedules: list[Schedule], reporter: Reporter) -> list[Schedule]:
+    """The schedules the legality proof accepts, each on its own model, after
+    dropping those equal to an earlier one of the same model."""
     proven = []
-    for schedule in _unique(schedules + variants):
-        try:
-            check_legality(scop, deps, schedule)
-        except IllegalSchedule as exc:  # a scheduler bug must never reach the GPU
-            reporter.warn(f"dropping candidate '{schedule.name}': {exc.first.message}",
-                          scop.location)
-            continue
-        except isl.Error as exc:
-            if is_quota(exc, scop.context.get_ctx()):
-                raise
-            reporter.note(f"isl fails on the legality proof of candidate '{schedule.name}' "
-                          f"({isl_message(exc)}); it is dropped", scop.location)
-            continue
-        proven.append(schedule)
+    models: list[Scop] = []
+    for schedule in schedules:
+        if not any(m is schedule.scop for m in models):
+            models.append(schedule.scop)
+    for model in models:
+        for schedule in _unique([s for s in schedules if s.scop is model]):
+            if _legal(schedule, reporter):
+                proven.append(schedule)
     return proven
 
 
-def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
-               reporter: Reporter | None = None) -> list[Candidate]:
-    """Every candidate schedule of ``scop``, each proven legal, best first.
+def _legal(schedule: Schedule, reporter: Reporter) -> bool:
+    """Whether ``schedule`` is proven legal; a failed proof is reported, never ignored."""
+    scop = schedule.scop
+    try:
+        check_legality(scop, schedule.deps, schedule)
+    except IllegalSchedule as exc:  # a scheduler bug must never reach the GPU
+        reporter.warn(f"dropping candidate '{schedule.name}': {exc.first.message}",
+                      scop.location)
+        return False
+    except isl.Error as exc:
+        if is_quota(exc, scop.context.get_ctx()):
+            raise
+        reporter.note(f"isl fails on the legality proof of candidate '{schedule.name}' "
+                      f"({isl_message(exc)}); it is dropped", scop.location)
+        return False
+    return True
 
-    With ``--expand-scalars`` the candidates of the SCoP with its scalars expanded
-    (expand.py) compete too; their ``scop`` and ``deps`` are the expanded ones.
-    The list is empty only when isl fails on every candidate, the identity included.
+
+def generate(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
+             reporter: Reporter | None = None) -> list[Schedule]:
+    """The candidate schedules of ``scop``, not yet proven (``prove``).
+
+    With ``expand_scalars`` the schedules of the SCoP with its scalars expanded
+    (expand.py) follow; their ``scop`` and ``deps`` are the expanded ones.
     """
-    options = options or Options()
+    strategy = strategy or Strategy()
     reporter = reporter or Reporter()
-    proven = _proven(scop, deps, _generate(scop, deps, options, reporter), reporter)
-    expanded = None
-    if options.expand_scalars and options.reschedule:
-        found = _attempt(scop, reporter, "expand(...)",
-                         lambda: [expand_scalars(scop, deps, reporter)])
-        expanded = found[0] if found else None
-    if expanded is None:
-        return rank(scop, proven, reporter=reporter)
-    prefix = f"expand({','.join(expanded.arrays)})+"
-    more = [replace(s, name=prefix + s.name)
-            for s in _generate(expanded.scop, expanded.deps, options, reporter)]
-    more = _proven(expanded.scop, expanded.deps, more, reporter)
-    return rank(scop, proven + more, view=(expanded.scop, expanded.deps), reporter=reporter)
+    found = _generate(scop, deps, strategy, reporter)
+    if strategy.expand_scalars and strategy.reschedule:
+        expanded = attempt(scop, reporter, "expand(...)",
+                            lambda: [expand_scalars(scop, deps, reporter)])
+        if expanded and expanded[0] is not None:
+            model = expanded[0]
+            prefix = f"expand({','.join(model.arrays)})+"
+            found += [replace(s, name=prefix + s.name)
+                      for s in _generate(model.scop, model.deps, strategy, reporter)]
+    return found
 
 
 #: The name of ``original``'s schedule, the last of the ``preferences``.
@@ -393,53 +310,14 @@ def _unflagged(node: isl.ScheduleNode) -> isl.ScheduleNode:
     return node
 
 
-def choose(scop: Scop, deps: Dependences, options: Options | None = None,
-           reporter: Reporter | None = None, *, index: int = 0) -> Schedule:
-    """The schedule to compile, proven legal: the loaded one, else the best candidate
-    (the original order when isl fails on every candidate).
-
-    ``index`` is the SCoP's position in its file: SCoP k > 0 loads from and saves
-    to ``scop_file(FILE, k)``.  With ``--save-schedule`` the result is written out.
-    """
-    options = options or Options()
-    chosen = next(preferences(scop, deps, options, reporter, index=index))
-    if options.save_schedule:
-        save_schedule(chosen, scop_file(options.save_schedule, index))
-    return chosen
-
-
-def preferences(scop: Scop, deps: Dependences, options: Options | None = None,
-                reporter: Reporter | None = None, *, index: int = 0) -> Iterator[Schedule]:
-    """The schedules to compile, in order of preference, each proven legal: the
-    loaded one (``--load-schedule``) or the ranked candidates, then ``original``
-    (built only when asked for).
-
-    The code generator takes the first one it can map and generate code for
-    within its operation budget (codegen's ``program_of``).
-    """
-    options = options or Options()
-    reporter = reporter or Reporter()
-    if options.load_schedule:
-        loaded = _load(scop, deps, options, scop_file(options.load_schedule, index))
-        check_legality(loaded.scop or scop, loaded.deps or deps, loaded)
-        yield loaded
-    else:
-        ranked = candidates(scop, deps, options, reporter)
-        if not ranked:
-            reporter.note(f"isl fails on every candidate schedule of SCoP '{scop.name}'; "
-                          "it keeps its original order, in one GPU thread", scop.location)
-        yield from (c.schedule for c in ranked)
-    yield original(scop, deps)
-
-
-def _load(scop: Scop, deps: Dependences, options: Options, path: str) -> Schedule:
-    """The loaded schedule, proven on the SCoP's model or, when only that of its
-    expanded scalars makes it legal (a saved ``expand(...)`` candidate: the
-    expansion is deterministic), on that one."""
+def load(scop: Scop, deps: Dependences, path: str, expand: bool = True) -> Schedule:
+    """The schedule saved in ``path`` (``--load-schedule``), proven on the SCoP's model
+    or, when only that of its expanded scalars makes it legal (a saved
+    ``expand(...)`` candidate: the expansion is deterministic), on that one."""
     try:
         return load_schedule(scop, deps, path)
     except IllegalSchedule:
-        expanded = expand_scalars(scop, deps) if options.expand_scalars else None
+        expanded = expand_scalars(scop, deps) if expand else None
         if expanded is None:
             raise
         try:
@@ -447,31 +325,3 @@ def _load(scop: Scop, deps: Dependences, options: Options, path: str) -> Schedul
         except IllegalSchedule:
             pass
         raise
-
-
-def format_candidates(scop: Scop, deps: Dependences, options: Options | None = None,
-                      reporter: Reporter | None = None, *, index: int = 0) -> str:
-    """``--dump-schedule``: the ranking as YAML comments, then the chosen tree.
-
-    isl's reader skips the comments, so the output can be given to --load-schedule.
-    """
-    options = options or Options()
-    ranked = candidates(scop, deps, options, reporter)
-    if options.load_schedule or options.save_schedule or not ranked:
-        chosen = choose(scop, deps, options, reporter, index=index)
-    else:
-        chosen = ranked[0].schedule
-    lines = [f"# schedule candidates of SCoP {scop.name} (best first; cost in estimated ns)"]
-    for k, cand in enumerate(ranked):
-        lines.append(f"#  {k + 1}. {cand.schedule.name}: {cand.explanation}")
-    lines.append(f"# chosen: {chosen.name}")
-    if chosen.relaxed:
-        lines.append(f"# relaxed reductions (atomics): {', '.join(sorted(chosen.relaxed))}")
-    if chosen.scop is not None and chosen.scop is not scop:
-        for array in chosen.scop.arrays:
-            if array.local and not any(a.name == array.name for a in scop.arrays):
-                users = [s.name for s in chosen.scop.statements
-                         if any(a.array == array.name for a in s.accesses)]
-                dims = "".join(f"[{'' if e is None else e}]" for e in array.extents)
-                lines.append(f"# expanded scalar: {array.name}{dims} in {', '.join(users)}")
-    return "\n".join(lines) + "\n" + chosen.yaml()

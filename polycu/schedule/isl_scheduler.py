@@ -81,6 +81,17 @@ def isl_options(ctx: isl.Context, values: Mapping[str, int]) -> Iterator[None]:
             getattr(ctx, f"set_{name}")(value)
 
 
+#: isl operations allowed for each step of generating one schedule's code: its
+#: mapping, each kernel's AST, the host AST and grid sizes (the command-line option
+#: would be --isl-max-operations; 0 = no limit).  PolyBench's kernels need at most
+#: 1,024,000 per step (seidel-2d's wavefront kernel; found by doubling from 1000),
+#: so the limit leaves a factor 4; isl's time per operation grows with the size of
+#: the sets (a tiled 3-D wavefront: 1M operations in 5 s, 4M in 50 s).  Beyond it the
+#: schedule is dropped for the next one (the driver), like Polly's
+#: compute-out.
+MAX_OPERATIONS = 4_000_000
+
+
 @contextmanager
 def operation_budget(ctx: isl.Context, max_operations: int) -> Iterator[None]:
     """Count isl operations from zero; raise ``BudgetExceeded`` when the cap is hit

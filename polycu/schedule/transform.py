@@ -16,26 +16,24 @@ The new value's name records the step and the node, e.g. ``|tile(32,32)@0.0``.
 * ``distribute(s, path)`` / ``fuse(s, path)``: a band above a sequence is pushed
   into every child (loop distribution) / bands heading every child of a sequence
   are pulled above it as one band (loop fusion).
-* ``coalesce_bands(s)``: every kernel band permuted so that its coincident members
-  lead and the one giving unit-stride accesses is innermost among those mapped.
+* ``coalesce_bands(s, cost)``: every would-be kernel band permuted so that its
+  coincident members lead, with the one ``cost`` (the mapping's estimate) likes
+  best innermost among those mapped.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import islpy as isl
 
 from ..diagnostics import error
 from .bands import leading_coincident, mark_bands
 from .legality import check_legality
-from .metrics import MAX_MAPPED, analyze
 from .value import Path, Schedule, is_band, node_at, path_of
 
 
 def _finish(schedule: Schedule, node: isl.ScheduleNode, step: str) -> Schedule:
     """Re-mark and prove the tree holding ``node``; the new value records ``step``."""
-    if schedule.scop is None or schedule.deps is None:
-        raise ValueError("the schedule carries no SCoP/dependences to re-prove it with")
     tree = mark_bands(node.get_schedule(), schedule.deps, schedule.relaxed, combine=False)
     result = schedule.then(step, tree)
     check_legality(schedule.scop, schedule.deps, result)
@@ -170,14 +168,18 @@ def fuse(schedule: Schedule, path: Path) -> Schedule:
     return _finish(schedule, node.insert_partial_schedule(combined), f"fuse{_at(path)}")
 
 
-def coalesce_bands(schedule: Schedule) -> Schedule | None:
+#: Band members a GPU maps to blocks and threads (x, y, z).
+MAX_MAPPED = 3
+
+
+def coalesce_bands(schedule: Schedule, cost: Callable[[Schedule], float]) -> Schedule | None:
     """Permute kernel bands for coalescing; None when nothing changes.
 
     In each permutable band that would become a kernel (or would, once a
     coincident member leads), the coincident members move to the front and the
-    one whose unit step gives the most unit-stride accesses to the largest arrays
-    goes to the innermost mapped position (``threadIdx.x``).  Permutations of a
-    permutable band are legal; the result is proven anyway.
+    one whose placement innermost (``threadIdx.x``) gives the lowest ``cost`` goes
+    there; ties keep the band as it is.  Permutations of a permutable band are
+    legal; the result is proven anyway.
     """
     current = schedule
     steps = []
@@ -200,8 +202,7 @@ def coalesce_bands(schedule: Schedule) -> Schedule | None:
                 trial = current
             else:
                 trial = interchange(current, path, order)
-            metrics = analyze(trial.scop, trial.tree, trial.relaxed)
-            key = (metrics.cost, order != list(range(n)))
+            key = (cost(trial), order != list(range(n)))
             if best_key is None or key < best_key:
                 best, best_key = (trial, order), key
         if best is not None and best[1] != list(range(n)):

@@ -21,25 +21,26 @@ Path = tuple[int, ...]
 
 @dataclass(frozen=True, eq=False)
 class Schedule:
-    """One candidate execution order of a SCoP.
+    """One candidate execution order of a SCoP, with the model it orders.
 
-    ``tree`` has ``scop.domain()`` as its domain and every band node carries the
-    ``permutable`` flag and per-member ``coincident`` flags computed from the
-    dependences by :func:`polycu.schedule.bands.mark_bands` (never trusted from
-    wherever the tree came from).  ``relaxed`` names the reduction statements
-    whose self-dependences were ignored when computing coincidence: the mapping
-    must lower their updates with atomics or tree reductions.  ``name`` records
-    where the schedule came from ('identity', 'isl-maxfuse', 'loaded:FILE') and
-    the transformations applied since ('identity|tile(32,32)').  ``scop`` and
-    ``deps`` are what the flags were computed from; transformations use them to
-    re-mark and re-prove their results.
+    ``scop`` and ``deps`` are the model the schedule belongs to: the SCoP as loaded,
+    or the SCoP with scalars expanded (expand.py), and its dependences.  Every later
+    phase maps, places and prints that model, never another one.  ``tree`` has
+    ``scop.domain()`` as its domain and every band node carries the ``permutable``
+    flag and per-member ``coincident`` flags computed from ``deps`` by
+    :func:`polycu.schedule.bands.mark_bands` (never trusted from wherever the tree
+    came from).  ``relaxed`` names the reduction statements whose self-dependences
+    were ignored when computing coincidence: the mapping must lower their updates
+    with atomics.  ``name`` records where the schedule came from ('identity',
+    'isl-maxfuse', 'loaded:FILE') and the transformations applied since
+    ('identity|tile(32,32)').
     """
 
     name: str
     tree: isl.Schedule
-    relaxed: frozenset[str] = frozenset()
-    scop: Scop | None = field(default=None, repr=False)
-    deps: Dependences | None = field(default=None, repr=False)
+    relaxed: frozenset[str]
+    scop: Scop = field(repr=False)
+    deps: Dependences = field(repr=False)
 
     def then(self, step: str, tree: isl.Schedule) -> "Schedule":
         """The schedule after one more transformation ``step`` (a new value)."""

@@ -4,8 +4,12 @@
  *   g++ -std=c++17 -O1 -fopenmp -x c++ -DPOLYCU_EMULATE -I <this dir> file.cu
  *
  * The generated .cu includes this header instead of <cuda_runtime.h> when
- * POLYCU_EMULATE is defined.  The emulation is built to make bugs of the
- * generated code show, not to hide them:
+ * POLYCU_EMULATE is defined.  It holds what that code uses (kernels indexed by
+ * threadIdx/blockIdx, min/max, atomicAdd; host code that allocates, copies,
+ * launches and checks errors) and what the memory placement of shared memory,
+ * the read-only path, constant memory, textures and surfaces will use; nothing
+ * else.  The emulation is built to make bugs of the generated code show, not
+ * to hide them:
  *
  * - POLYCU_LAUNCH (kernels with __syncthreads) runs the blocks one after
  *   another, each block as one OpenMP team of blockDim threads running
@@ -24,13 +28,13 @@
  * - cudaMalloc'd memory starts poisoned (0xFF) to catch missing copy-ins and
  *   lies between two poisoned red zones, checked after every launch, to catch
  *   writes outside it; requests over 2^40 bytes (a wrapped negative size) fail
- *   with cudaErrorMemoryAllocation, as on a GPU; cudaMemcpy/cudaMemset check that device ranges lie
- *   inside one device allocation and that the copy direction matches.
+ *   with cudaErrorMemoryAllocation, as on a GPU; cudaMemcpy checks that device
+ *   ranges lie inside one device allocation and that the copy direction matches.
  * - Launch configurations are checked against CUDA's limits; a bad one is a
  *   sticky error that cudaGetLastError() returns, as on a GPU.
  *
- * Textures and surfaces are small descriptors (pointer, pitches, element
- * size) with point sampling; constant memory is ordinary memory.
+ * Constant memory is ordinary memory; textures and surfaces are small
+ * descriptors (pointer, pitches, element size) with point sampling.
  */
 #ifndef POLYCU_EMU_H
 #define POLYCU_EMU_H
@@ -55,27 +59,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
-#include <math.h>
+#include <math.h>  // the C math functions kernels call, with C++'s float overloads
 #include <pthread.h>
 #include <type_traits>
 
 /* ---------------------------------------------------------------------- */
-/* Qualifiers                                                             */
+/* Qualifiers: kernels, constant memory, shared memory                    */
 /* ---------------------------------------------------------------------- */
 
 #define __global__
-#define __device__
-#define __host__
 #define __constant__
-#define __managed__
-#define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
-#define __launch_bounds__(...)
 #define __shared__ static __attribute__((section("polycu_shared"), aligned(16)))
 
 /* ---------------------------------------------------------------------- */
-/* Vector types and the thread coordinates                                */
+/* Launch shapes and thread coordinates                                   */
 /* ---------------------------------------------------------------------- */
 
 struct uint3 { unsigned int x, y, z; };
@@ -84,25 +81,7 @@ struct dim3 {
   unsigned int x, y, z;
   constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
       : x(vx), y(vy), z(vz) {}
-  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
-
-#define POLYCU_EMU_VECTOR2(NAME, T)                                          \
-  struct NAME { T x, y; };                                                   \
-  inline NAME make_##NAME(T x, T y) { return NAME{x, y}; }
-#define POLYCU_EMU_VECTOR4(NAME, T)                                          \
-  struct NAME { T x, y, z, w; };                                             \
-  inline NAME make_##NAME(T x, T y, T z, T w) { return NAME{x, y, z, w}; }
-POLYCU_EMU_VECTOR2(int2, int)
-POLYCU_EMU_VECTOR2(uint2, unsigned int)
-POLYCU_EMU_VECTOR2(float2, float)
-POLYCU_EMU_VECTOR2(double2, double)
-POLYCU_EMU_VECTOR4(int4, int)
-POLYCU_EMU_VECTOR4(uint4, unsigned int)
-POLYCU_EMU_VECTOR4(float4, float)
-#undef POLYCU_EMU_VECTOR2
-#undef POLYCU_EMU_VECTOR4
-inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
 
 /* Each emulated CUDA thread is an OS thread (or a turn of one), so the
    coordinates are thread-local. */
@@ -110,24 +89,39 @@ inline thread_local uint3 threadIdx;
 inline thread_local uint3 blockIdx;
 inline thread_local dim3 blockDim;
 inline thread_local dim3 gridDim;
-constexpr int warpSize = 32;
 
 /* ---------------------------------------------------------------------- */
-/* Errors                                                                 */
+/* Errors: the codes the emulation returns, and the sticky launch error   */
 /* ---------------------------------------------------------------------- */
 
-enum cudaError_t {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidSymbol = 13,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorLaunchOutOfResources = 701,
-};
-typedef cudaError_t cudaError;
+/* X(name, CUDA's value, cudaGetErrorString's text) */
+#define POLYCU_EMU_ERRORS(X)                                                    \
+  X(cudaSuccess, 0, "no error")                                                 \
+  X(cudaErrorInvalidValue, 1, "invalid argument")                               \
+  X(cudaErrorMemoryAllocation, 2, "out of memory")                              \
+  X(cudaErrorInvalidConfiguration, 9, "invalid configuration argument")         \
+  X(cudaErrorInvalidMemcpyDirection, 21, "invalid copy direction for memcpy")   \
+  X(cudaErrorLaunchOutOfResources, 701, "too many resources requested for launch")
+
+#define POLYCU_EMU_ENUMERATOR(name, value, text) name = value,
+#define POLYCU_EMU_NAME(name, value, text) case name: return #name;
+#define POLYCU_EMU_TEXT(name, value, text) case name: return text;
+
+enum cudaError_t { POLYCU_EMU_ERRORS(POLYCU_EMU_ENUMERATOR) };
+
+inline const char *cudaGetErrorName(cudaError_t e) {
+  switch (e) { POLYCU_EMU_ERRORS(POLYCU_EMU_NAME) }
+  return "cudaErrorUnknown";
+}
+inline const char *cudaGetErrorString(cudaError_t e) {
+  switch (e) { POLYCU_EMU_ERRORS(POLYCU_EMU_TEXT) }
+  return "unknown error";
+}
+
+#undef POLYCU_EMU_ENUMERATOR
+#undef POLYCU_EMU_NAME
+#undef POLYCU_EMU_TEXT
+#undef POLYCU_EMU_ERRORS
 
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -136,36 +130,6 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice = 3,
   cudaMemcpyDefault = 4,
 };
-
-inline const char *cudaGetErrorName(cudaError_t e) {
-  switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
-  }
-  return "cudaErrorUnknown";
-}
-
-inline const char *cudaGetErrorString(cudaError_t e) {
-  switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidSymbol: return "invalid device symbol";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
-  }
-  return "unknown error";
-}
 
 namespace polycu_emu {
 
@@ -201,14 +165,9 @@ inline cudaError_t cudaGetLastError() {
   polycu_emu::last_error = cudaSuccess;
   return e;
 }
-inline cudaError_t cudaPeekAtLastError() { return polycu_emu::last_error; }
-/* Launches are synchronous in the emulation. */
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
-inline cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
 
 /* ---------------------------------------------------------------------- */
-/* Device memory                                                          */
+/* Device memory: poisoned, fenced by red zones, copies checked            */
 /* ---------------------------------------------------------------------- */
 
 namespace polycu_emu {
@@ -336,6 +295,7 @@ inline cudaError_t cudaMalloc(void **pointer, std::size_t size) {
   *pointer = base + red_zone;
   return cudaSuccess;
 }
+/* cuda_runtime.h's typed overload: cudaMalloc(&double_pointer, bytes). */
 template <class T> inline cudaError_t cudaMalloc(T **pointer, std::size_t size) {
   return cudaMalloc(reinterpret_cast<void **>(pointer), size);
 }
@@ -347,15 +307,6 @@ inline cudaError_t cudaFree(void *p) {
   std::free(static_cast<unsigned char *>(p) - polycu_emu::red_zone);
   return cudaSuccess;
 }
-
-inline cudaError_t cudaMallocHost(void **p, std::size_t size) {
-  *p = std::malloc(size ? size : 1);
-  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
-}
-template <class T> inline cudaError_t cudaMallocHost(T **p, std::size_t size) {
-  return cudaMallocHost(reinterpret_cast<void **>(p), size);
-}
-inline cudaError_t cudaFreeHost(void *p) { std::free(p); return cudaSuccess; }
 
 inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMemcpyKind kind) {
   using polycu_emu::check_range;
@@ -372,36 +323,7 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMem
   return cudaSuccess;
 }
 
-/* Pitched 2-D memory: rows padded to 256 bytes, as a GPU might. */
-inline cudaError_t cudaMallocPitch(void **pointer, std::size_t *pitch, std::size_t width, std::size_t height) {
-  *pitch = (width + 255) / 256 * 256;
-  return cudaMalloc(pointer, *pitch * height);
-}
-template <class T>
-inline cudaError_t cudaMallocPitch(T **pointer, std::size_t *pitch, std::size_t width, std::size_t height) {
-  return cudaMallocPitch(reinterpret_cast<void **>(pointer), pitch, width, height);
-}
-
-inline cudaError_t cudaMemcpy2D(void *dst, std::size_t dpitch, const void *src, std::size_t spitch,
-                                std::size_t width, std::size_t height, cudaMemcpyKind kind) {
-  if (width > dpitch || width > spitch)
-    return polycu_emu::report(cudaErrorInvalidValue, "cudaMemcpy2D: width exceeds a pitch");
-  for (std::size_t r = 0; r < height; ++r) {
-    cudaError_t e = cudaMemcpy(static_cast<unsigned char *>(dst) + r * dpitch,
-                               static_cast<const unsigned char *>(src) + r * spitch, width, kind);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
-}
-
-inline cudaError_t cudaMemset(void *p, int value, std::size_t n) {
-  cudaError_t e = polycu_emu::check_range("cudaMemset", p, n, true);
-  if (e != cudaSuccess) return e;
-  std::memset(p, value, n);
-  return cudaSuccess;
-}
-
-/* __constant__ and __device__ variables are ordinary globals. */
+/* __constant__ variables are ordinary globals. */
 template <class T>
 inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, std::size_t count,
                                       std::size_t offset = 0,
@@ -415,19 +337,6 @@ inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, std::size_t co
   std::memcpy(reinterpret_cast<char *>(&symbol) + offset, src, count);
   return cudaSuccess;
 }
-template <class T>
-inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, std::size_t count,
-                                        std::size_t offset = 0,
-                                        cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  if (offset + count > sizeof(T))
-    return polycu_emu::report(cudaErrorInvalidValue,
-                              "cudaMemcpyFromSymbol: %zu bytes at offset %zu overflow a %zu-byte symbol",
-                              count, offset, sizeof(T));
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-    return cudaErrorInvalidMemcpyDirection;
-  std::memcpy(dst, reinterpret_cast<const char *>(&symbol) + offset, count);
-  return cudaSuccess;
-}
 
 /* Device allocations still live: the runtime checks generated code frees all. */
 extern "C" __attribute__((weak)) long polycu_emu_live_allocations(void) {
@@ -437,45 +346,7 @@ extern "C" __attribute__((weak)) long polycu_emu_live_allocations(void) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* Events (wall-clock time on the CPU)                                    */
-/* ---------------------------------------------------------------------- */
-
-struct CUevent_st { double when_ms; bool recorded; };
-typedef CUevent_st *cudaEvent_t;
-struct CUstream_st;
-typedef CUstream_st *cudaStream_t;
-
-namespace polycu_emu {
-inline double now_ms() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-}  // namespace polycu_emu
-
-inline cudaError_t cudaEventCreate(cudaEvent_t *event) {
-  *event = new CUevent_st{polycu_emu::now_ms(), false};
-  return cudaSuccess;
-}
-inline cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t = nullptr) {
-  if (event == nullptr) return cudaErrorInvalidResourceHandle;
-  event->when_ms = polycu_emu::now_ms();
-  event->recorded = true;
-  return cudaSuccess;
-}
-inline cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  return event ? cudaSuccess : cudaErrorInvalidResourceHandle;
-}
-inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
-  if (start == nullptr || end == nullptr || !start->recorded || !end->recorded)
-    return cudaErrorInvalidResourceHandle;
-  *ms = static_cast<float>(end->when_ms - start->when_ms);
-  return cudaSuccess;
-}
-inline cudaError_t cudaEventDestroy(cudaEvent_t event) { delete event; return cudaSuccess; }
-
-/* ---------------------------------------------------------------------- */
-/* Launches                                                               */
+/* Launches: blocks, threads, shared memory and barriers                  */
 /* ---------------------------------------------------------------------- */
 
 extern "C" char __start_polycu_shared[] __attribute__((weak, visibility("hidden")));
@@ -649,15 +520,18 @@ inline void __syncthreads() {
                       polycu_emu::current_kernel ? polycu_emu::current_kernel : "host code");
   barrier->wait(polycu_emu::current_thread);
 }
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 /* ---------------------------------------------------------------------- */
-/* Device functions                                                       */
+/* Device functions the kernels call                                      */
 /* ---------------------------------------------------------------------- */
 
+/* The read-only path: const __restrict__ pointers (g++ knows __restrict__) and
+   __ldg loads. */
 template <class T> inline T __ldg(const T *p) { return *p; }
 
+/* Loop bounds take min/max of integers only (isl's AST expressions).  All of
+   CUDA's same-type integer overloads are here, so that a call resolves, or is
+   ambiguous, as it does for nvcc. */
 #define POLYCU_EMU_MINMAX(T)                                   \
   inline T min(T a, T b) { return b < a ? b : a; }            \
   inline T max(T a, T b) { return a < b ? b : a; }
@@ -667,34 +541,47 @@ POLYCU_EMU_MINMAX(long)
 POLYCU_EMU_MINMAX(unsigned long)
 POLYCU_EMU_MINMAX(long long)
 POLYCU_EMU_MINMAX(unsigned long long)
-POLYCU_EMU_MINMAX(float)
-POLYCU_EMU_MINMAX(double)
 #undef POLYCU_EMU_MINMAX
-/* Mixed signedness and precision resolve as in CUDA's headers. */
-inline unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned int>(a), b); }
-inline unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned int>(b)); }
-inline unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned int>(a), b); }
-inline unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned int>(b)); }
-inline double min(float a, double b) { return min(static_cast<double>(a), b); }
-inline double min(double a, float b) { return min(a, static_cast<double>(b)); }
-inline double max(float a, double b) { return max(static_cast<double>(a), b); }
-inline double max(double a, float b) { return max(a, static_cast<double>(b)); }
 
-inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline double exp10(double x) { return std::pow(10.0, x); }
-inline float exp10f(float x) { return std::pow(10.0f, x); }
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __expf(float x) { return std::exp(x); }
-inline float __logf(float x) { return std::log(x); }
-inline float __powf(float a, float b) { return std::pow(a, b); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-inline double __dsqrt_rn(double x) { return std::sqrt(x); }
-inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+/* Relaxed reductions (--relax-reductions) update with atomicAdd, on the element
+   types polycu relaxes (ATOMIC_TYPES); it returns the old value, like CUDA's. */
+namespace polycu_emu {
+template <class T> inline T atomic_add(T *address, T value) {
+  T old, updated;
+  __atomic_load(address, &old, __ATOMIC_RELAXED);
+  do {
+    updated = old + value;
+  } while (!__atomic_compare_exchange(address, &old, &updated, false, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_RELAXED));
+  return old;
+}
+}  // namespace polycu_emu
+
+inline int atomicAdd(int *a, int v) { return polycu_emu::atomic_add(a, v); }
+inline unsigned int atomicAdd(unsigned int *a, unsigned int v) { return polycu_emu::atomic_add(a, v); }
+inline float atomicAdd(float *a, float v) { return polycu_emu::atomic_add(a, v); }
+inline double atomicAdd(double *a, double v) { return polycu_emu::atomic_add(a, v); }
+
+/* ---------------------------------------------------------------------- */
+/* CUDA arrays, texture and surface objects                               */
+/* ---------------------------------------------------------------------- */
+/* For the memory placement of read-only arrays in texture objects (1-D over
+   linear memory, 2-D and 3-D over CUDA arrays; doubles fetched as int2 and
+   rebuilt with __hiloint2double) and of arrays read and written in one kernel
+   in surface objects.  Only what polycu is to emit is emulated: point sampling
+   of element types at unnormalised coordinates, clamp or border addressing;
+   cudaCreateTextureObject refuses the rest.  Surface accesses outside the
+   surface trap (CUDA's default boundary mode). */
+
+enum cudaChannelFormatKind {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+};
+struct cudaChannelFormatDesc { int x, y, z, w; cudaChannelFormatKind f; };
+
+/* A double texel is an int2 of its two halves. */
+struct int2 { int x, y; };
 
 inline double __hiloint2double(int hi, int lo) {
   std::uint64_t bits = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(hi)) << 32) |
@@ -703,115 +590,22 @@ inline double __hiloint2double(int hi, int lo) {
   std::memcpy(&d, &bits, sizeof d);
   return d;
 }
-inline int __double2hiint(double d) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &d, sizeof bits);
-  return static_cast<int>(static_cast<std::uint32_t>(bits >> 32));
-}
-inline int __double2loint(double d) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &d, sizeof bits);
-  return static_cast<int>(static_cast<std::uint32_t>(bits));
-}
 
-/* ---------------------------------------------------------------------- */
-/* Atomics (they return the old value, like CUDA's)                       */
-/* ---------------------------------------------------------------------- */
-
-namespace polycu_emu {
-
-/* Read-modify-write of any 4- or 8-byte type by compare-and-swap. */
-template <class T, class Op> inline T atomic_update(T *address, Op op) {
-  T old, updated;
-  __atomic_load(address, &old, __ATOMIC_RELAXED);
-  do {
-    updated = op(old);
-  } while (!__atomic_compare_exchange(address, &old, &updated, false, __ATOMIC_SEQ_CST,
-                                      __ATOMIC_RELAXED));
-  return old;
-}
-
-}  // namespace polycu_emu
-
-#define POLYCU_EMU_INTEGER_ATOMICS(T)                                                         \
-  inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }       \
-  inline T atomicSub(T *a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }       \
-  inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }       \
-  inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }         \
-  inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }       \
-  inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); }     \
-  inline T atomicMin(T *a, T v) {                                                            \
-    return polycu_emu::atomic_update(a, [v](T old) { return v < old ? v : old; });           \
-  }                                                                                          \
-  inline T atomicMax(T *a, T v) {                                                            \
-    return polycu_emu::atomic_update(a, [v](T old) { return old < v ? v : old; });           \
-  }                                                                                          \
-  inline T atomicCAS(T *a, T compare, T v) {                                                 \
-    __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    return compare;                                                                          \
-  }
-POLYCU_EMU_INTEGER_ATOMICS(int)
-POLYCU_EMU_INTEGER_ATOMICS(unsigned int)
-POLYCU_EMU_INTEGER_ATOMICS(long long)
-POLYCU_EMU_INTEGER_ATOMICS(unsigned long long)
-#undef POLYCU_EMU_INTEGER_ATOMICS
-
-inline float atomicAdd(float *a, float v) {
-  return polycu_emu::atomic_update(a, [v](float old) { return old + v; });
-}
-inline double atomicAdd(double *a, double v) {
-  return polycu_emu::atomic_update(a, [v](double old) { return old + v; });
-}
-inline float atomicExch(float *a, float v) {
-  float old;
-  __atomic_exchange(a, &v, &old, __ATOMIC_SEQ_CST);
-  return old;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Arrays, textures and surfaces                                          */
-/* ---------------------------------------------------------------------- */
-
-enum cudaChannelFormatKind {
-  cudaChannelFormatKindSigned = 0,
-  cudaChannelFormatKindUnsigned = 1,
-  cudaChannelFormatKindFloat = 2,
-  cudaChannelFormatKindNone = 3,
-};
-struct cudaChannelFormatDesc { int x, y, z, w; cudaChannelFormatKind f; };
-
-inline cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
-                                                   cudaChannelFormatKind f) {
-  return cudaChannelFormatDesc{x, y, z, w, f};
+/* The channels of a scalar element type, or of int2. */
+template <class T> inline cudaChannelFormatDesc cudaCreateChannelDesc() {
+  constexpr bool pair = std::is_same<T, int2>::value;
+  constexpr int bits = pair ? 32 : 8 * static_cast<int>(sizeof(T));
+  cudaChannelFormatKind kind = std::is_floating_point<T>::value ? cudaChannelFormatKindFloat
+                               : std::is_unsigned<T>::value    ? cudaChannelFormatKindUnsigned
+                                                               : cudaChannelFormatKindSigned;
+  return cudaChannelFormatDesc{bits, pair ? bits : 0, 0, 0, kind};
 }
 
 namespace polycu_emu {
-template <class T> struct Channel {
-  static constexpr int components = 1;
-  static constexpr int bits = 8 * sizeof(T);
-};
-template <> struct Channel<int2> { static constexpr int components = 2, bits = 32; };
-template <> struct Channel<uint2> { static constexpr int components = 2, bits = 32; };
-template <> struct Channel<float2> { static constexpr int components = 2, bits = 32; };
-template <> struct Channel<int4> { static constexpr int components = 4, bits = 32; };
-template <> struct Channel<uint4> { static constexpr int components = 4, bits = 32; };
-template <> struct Channel<float4> { static constexpr int components = 4, bits = 32; };
-
 inline std::size_t element_bytes(const cudaChannelFormatDesc &d) {
   return static_cast<std::size_t>(d.x + d.y + d.z + d.w) / 8;
 }
 }  // namespace polycu_emu
-
-template <class T> inline cudaChannelFormatDesc cudaCreateChannelDesc() {
-  using C = polycu_emu::Channel<T>;
-  const int b = C::bits;
-  cudaChannelFormatKind kind = std::is_floating_point<T>::value || std::is_same<T, float2>::value ||
-                                       std::is_same<T, float4>::value
-                                   ? cudaChannelFormatKindFloat
-                                   : cudaChannelFormatKindSigned;
-  return cudaChannelFormatDesc{b, C::components > 1 ? b : 0, C::components > 2 ? b : 0,
-                               C::components > 3 ? b : 0, kind};
-}
 
 struct cudaExtent { std::size_t width, height, depth; };
 inline cudaExtent make_cudaExtent(std::size_t w, std::size_t h, std::size_t d) { return cudaExtent{w, h, d}; }
@@ -820,9 +614,9 @@ inline cudaPitchedPtr make_cudaPitchedPtr(void *p, std::size_t pitch, std::size_
   return cudaPitchedPtr{p, pitch, xsize, ysize};
 }
 struct cudaPos { std::size_t x, y, z; };
-inline cudaPos make_cudaPos(std::size_t x, std::size_t y, std::size_t z) { return cudaPos{x, y, z}; }
 
-/* A CUDA array: a dense block of width x height x depth elements. */
+/* A CUDA array: a dense block of width x height x depth elements, poisoned like
+   device memory. */
 struct cudaArray {
   std::size_t width, height, depth, element;
   unsigned char *data;
@@ -830,7 +624,7 @@ struct cudaArray {
 typedef cudaArray *cudaArray_t;
 typedef const cudaArray *cudaArray_const_t;
 
-enum { cudaArrayDefault = 0, cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2 };
+enum { cudaArrayDefault = 0, cudaArraySurfaceLoadStore = 2 };
 
 inline cudaError_t cudaMalloc3DArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
                                      cudaExtent extent, unsigned int = 0) {
@@ -853,27 +647,43 @@ inline cudaError_t cudaFreeArray(cudaArray_t array) {
   return cudaSuccess;
 }
 
-/* Copies between linear memory (rows of `pitch` bytes) and an array, at a
-   byte offset `x` and row `y` in it. */
+namespace polycu_emu {
+
+/* Copies a box of `width` bytes x `height` rows x `depth` slices between an array,
+   at byte `x` of row `y` of slice `z` of it, and linear memory whose rows are
+   `pitch` bytes apart and whose slices are `rows` rows apart. */
+inline cudaError_t copy_box(const char *what, const cudaArray *a, std::size_t x, std::size_t y,
+                            std::size_t z, unsigned char *linear, std::size_t pitch, std::size_t rows,
+                            std::size_t width, std::size_t height, std::size_t depth, bool to_array) {
+  std::size_t row = a->width * a->element;
+  if (x + width > row || y + height > a->height || z + depth > a->depth || width > pitch ||
+      height > rows)
+    return report(cudaErrorInvalidValue, "%s: the box is not inside the array or the linear memory", what);
+  for (std::size_t k = 0; k < depth; ++k)
+    for (std::size_t r = 0; r < height; ++r) {
+      unsigned char *cell = a->data + ((z + k) * a->height + y + r) * row + x;
+      unsigned char *line = linear + (k * rows + r) * pitch;
+      if (to_array) std::memcpy(cell, line, width);
+      else std::memcpy(line, cell, width);
+    }
+  return cudaSuccess;
+}
+
+}  // namespace polycu_emu
+
+/* 2-D copies: `x` is a byte offset in the array's rows, `width` a byte count. */
 inline cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, std::size_t x, std::size_t y, const void *src,
                                        std::size_t spitch, std::size_t width, std::size_t height,
                                        cudaMemcpyKind) {
-  std::size_t row = dst->width * dst->element;
-  if (x + width > row || y + height > dst->height * dst->depth || width > spitch)
-    return polycu_emu::report(cudaErrorInvalidValue, "cudaMemcpy2DToArray: out of the array");
-  for (std::size_t r = 0; r < height; ++r)
-    std::memcpy(dst->data + (y + r) * row + x, static_cast<const unsigned char *>(src) + r * spitch, width);
-  return cudaSuccess;
+  return polycu_emu::copy_box("cudaMemcpy2DToArray", dst, x, y, 0,
+                              static_cast<unsigned char *>(const_cast<void *>(src)), spitch, height,
+                              width, height, 1, true);
 }
 inline cudaError_t cudaMemcpy2DFromArray(void *dst, std::size_t dpitch, cudaArray_const_t src, std::size_t x,
                                          std::size_t y, std::size_t width, std::size_t height,
                                          cudaMemcpyKind) {
-  std::size_t row = src->width * src->element;
-  if (x + width > row || y + height > src->height * src->depth || width > dpitch)
-    return polycu_emu::report(cudaErrorInvalidValue, "cudaMemcpy2DFromArray: out of the array");
-  for (std::size_t r = 0; r < height; ++r)
-    std::memcpy(static_cast<unsigned char *>(dst) + r * dpitch, src->data + (y + r) * row + x, width);
-  return cudaSuccess;
+  return polycu_emu::copy_box("cudaMemcpy2DFromArray", src, x, y, 0, static_cast<unsigned char *>(dst),
+                              dpitch, height, width, height, 1, false);
 }
 
 struct cudaMemcpy3DParms {
@@ -883,46 +693,33 @@ struct cudaMemcpy3DParms {
   cudaArray_t dstArray;
   cudaPos dstPos;
   cudaPitchedPtr dstPtr;
-  cudaExtent extent;  // in elements for arrays, width in bytes for linear memory
+  cudaExtent extent;  // in elements, since one side is an array
   cudaMemcpyKind kind;
 };
 
-/* Whole-box copies between a 3-D array and linear memory (either way). */
+/* 3-D copies between an array and linear memory (either way); positions are in
+   elements in the array, x in bytes in linear memory. */
 inline cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p) {
-  cudaArray_t array = p->dstArray ? p->dstArray : p->srcArray;
+  const cudaArray *array = p->dstArray ? p->dstArray : p->srcArray;
   if (array == nullptr || (p->dstArray && p->srcArray))
     return polycu_emu::report(cudaErrorInvalidValue, "cudaMemcpy3D: exactly one side must be an array");
   const cudaPitchedPtr &linear = p->dstArray ? p->srcPtr : p->dstPtr;
-  std::size_t row = p->extent.width * array->element;
+  const cudaPos &in_array = p->dstArray ? p->dstPos : p->srcPos;
+  const cudaPos &in_linear = p->dstArray ? p->srcPos : p->dstPos;
+  auto *base = static_cast<unsigned char *>(linear.ptr) +
+               (in_linear.z * linear.ysize + in_linear.y) * linear.pitch + in_linear.x;
   std::size_t h = p->extent.height ? p->extent.height : 1, d = p->extent.depth ? p->extent.depth : 1;
-  if (p->extent.width > array->width || h > array->height || d > array->depth || row > linear.pitch)
-    return polycu_emu::report(cudaErrorInvalidValue, "cudaMemcpy3D: extent larger than the array");
-  for (std::size_t z = 0; z < d; ++z)
-    for (std::size_t y = 0; y < h; ++y) {
-      unsigned char *a = array->data + ((z * array->height + y) * array->width) * array->element;
-      unsigned char *l = static_cast<unsigned char *>(linear.ptr) + (z * linear.ysize + y) * linear.pitch;
-      if (p->dstArray) std::memcpy(a, l, row);
-      else std::memcpy(l, a, row);
-    }
-  return cudaSuccess;
+  return polycu_emu::copy_box("cudaMemcpy3D", array, in_array.x * array->element, in_array.y, in_array.z,
+                              base, linear.pitch, linear.ysize ? linear.ysize : 1,
+                              p->extent.width * array->element, h, d, p->dstArray != nullptr);
 }
 
-enum cudaResourceType {
-  cudaResourceTypeArray = 0,
-  cudaResourceTypeMipmappedArray = 1,
-  cudaResourceTypeLinear = 2,
-  cudaResourceTypePitch2D = 3,
-};
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeLinear = 2 };
 struct cudaResourceDesc {
   cudaResourceType resType;
   union {
     struct { cudaArray_t array; } array;
     struct { void *devPtr; cudaChannelFormatDesc desc; std::size_t sizeInBytes; } linear;
-    struct {
-      void *devPtr;
-      cudaChannelFormatDesc desc;
-      std::size_t width, height, pitchInBytes;
-    } pitch2D;
   } res;
 };
 
@@ -934,18 +731,12 @@ enum cudaTextureAddressMode {
 };
 enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
-enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
 
 struct cudaTextureDesc {
   cudaTextureAddressMode addressMode[3];
   cudaTextureFilterMode filterMode;
   cudaTextureReadMode readMode;
-  int sRGB;
-  float borderColor[4];
   int normalizedCoords;
-  unsigned int maxAnisotropy;
-  cudaTextureFilterMode mipmapFilterMode;
-  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
 };
 
 typedef unsigned long long cudaTextureObject_t;
@@ -954,42 +745,26 @@ typedef unsigned long long cudaSurfaceObject_t;
 namespace polycu_emu {
 
 /* What a texture or surface object refers to: elements of `element` bytes,
-   rows `pitch` bytes apart, slices `slice` bytes apart. */
+   rows `pitch` bytes apart, slices `slice` bytes apart; per dimension, whether
+   a texture fetch outside reads 0 (border) instead of the nearest element. */
 struct View {
   unsigned char *base;
   std::size_t element, pitch, slice, width, height, depth;
-  cudaTextureAddressMode mode;
-  bool normalized;
+  bool border[3];
 };
 
 inline bool view_of(const cudaResourceDesc &r, View &v) {
-  switch (r.resType) {
-    case cudaResourceTypeArray: {
-      const cudaArray *a = r.res.array.array;
-      if (a == nullptr) return false;
-      v = View{a->data, a->element, a->width * a->element, a->width * a->height * a->element,
-               a->width, a->height, a->depth, cudaAddressModeClamp, false};
-      return true;
-    }
-    case cudaResourceTypeLinear: {
-      std::size_t e = element_bytes(r.res.linear.desc);
-      if (e == 0) return false;
-      std::size_t n = r.res.linear.sizeInBytes / e;
-      v = View{static_cast<unsigned char *>(r.res.linear.devPtr), e, n * e, n * e, n, 1, 1,
-               cudaAddressModeClamp, false};
-      return true;
-    }
-    case cudaResourceTypePitch2D: {
-      const auto &p = r.res.pitch2D;
-      std::size_t e = element_bytes(p.desc);
-      if (e == 0) return false;
-      v = View{static_cast<unsigned char *>(p.devPtr), e, p.pitchInBytes, p.pitchInBytes * p.height,
-               p.width, p.height, 1, cudaAddressModeClamp, false};
-      return true;
-    }
-    default:
-      return false;
+  if (r.resType == cudaResourceTypeArray && r.res.array.array != nullptr) {
+    const cudaArray *a = r.res.array.array;
+    v = View{a->data, a->element, a->width * a->element, a->width * a->height * a->element,
+             a->width, a->height, a->depth, {}};
+    return true;
   }
+  std::size_t e = r.resType == cudaResourceTypeLinear ? element_bytes(r.res.linear.desc) : 0;
+  if (e == 0) return false;
+  std::size_t n = r.res.linear.sizeInBytes / e;
+  v = View{static_cast<unsigned char *>(r.res.linear.devPtr), e, n * e, n * e, n, 1, 1, {}};
+  return true;
 }
 
 inline const View &view(unsigned long long handle, std::size_t element, const char *what) {
@@ -1000,57 +775,54 @@ inline const View &view(unsigned long long handle, std::size_t element, const ch
   return *v;
 }
 
-/* Point sampling at unnormalised (or normalised) coordinate c of an extent n;
-   false when the border mode says "outside". */
-inline bool texel(float c, std::size_t n, const View &v, long &index) {
-  float u = v.normalized ? c * static_cast<float>(n) : c;
-  long i = static_cast<long>(std::floor(u));
-  long size = static_cast<long>(n);
-  switch (v.mode) {
-    case cudaAddressModeBorder:
-      if (i < 0 || i >= size) return false;
-      break;
-    case cudaAddressModeWrap:
-      i = ((i % size) + size) % size;
-      break;
-    case cudaAddressModeMirror: {
-      long period = 2 * size, m = ((i % period) + period) % period;
-      i = m < size ? m : period - 1 - m;
-      break;
-    }
-    default:
-      i = i < 0 ? 0 : (i >= size ? size - 1 : i);
-  }
-  index = i;
-  return true;
-}
-
 template <class T> inline T load(const View &v, long x, long y, long z) {
   T value;
   std::memcpy(&value, v.base + z * v.slice + y * v.pitch + x * v.element, sizeof(T));
   return value;
 }
 
-/* Surface coordinates: x in bytes, as in CUDA. */
-inline bool surface_cell(const View &v, int xbytes, int y, int z, cudaSurfaceBoundaryMode mode,
-                         long &x, long &yy, long &zz) {
-  if (xbytes % static_cast<int>(v.element) != 0)
-    fatal("surface access at byte %d, not a multiple of the element size %zu", xbytes, v.element);
-  x = xbytes / static_cast<long>(v.element);
-  yy = y;
-  zz = z;
-  bool inside = x >= 0 && x < static_cast<long>(v.width) && y >= 0 && y < static_cast<long>(v.height) &&
-                z >= 0 && z < static_cast<long>(v.depth);
-  if (inside) return true;
-  if (mode == cudaBoundaryModeTrap)
-    fatal("surface access (%ld, %d, %d) outside a %zux%zux%zu surface in %s", x, y, z, v.width, v.height,
-          v.depth, current_kernel ? current_kernel : "host code");
-  if (mode == cudaBoundaryModeZero) return false;
-  auto clamp = [](long i, std::size_t n) { return i < 0 ? 0L : (i >= static_cast<long>(n) ? static_cast<long>(n) - 1 : i); };
-  x = clamp(x, v.width);
-  yy = clamp(y, v.height);
-  zz = clamp(z, v.depth);
+/* The index that point sampling at unnormalised coordinate c of an extent n
+   reads; false when border addressing says "outside".  Other modes clamp, as
+   CUDA's do at unnormalised coordinates. */
+inline bool texel(float c, std::size_t n, bool border, long &index) {
+  long i = static_cast<long>(std::floor(c)), last = static_cast<long>(n) - 1;
+  if (border && (i < 0 || i > last)) return false;
+  index = i < 0 ? 0 : (i > last ? last : i);
   return true;
+}
+
+template <class T> inline T fetch(cudaTextureObject_t object, const char *what, float x, float y, float z) {
+  const View &v = view(object, sizeof(T), what);
+  long i, j, k;
+  if (!texel(x, v.width, v.border[0], i) || !texel(y, v.height, v.border[1], j) ||
+      !texel(z, v.depth, v.border[2], k))
+    return T{};
+  return load<T>(v, i, j, k);
+}
+
+/* The address of the element at byte column `xbytes`, row y, slice z of a
+   surface; outside it, a fatal error. */
+template <class T> inline unsigned char *surface_cell(cudaSurfaceObject_t object, const char *what,
+                                                      int xbytes, int y, int z) {
+  const View &v = view(object, sizeof(T), what);
+  if (xbytes % static_cast<int>(sizeof(T)) != 0)
+    fatal("%s at byte %d, not a multiple of the element size %zu", what, xbytes, sizeof(T));
+  long x = xbytes / static_cast<long>(sizeof(T));
+  if (x < 0 || x >= static_cast<long>(v.width) || y < 0 || y >= static_cast<long>(v.height) || z < 0 ||
+      z >= static_cast<long>(v.depth))
+    fatal("%s (%ld, %d, %d) outside a %zux%zux%zu surface in %s", what, x, y, z, v.width, v.height,
+          v.depth, current_kernel ? current_kernel : "host code");
+  return v.base + z * v.slice + y * v.pitch + x * v.element;
+}
+
+template <class T> inline T surface_read(cudaSurfaceObject_t object, const char *what, int x, int y, int z) {
+  T value;
+  std::memcpy(&value, surface_cell<T>(object, what, x, y, z), sizeof(T));
+  return value;
+}
+template <class T> inline void surface_write(T value, cudaSurfaceObject_t object, const char *what, int x,
+                                             int y, int z) {
+  std::memcpy(surface_cell<T>(object, what, x, y, z), &value, sizeof(T));
 }
 
 }  // namespace polycu_emu
@@ -1059,16 +831,13 @@ inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t *object, const cu
                                            const cudaTextureDesc *texture, const void * = nullptr) {
   polycu_emu::View v;
   if (!polycu_emu::view_of(*resource, v)) return cudaErrorInvalidValue;
-  if (texture->filterMode != cudaFilterModePoint || texture->readMode != cudaReadModeElementType)
+  if (texture->filterMode != cudaFilterModePoint || texture->readMode != cudaReadModeElementType ||
+      texture->normalizedCoords)
     return polycu_emu::report(cudaErrorInvalidValue,
-                              "cudaCreateTextureObject: only point filtering of element types is emulated");
-  v.mode = texture->addressMode[0];
-  v.normalized = texture->normalizedCoords != 0;
+                              "cudaCreateTextureObject: only point filtering of element types at "
+                              "unnormalised coordinates is emulated");
+  for (int k = 0; k < 3; ++k) v.border[k] = texture->addressMode[k] == cudaAddressModeBorder;
   *object = reinterpret_cast<cudaTextureObject_t>(new polycu_emu::View(v));
-  return cudaSuccess;
-}
-inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object) {
-  delete reinterpret_cast<polycu_emu::View *>(object);
   return cudaSuccess;
 }
 inline cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *object, const cudaResourceDesc *resource) {
@@ -1078,9 +847,12 @@ inline cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *object, const cu
   *object = reinterpret_cast<cudaSurfaceObject_t>(new polycu_emu::View(v));
   return cudaSuccess;
 }
-inline cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object) {
+inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object) {
   delete reinterpret_cast<polycu_emu::View *>(object);
   return cudaSuccess;
+}
+inline cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object) {
+  return cudaDestroyTextureObject(object);
 }
 
 /* tex1Dfetch reads linear memory by integer index; outside it reads 0. */
@@ -1089,69 +861,25 @@ template <class T> inline T tex1Dfetch(cudaTextureObject_t object, int x) {
   if (x < 0 || static_cast<std::size_t>(x) >= v.width) return T{};
   return polycu_emu::load<T>(v, x, 0, 0);
 }
-template <class T> inline T tex1D(cudaTextureObject_t object, float x) {
-  const polycu_emu::View &v = polycu_emu::view(object, sizeof(T), "tex1D");
-  long i;
-  return polycu_emu::texel(x, v.width, v, i) ? polycu_emu::load<T>(v, i, 0, 0) : T{};
-}
 template <class T> inline T tex2D(cudaTextureObject_t object, float x, float y) {
-  const polycu_emu::View &v = polycu_emu::view(object, sizeof(T), "tex2D");
-  long i, j;
-  if (!polycu_emu::texel(x, v.width, v, i) || !polycu_emu::texel(y, v.height, v, j)) return T{};
-  return polycu_emu::load<T>(v, i, j, 0);
+  return polycu_emu::fetch<T>(object, "tex2D", x, y, 0.5f);
 }
 template <class T> inline T tex3D(cudaTextureObject_t object, float x, float y, float z) {
-  const polycu_emu::View &v = polycu_emu::view(object, sizeof(T), "tex3D");
-  long i, j, k;
-  if (!polycu_emu::texel(x, v.width, v, i) || !polycu_emu::texel(y, v.height, v, j) ||
-      !polycu_emu::texel(z, v.depth, v, k))
-    return T{};
-  return polycu_emu::load<T>(v, i, j, k);
+  return polycu_emu::fetch<T>(object, "tex3D", x, y, z);
 }
 
-template <class T>
-inline void surf2Dread(T *out, cudaSurfaceObject_t object, int x, int y,
-                       cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  const polycu_emu::View &v = polycu_emu::view(object, sizeof(T), "surf2Dread");
-  long i, j, k;
-  *out = polycu_emu::surface_cell(v, x, y, 0, mode, i, j, k) ? polycu_emu::load<T>(v, i, j, k) : T{};
+/* Surface coordinates: x in bytes, as in CUDA. */
+template <class T> inline T surf2Dread(cudaSurfaceObject_t object, int x, int y) {
+  return polycu_emu::surface_read<T>(object, "surf2Dread", x, y, 0);
 }
-template <class T>
-inline T surf2Dread(cudaSurfaceObject_t object, int x, int y,
-                    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  T value;
-  surf2Dread(&value, object, x, y, mode);
-  return value;
+template <class T> inline void surf2Dwrite(T value, cudaSurfaceObject_t object, int x, int y) {
+  polycu_emu::surface_write(value, object, "surf2Dwrite", x, y, 0);
 }
-template <class T>
-inline void surf2Dwrite(T value, cudaSurfaceObject_t object, int x, int y,
-                        cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  const polycu_emu::View &v = polycu_emu::view(object, sizeof(T), "surf2Dwrite");
-  long i, j, k;
-  if (polycu_emu::surface_cell(v, x, y, 0, mode, i, j, k))
-    std::memcpy(v.base + j * v.pitch + i * v.element, &value, sizeof(T));
+template <class T> inline T surf3Dread(cudaSurfaceObject_t object, int x, int y, int z) {
+  return polycu_emu::surface_read<T>(object, "surf3Dread", x, y, z);
 }
-template <class T>
-inline void surf3Dread(T *out, cudaSurfaceObject_t object, int x, int y, int z,
-                       cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  const polycu_emu::View &v = polycu_emu::view(object, sizeof(T), "surf3Dread");
-  long i, j, k;
-  *out = polycu_emu::surface_cell(v, x, y, z, mode, i, j, k) ? polycu_emu::load<T>(v, i, j, k) : T{};
-}
-template <class T>
-inline T surf3Dread(cudaSurfaceObject_t object, int x, int y, int z,
-                    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  T value;
-  surf3Dread(&value, object, x, y, z, mode);
-  return value;
-}
-template <class T>
-inline void surf3Dwrite(T value, cudaSurfaceObject_t object, int x, int y, int z,
-                        cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  const polycu_emu::View &v = polycu_emu::view(object, sizeof(T), "surf3Dwrite");
-  long i, j, k;
-  if (polycu_emu::surface_cell(v, x, y, z, mode, i, j, k))
-    std::memcpy(v.base + k * v.slice + j * v.pitch + i * v.element, &value, sizeof(T));
+template <class T> inline void surf3Dwrite(T value, cudaSurfaceObject_t object, int x, int y, int z) {
+  polycu_emu::surface_write(value, object, "surf3Dwrite", x, y, z);
 }
 
 #endif /* POLYCU_EMU_H */

@@ -1,4 +1,4 @@
-"""PPCG's ``--sizes`` syntax: per-kernel tile, block and grid sizes.
+"""Tile and block sizes of the mapping, and PPCG's ``--sizes`` syntax for them.
 
 ``--sizes '{ kernel[0] -> tile[32,32]; kernel[i] -> block[16,8] }'`` is an isl
 union map from kernel identifiers to sizes.  A map whose domain is one kernel
@@ -8,6 +8,9 @@ every kernel and is stored under the key ``ANY`` (-1).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Mapping
+
 import islpy as isl
 
 from ..diagnostics import Location, error
@@ -16,6 +19,20 @@ from ..model import maps_of
 ANY = -1
 KINDS = ("tile", "block", "grid")
 SIZES = dict[int, dict[str, tuple[int, ...]]]
+DEFAULT_TILE = 32
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Tile and block sizes: ``tile_size`` for every member unless ``per_kernel`` says
+    otherwise (``{kernel index or ANY: {'tile': (..), 'block': (..)}}``, PPCG's --sizes:
+    tile sizes in band-member order, block sizes in x, y, z order)."""
+
+    tile_size: int = DEFAULT_TILE
+    per_kernel: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
+
+    def lookup(self, kernel: int, kind: str) -> tuple[int, ...] | None:
+        return sizes_for(self.per_kernel, kernel, kind)
 
 
 def parse_sizes(text: str | None, where: Location | None = None) -> SIZES:
@@ -43,11 +60,11 @@ def parse_sizes(text: str | None, where: Location | None = None) -> SIZES:
     return result
 
 
-def sizes_for(sizes: SIZES, kernel: int, kind: str) -> tuple[int, ...] | None:
+def sizes_for(sizes: Mapping[int, Mapping[str, tuple[int, ...]]], kernel: int, kind: str) -> tuple[int, ...] | None:
     """The sizes of ``kind`` for kernel number ``kernel``, falling back to ``ANY``."""
     for key in (kernel, ANY):
         if kind in sizes.get(key, {}):
-            return sizes[key][kind]
+            return tuple(sizes[key][kind])
     return None
 
 

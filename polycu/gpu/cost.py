@@ -1,23 +1,22 @@
-"""What a schedule tree offers a GPU: kernels, parallel depth, coalescing, host loops.
+"""The estimated cost of a GPU program: what the ranking of schedules compares.
 
-In:  a marked schedule tree (flags from ``mark_bands``) and the SCoP.
-Out: ``Metrics`` and an estimated cost used to rank candidates.
+In:  a ``GpuProgram`` (the mapping's kernels: instances, host prefix, mapped members).
+Out: ``Metrics``: per kernel, its launches, threads, coalescing and instances, and
+     an estimated cost in nanoseconds (lower is better).
 
-The view of the mapping (PPCG's): walking down from the root, the first band whose
-leading member is coincident becomes a *kernel*; its ``p`` leading coincident
-members are the parallel ones, the first ``min(p, 3)`` map to blocks and threads
-and the innermost of those to ``threadIdx.x``.  Bands met before a kernel, with
-no leading coincident member, are *host loops* (a launch per iteration).  A leaf
-reached without a kernel runs its statements sequentially (depth 0).
+The ranking measures the program the mapping builds, never a second guess of it:
+the kernels, their parallel members and host loops are the mapping's own (so
+privatised scalars, atomics and split bands count exactly as they will run).
 
 Coalescing.  Two threads adjacent in ``x`` run instances ``i`` and ``i'`` of a
-statement with equal outer schedule, equal band members except ``x`` which
-differs by one, and equal inner schedule.  An access ``A`` is coalesced when every
-such pair touches ``A(i') - A(i)`` in ``{ (0, .., 0, d) : -1 <= d <= 1 }``: the same
-element (a broadcast) or the next one in the last, contiguous, dimension.
+statement equal in the kernel's order (``Kernel.order``: host prefix, band, the
+schedule below) except the member mapped to ``x``, which differs by one.  An access
+``A`` is coalesced when every such pair touches ``A(i') - A(i)`` in
+``{ (0, .., 0, d) : -1 <= d <= 1 }``: the same element (a broadcast) or the next one
+in the last, contiguous, dimension.
 
-Cost (estimated nanoseconds; lower is better) with every parameter set to ``N``
-(or a value the context allows):
+Cost (estimated nanoseconds) with every parameter set to ``N`` (or a value the
+context allows):
   sum over kernels K and their statements S of
       instances(K, S) * INSTANCE / min(threads(K), P) * access(S)
   + LAUNCH * sum over kernels K of launches(K)
@@ -25,12 +24,12 @@ where instances(K, S) counts the instances of S that K runs (the box of S's
 domain, times the fraction K runs when an index-set split gives pieces of S to
 several kernels, counted exactly with every parameter at SHARE_SIZE),
 threads(K) is the number of distinct values of K's mapped members per
-launch (1 for a sequential part), P = 270336 resident threads (132 SMs x 2048,
+launch (1 for a single-thread kernel), P = 270336 resident threads (132 SMs x 2048,
 an H100), INSTANCE = 20 ns the latency-bound time of one instance on one thread,
 access(S) the mean over S's accesses to the largest arrays of 1 (coalesced) or
-UNCOALESCED = 4 (a warp touching 32 sectors instead of 8), doubled for relaxed
-reductions (atomics), launches(K) the number of host-loop iterations around K
-and LAUNCH = 4 us the cost of one launch with its synchronisation.
+UNCOALESCED = 4 (a warp touching 32 sectors instead of 8), doubled for atomic
+updates, launches(K) the number of host-loop iterations around K and
+LAUNCH = 4 us the cost of one launch with its synchronisation.
 """
 from __future__ import annotations
 
@@ -38,9 +37,8 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from ..model import Scop, maps_of, sets_of, statement_names
-from .bands import leading_coincident
-from .value import Path, is_band, path_of
+from ..model import Scop, maps_of, sets_of
+from .kernel import GpuProgram, Kernel
 
 N = 1024
 RESIDENT_THREADS = 132 * 2048
@@ -48,32 +46,32 @@ UNCOALESCED = 4.0
 ATOMIC = 2.0
 LAUNCH = 4000.0
 INSTANCE = 20.0
-MAX_MAPPED = 3
 SHARE_SIZE = 8
 
 
 @dataclass(frozen=True)
-class Kernel:
-    """One future kernel: the band at ``path`` (None for a sequential leaf)."""
+class KernelCost:
+    """The measures of one kernel of the mapped program."""
 
-    path: Path
+    name: str
     statements: tuple[str, ...]
-    depth: int                 # leading coincident members (0: runs sequentially)
+    depth: int                 # mapped members (0: runs on one thread)
     host_loops: int            # host-loop band members around it
     launches: float            # estimated number of launches
     parallel: float            # estimated threads (distinct values of mapped members)
     coalesced: float           # fraction of accesses to the largest arrays coalesced
     x_member: int | None       # band member mapped to threadIdx.x
     instances: tuple[float, ...] = ()   # per statement: instances run by this kernel
+    atomic: frozenset[str] = frozenset()  # statements whose updates are atomic
 
 
 @dataclass(frozen=True)
 class Metrics:
     """Summary of a schedule for ranking and for the table."""
 
-    kernels: tuple[Kernel, ...]
+    kernels: tuple[KernelCost, ...]
     cost: float
-    parallel_depth: int        # min mapped depth over kernels with loops (the weakest one)
+    parallel_depth: int        # min mapped members over kernels with loops (the weakest)
     coalesced: bool            # every parallel kernel coalesces its largest arrays
     host_loops: int            # deepest host-loop nest around a kernel
     notes: tuple[str, ...] = field(default=())
@@ -126,16 +124,6 @@ def _image_size(domain: isl.UnionSet, umap: isl.UnionMap, params: isl.Set) -> fl
     return box_size(image.intersect_params(params))
 
 
-def _reaching(node: isl.ScheduleNode) -> isl.UnionSet:
-    """The instances that reach below ``node`` (a filter node's filter applied)."""
-    if node.get_type() == isl.schedule_node_type.domain:
-        return node.domain_get_domain()
-    domain = node.get_domain()
-    if node.get_type() == isl.schedule_node_type.filter:
-        domain = domain.intersect(node.filter_get_filter())
-    return domain
-
-
 def _count(set_: isl.Set) -> int:
     """The number of integer points of a bounded set (small sets only)."""
     count = 0
@@ -146,12 +134,6 @@ def _count(set_: isl.Set) -> int:
 
     set_.foreach_point(one)
     return count
-
-
-def _has_parallel(node: isl.ScheduleNode) -> bool:
-    """Whether some band in the subtree of ``node`` has a leading coincident member."""
-    return not node.every_descendant(
-        lambda n: not (is_band(n) and bool(n.band_member_get_coincident(0))))
 
 
 def _step(space_dims: int, position: int) -> isl.Map:
@@ -181,73 +163,36 @@ def _stride_ok(deltas: isl.UnionSet) -> bool:
 
 
 class _Analyzer:
-    """Computes kernels and costs of one marked tree."""
+    """Measures the kernels of one GPU program at representative parameter values."""
 
-    def __init__(self, scop: Scop, relaxed: frozenset[str]):
+    def __init__(self, scop: Scop):
         self.scop = scop
-        self.relaxed = relaxed
         self.params = representative_params(scop)
         self.instances = {s.name: box_size(s.domain.intersect_params(self.params))
                           for s in scop.statements}
-        self.loop_depth = {s.name: s.domain.dim(isl.dim_type.set) for s in scop.statements}
 
-    def kernels(self, tree: isl.Schedule) -> list[Kernel]:
-        found: list[Kernel] = []
-        self._walk(tree.get_root(), 0, found)
-        return found
-
-    def _walk(self, node: isl.ScheduleNode, host: int, found: list[Kernel]) -> None:
-        if not _has_parallel(node):
-            found.append(self._kernel(node, 0, host))
-            return
-        if is_band(node):
-            n = node.band_n_member()
-            depth = leading_coincident([bool(node.band_member_get_coincident(k))
-                                        for k in range(n)])
-            if depth:
-                found.append(self._kernel(node, depth, host))
-                return
-            host += n
-        group: list[isl.ScheduleNode] = []  # adjacent sequential children: one kernel
-        for i in range(node.n_children()):
-            child = node.child(i)
-            if not _has_parallel(child):
-                group.append(child)
-                continue
-            if group:
-                found.append(self._kernel(group[0], 0, host, group))
-                group = []
-            self._walk(child, host, found)
-        if group:
-            found.append(self._kernel(group[0], 0, host, group))
-
-    def _kernel(self, node: isl.ScheduleNode, depth: int, host: int,
-                group: list[isl.ScheduleNode] | None = None) -> Kernel:
-        domain = _reaching(node)
-        for other in group or []:
-            domain = domain.union(_reaching(other))
-        domain = domain.intersect_params(self.params)
-        statements = statement_names(domain)
+    def kernel(self, kernel: Kernel) -> KernelCost:
+        domain = kernel.domain.intersect_params(self.params)
         instances = tuple(self.instances[name] * self._share(domain, name)
-                          for name in statements)
+                          for name in kernel.statements)
         launches = 1.0
-        if node.get_schedule_depth() > 0 and host:
-            launches = max(1.0, _image_size(domain, node.get_prefix_schedule_union_map(),
-                                            self.params))
-        mapped = min(depth, MAX_MAPPED)
+        if kernel.host_ids:
+            launches = max(1.0, _image_size(domain, kernel.prefix, self.params))
         parallel, coalesced, x_member = 1.0, 0.0, None
-        if mapped:
-            partial = node.band_get_partial_schedule()
-            members = partial.drop_dims(isl.dim_type.set, mapped,
-                                        partial.dim(isl.dim_type.set) - mapped)
+        depth = len(kernel.mapped)
+        if depth:
+            assert kernel.band is not None and kernel.order is not None
+            members = isl.MultiUnionPwAff.from_union_map(kernel.band)
+            members = members.drop_dims(isl.dim_type.set, depth,
+                                        members.dim(isl.dim_type.set) - depth)
             threads = isl.UnionMap.from_multi_union_pw_aff(members)
-            if node.get_schedule_depth() > 0:
-                threads = node.get_prefix_schedule_union_map().flat_range_product(threads)
+            if kernel.host_ids:
+                threads = kernel.prefix.flat_range_product(threads)
             parallel = max(1.0, _image_size(domain, threads, self.params) / launches)
-            x_member = mapped - 1
-            coalesced = self._coalesced(node, statements, x_member)
-        return Kernel(path_of(node), statements, depth, host, launches, parallel, coalesced,
-                      x_member, instances)
+            x_member = depth - 1
+            coalesced = self._coalesced(kernel, len(kernel.host_ids) + x_member)
+        return KernelCost(kernel.name, kernel.statements, depth, len(kernel.host_ids),
+                          launches, parallel, coalesced, x_member, instances, kernel.atomic)
 
     def _share(self, domain: isl.UnionSet, name: str) -> float:
         """The fraction of statement ``name``'s instances in ``domain`` (1 unless an
@@ -264,19 +209,10 @@ class _Analyzer:
         total = _count(whole.intersect_params(params))
         return _count(part.intersect_params(params)) / total if total else 0.0
 
-    def _neighbours(self, node: isl.ScheduleNode) -> isl.UnionMap:
-        """Full schedule (prefix, band, inner) of the statements below a band node."""
-        subtree = node.get_subtree_schedule_union_map()
-        if node.get_schedule_depth() == 0:
-            return subtree
-        return node.get_prefix_schedule_union_map().flat_range_product(subtree)
-
-    def _coalesced(self, node: isl.ScheduleNode, statements: tuple[str, ...],
-                   x_member: int) -> float:
+    def _coalesced(self, kernel: Kernel, position: int) -> float:
         """Fraction of accesses to the kernel's highest-rank arrays that coalesce in x."""
-        full = self._neighbours(node)
-        position = node.get_schedule_depth() + x_member
-        accesses = [(s, a) for s in self.scop.statements if s.name in statements
+        assert kernel.order is not None
+        accesses = [(s, a) for s in self.scop.statements if s.name in kernel.statements
                     for a in s.accesses]
         top = max((self.scop.array(a.array).rank for _, a in accesses), default=0)
         considered = [(s, a) for s, a in accesses if self.scop.array(a.array).rank == top]
@@ -286,7 +222,7 @@ class _Analyzer:
         per_statement: dict[str, isl.UnionMap] = {}
         for stmt, access in considered:
             if stmt.name not in per_statement:
-                sched = full.intersect_domain(isl.UnionSet.from_set(stmt.domain))
+                sched = kernel.order.intersect_domain(isl.UnionSet.from_set(stmt.domain))
                 sched_map = maps_of(sched)[0]
                 step = _step(sched_map.dim(isl.dim_type.out), position)
                 per_statement[stmt.name] = isl.UnionMap.from_map(
@@ -299,26 +235,29 @@ class _Analyzer:
                 good += 1
         return good / len(considered)
 
-    def cost(self, kernels: list[Kernel]) -> float:
-        total = 0.0
-        for kernel in kernels:
-            threads = min(kernel.parallel, RESIDENT_THREADS) if kernel.depth else 1.0
-            access = 1.0 + (UNCOALESCED - 1.0) * (1.0 - kernel.coalesced) if kernel.depth \
-                else 1.0
-            for name, instances in zip(kernel.statements, kernel.instances):
-                factor = ATOMIC if name in self.relaxed else 1.0
-                total += instances * INSTANCE / threads * access * factor
-            total += LAUNCH * kernel.launches
-        return total
+
+def _cost(kernels: list[KernelCost]) -> float:
+    total = 0.0
+    for kernel in kernels:
+        threads = min(kernel.parallel, RESIDENT_THREADS) if kernel.depth else 1.0
+        access = 1.0 + (UNCOALESCED - 1.0) * (1.0 - kernel.coalesced) if kernel.depth \
+            else 1.0
+        for name, instances in zip(kernel.statements, kernel.instances):
+            factor = ATOMIC if name in kernel.atomic else 1.0
+            total += instances * INSTANCE / threads * access * factor
+        total += LAUNCH * kernel.launches
+    return total
 
 
-def analyze(scop: Scop, tree: isl.Schedule, relaxed: frozenset[str] = frozenset()) -> Metrics:
-    """Kernels, estimated cost and the table's summary of a marked tree."""
-    analyzer = _Analyzer(scop, relaxed)
-    kernels = analyzer.kernels(tree)
+def analyze(program: GpuProgram) -> Metrics:
+    """Kernels, estimated cost and the ranking table's summary of a GPU program."""
+    scop = program.scop
+    analyzer = _Analyzer(scop)
+    kernels = [analyzer.kernel(k) for k in program.kernels]
     parallel = [k for k in kernels if k.depth]
-    looped = [k for k in kernels if any(analyzer.loop_depth[s] for s in k.statements)]
-    depth = min((min(k.depth, MAX_MAPPED) for k in looped), default=0)
+    looped = [k for k in kernels
+              if any(scop.statement(s).domain.dim(isl.dim_type.set) for s in k.statements)]
+    depth = min((k.depth for k in looped), default=0)
     coalesced = bool(parallel) and all(k.coalesced == 1.0 for k in parallel)
     host = max((k.host_loops for k in kernels), default=0)
-    return Metrics(tuple(kernels), analyzer.cost(kernels), depth, coalesced, host)
+    return Metrics(tuple(kernels), _cost(kernels), depth, coalesced, host)

@@ -1,0 +1,159 @@
+"""Ranking schedule candidates by the GPU program each one becomes.
+
+In:  proven-legal ``Schedule`` values (``polycu.schedule``) and the tile and block
+     ``Sizes``.
+Out: ``Candidate`` values, best first: each schedule with the ``GpuProgram`` the
+     mapping builds from it and that program's ``Metrics`` (cost.py).
+
+There is one model of parallelism: the mapping's.  A candidate is measured on the
+program ``map_to_gpu`` returns for it (kernels, mapped members, host loops,
+privatised scalars, atomics), and the driver compiles that very program, so what
+the ranking promised is what runs.  The coalescing variant of each schedule
+(``coalesce_bands``) is chosen with the same measure.  Ties go to fewer kernels,
+fewer host loops, fewer relaxed reductions, then to the earlier candidate
+(identity first).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from ..deps import Dependences, is_quota, isl_message
+from ..diagnostics import Reporter
+from ..model import Scop
+from ..schedule import (MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, coalesce_bands,
+                        generate, operation_budget, prove)
+from ..schedule.candidates import attempt
+from .cost import Metrics, analyze
+from .kernel import GpuProgram
+from .mapping import map_to_gpu
+from .sizes import Sizes
+
+
+@dataclass(frozen=True, eq=False)
+class Candidate:
+    """A proven-legal schedule, the program it maps to, and that program's measures."""
+
+    schedule: Schedule
+    program: GpuProgram
+    metrics: Metrics
+    explanation: str
+
+    @property
+    def score(self) -> float:
+        """The estimated cost in nanoseconds (lower is better)."""
+        return self.metrics.cost
+
+    @property
+    def parallel_depth(self) -> int:
+        return self.metrics.parallel_depth
+
+    @property
+    def coalesced(self) -> bool:
+        return self.metrics.coalesced
+
+    @property
+    def kernels(self) -> int:
+        return self.metrics.n_kernels
+
+    @property
+    def host_loops(self) -> int:
+        return self.metrics.host_loops
+
+
+def map_schedule(schedule: Schedule, sizes: Sizes | None = None) -> GpuProgram:
+    """The GPU program of ``schedule`` on its own model."""
+    return map_to_gpu(schedule.scop, schedule.deps, schedule.tree, relaxed=schedule.relaxed,
+                      sizes=sizes)
+
+
+def measure(schedule: Schedule, sizes: Sizes | None = None) -> Metrics:
+    """The measures of the program ``schedule`` maps to."""
+    return analyze(map_schedule(schedule, sizes))
+
+
+def rank(schedules: list[Schedule], sizes: Sizes | None = None,
+         reporter: Reporter | None = None) -> list[Candidate]:
+    """Candidates for ``schedules`` (assumed legal), best first.
+
+    Each is mapped within ``MAX_OPERATIONS`` isl operations; one isl fails to map,
+    or maps only beyond that budget, is dropped with a note to ``reporter``.
+    """
+    reporter = reporter or Reporter()
+    scored = []
+    for order, schedule in enumerate(schedules):
+        program = _mapped(schedule, sizes, reporter)
+        if program is None:
+            continue
+        metrics = analyze(program)
+        scored.append((metrics.cost, metrics.n_kernels, metrics.host_loops,
+                       len(schedule.relaxed), order,
+                       Candidate(schedule, program, metrics, explain(metrics, schedule))))
+    scored.sort(key=lambda row: row[:5])
+    return [row[-1] for row in scored]
+
+
+def _mapped(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> GpuProgram | None:
+    """The program of ``schedule``, or None (with a note) when isl cannot map it."""
+    scop = schedule.scop
+    try:
+        with operation_budget(scop.context.get_ctx(), MAX_OPERATIONS):
+            return map_schedule(schedule, sizes)
+    except BudgetExceeded:
+        reporter.note(f"mapping schedule '{schedule.name}' of SCoP '{scop.name}' exceeds "
+                      f"{MAX_OPERATIONS} isl operations; it is dropped", scop.location)
+    except isl.Error as exc:
+        if is_quota(exc, scop.context.get_ctx()):
+            raise
+        reporter.note(f"isl fails on the mapping of schedule '{schedule.name}' of SCoP "
+                      f"'{scop.name}' ({isl_message(exc)}); it is dropped", scop.location)
+    return None
+
+
+def candidates(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
+               sizes: Sizes | None = None, reporter: Reporter | None = None) -> list[Candidate]:
+    """Every candidate schedule of ``scop`` with its coalescing variant, each proven
+    legal and mapped, best first.  Empty only when isl fails on all of them."""
+    reporter = reporter or Reporter()
+    found = generate(scop, deps, strategy, reporter)
+    variants = [v for s in found
+                for v in attempt(s.scop, reporter, f"{s.name}|coalesce", lambda: [
+                    v for v in [coalesce_bands(s, lambda t: measure(t, sizes).cost)]
+                    if v is not None])]
+    return rank(prove(found + variants, reporter), sizes, reporter)
+
+
+def explain(metrics: Metrics, schedule: Schedule) -> str:
+    """One line saying why a candidate scores as it does."""
+    parts = [f"cost {metrics.cost:.3g}", f"{metrics.n_kernels} kernel(s)",
+             f"parallel depth {metrics.parallel_depth}",
+             "coalesced" if metrics.coalesced else "not coalesced",
+             f"{metrics.host_loops} host loop(s)"]
+    sequential = [k for k in metrics.kernels if k.depth == 0]
+    if sequential:
+        parts.append(f"{len(sequential)} sequential part(s)")
+    if schedule.relaxed:
+        parts.append(f"atomic reductions in {', '.join(sorted(schedule.relaxed))}")
+    return ", ".join(parts)
+
+
+def format_ranking(scop: Scop, ranked: list[Candidate], chosen: Schedule) -> str:
+    """``--dump-schedule``: the ranking as YAML comments, then the chosen tree.
+
+    isl's reader skips the comments, so the output can be given to --load-schedule.
+    """
+    lines = [f"# schedule candidates of SCoP {scop.name} (best first; cost in estimated ns)"]
+    for k, cand in enumerate(ranked):
+        lines.append(f"#  {k + 1}. {cand.schedule.name}: {cand.explanation}")
+    lines.append(f"# chosen: {chosen.name}")
+    if chosen.relaxed:
+        lines.append(f"# relaxed reductions (atomics): {', '.join(sorted(chosen.relaxed))}")
+    if chosen.scop is not scop:
+        for array in chosen.scop.arrays:
+            if array.local and not any(a.name == array.name for a in scop.arrays):
+                users = [s.name for s in chosen.scop.statements
+                         if any(a.array == array.name for a in s.accesses)]
+                dims = "".join(f"[{'' if e is None else e}]" for e in array.extents)
+                lines.append(f"# expanded scalar: {array.name}{dims} in {', '.join(users)}")
+    return "\n".join(lines) + "\n" + chosen.yaml()

@@ -1,0 +1,83 @@
+"""The placement value and the placement phase.
+
+A kernel ``K`` touches the arrays ``R_K ∪ W_K`` (read, written) less the scalars each
+of its threads keeps private (``Kernel.private``: local variables, not memory).
+``place`` gives each of them one ``Choice``; ``format_placement`` says them in
+words (``--dump-memory``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..gpu.kernel import GpuProgram, Kernel
+
+GLOBAL = "global"
+#: The kinds of memory code generation can print.
+KINDS = (GLOBAL,)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Where one array lives in one kernel, and why."""
+
+    array: str
+    kind: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class KernelPlacement:
+    """The choices of one kernel, one per array it touches, in the SCoP's array order."""
+
+    kernel: str
+    choices: tuple[Choice, ...]
+
+    def of(self, array: str) -> Choice:
+        for choice in self.choices:
+            if choice.array == array:
+                return choice
+        raise KeyError(f"kernel {self.kernel} does not touch array {array}")
+
+
+@dataclass(frozen=True, eq=False)
+class Placement:
+    """A GPU program with the memory of every array of every kernel chosen."""
+
+    program: GpuProgram
+    kernels: tuple[KernelPlacement, ...]
+
+    def kernel(self, name: str) -> KernelPlacement:
+        for placed in self.kernels:
+            if placed.kernel == name:
+                return placed
+        raise KeyError(name)
+
+
+def place(program: GpuProgram) -> Placement:
+    """Every array of every kernel in global memory (the only kind there is yet)."""
+    return Placement(program, tuple(_kernel(program, k) for k in program.kernels))
+
+
+def _kernel(program: GpuProgram, kernel: Kernel) -> KernelPlacement:
+    used = (kernel.reads | kernel.writes) - kernel.private
+    choices = []
+    for array in program.scop.arrays:
+        if array.name in used:
+            role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
+                "written" if array.name in kernel.writes else "read"
+            choices.append(Choice(array.name, GLOBAL,
+                                  f"{role}; global memory is the only placement implemented"))
+    return KernelPlacement(kernel.name, tuple(choices))
+
+
+def format_placement(placement: Placement) -> str:
+    """``--dump-memory``: one line per kernel and array: where it lives and why."""
+    scop = placement.program.scop
+    lines = [f"# memory placement of SCoP {scop.name}"]
+    for placed in placement.kernels:
+        lines.append(f"{placed.kernel}:")
+        for choice in placed.choices:
+            lines.append(f"  {choice.array}: {choice.kind} ({choice.reason})")
+        if not placed.choices:
+            lines.append("  (no array)")
+    return "\n".join(lines) + "\n"
