@@ -324,24 +324,17 @@ def print_host_function(host: Mapping[str, Any]) -> str:
     moves = [a for a in host["arrays"] if has_device_buffer(a)]
     for a in moves:
         etype, dev = a["element_type"], a["device"]
-        lines.append(f"{INDENT}{etype} *{dev};")
-        lines.append(f"{INDENT}const size_t {dev}_bytes = {a['count']['c']} * sizeof({etype});")
-    for a in moves:
-        lines.append(f"{INDENT}POLYCU_CHECK(cudaMalloc((void **)&{a['device']}, "
-                     f"{a['device']}_bytes));")
-    for a in moves:
-        if a["copy_in"]:
-            lines.append(f"{INDENT}POLYCU_CHECK(cudaMemcpy({a['device']}, {a['name']}, "
-                         f"{a['device']}_bytes, cudaMemcpyHostToDevice));")
-    kernels = {k["name"]: k for k in host["kernels"]}
-    device = {a["name"]: a["device"] for a in moves}
-    lines += _print_tree(host["host"], kernels, device, itype, 1)
-    for a in moves:
-        if a["copy_out"]:
-            lines.append(f"{INDENT}POLYCU_CHECK(cudaMemcpy({a['name']}, {a['device']}, "
-                         f"{a['device']}_bytes, cudaMemcpyDeviceToHost));")
-    for a in moves:
-        lines.append(f"{INDENT}POLYCU_CHECK(cudaFree({a['device']}));")
+        lines += [f"{INDENT}{etype} *{dev};",
+                  f"{INDENT}const size_t {dev}_bytes = {a['count']['c']} * sizeof({etype});"]
+    lines += [f"{INDENT}POLYCU_CHECK(cudaMalloc((void **)&{a['device']}, {a['device']}_bytes));"
+              for a in moves]
+    lines += [f"{INDENT}POLYCU_CHECK(cudaMemcpy({a['device']}, {a['name']}, {a['device']}_bytes, "
+              "cudaMemcpyHostToDevice));" for a in moves if a["copy_in"]]
+    lines += _print_tree(host["host"], {k["name"]: k for k in host["kernels"]},
+                         {a["name"]: a["device"] for a in moves}, itype, 1)
+    lines += [f"{INDENT}POLYCU_CHECK(cudaMemcpy({a['name']}, {a['device']}, {a['device']}_bytes, "
+              "cudaMemcpyDeviceToHost));" for a in moves if a["copy_out"]]
+    lines += [f"{INDENT}POLYCU_CHECK(cudaFree({a['device']}));" for a in moves]
     lines.append("}")
     return "\n".join(lines)
 
