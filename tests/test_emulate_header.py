@@ -2,8 +2,8 @@
 and run on the CPU.  The cases prove that the emulation shows the bugs a GPU would
 show (a missing barrier, a barrier in divergent code, an illegal parallel loop,
 uninitialised device memory, bad launches and copies) and computes right otherwise
-(shared memory, 1024-thread blocks, atomics, 3-D grids, textures, surfaces, constant
-memory, events)."""
+(shared memory, 1024-thread blocks, atomicAdd, 3-D grids, textures, surfaces, constant
+memory)."""
 from __future__ import annotations
 
 import os
@@ -50,13 +50,10 @@ def test_blocks_of_1024_threads_with_barriers(program: Path) -> None:
     assert run(program, "block-sum").stdout == f"sum {expected:.1f}\n"
 
 
-def test_atomics(program: Path) -> None:
-    values = [(i * 7919) % 1001 - 500 for i in range(3000)]
-    total = sum(values)
-    out = run(program, "atomics").stdout.splitlines()
-    assert out[0] == (f"double {total:.1f} float {total:.1f} int {total} max {max(values)} "
-                      f"min {min(values)} expected {total} {max(values)} {min(values)}")
-    assert out[1] == f"ull {total} cas 1 exch 7"
+def test_atomic_add(program: Path) -> None:
+    total = sum((i * 7919) % 1001 - 500 for i in range(3000))
+    assert run(program, "atomics").stdout == (f"double {total:.1f} float {total:.1f} int {total} "
+                                              f"expected {total}\n")
 
 
 def test_three_dimensional_grids_and_blocks(program: Path) -> None:
@@ -96,12 +93,8 @@ def test_textures_surfaces_and_constant_memory(program: Path) -> None:
     assert run(program, "memories").stdout == "wrong 0\n"
 
 
-def test_3d_textures_surfaces_and_pitched_memory(program: Path) -> None:
+def test_3d_textures_and_surfaces(program: Path) -> None:
     assert run(program, "volumes").stdout == "wrong 0\n"
-
-
-def test_events_measure_time(program: Path) -> None:
-    assert run(program, "events").stdout.splitlines()[-1] == "elapsed 1"
 
 
 def test_barrier_in_divergent_code_is_fatal(program: Path) -> None:
