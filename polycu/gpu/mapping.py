@@ -156,11 +156,23 @@ class _Mapper:
             and scop.array(s.reduction_array).element_type in ATOMIC_TYPES)
         self.reductions = {name: deps.reductions_of([name]) for name in self.atomic_ok}
         self.relaxed_validity = deps.relaxed(self.atomic_ok)
+        self.known: dict[tuple[int, str, str], tuple[int, frozenset[str]]] = {}
 
     # -- parallelism ----------------------------------------------------------
     def parallel(self, node: isl.ScheduleNode) -> tuple[int, frozenset[str]]:
         """How many leading members of band ``node`` are parallel, and the statements
-        whose updates need atomics for that (none if parallel without relaxation)."""
+        whose updates need atomics for that (none if parallel without relaxation).
+
+        The walk asks again for the same band (``has_parallelism`` looks ahead of
+        ``visit``); a band is known by its depth, members and instances, which fix
+        its answer within one tree."""
+        key = (node.get_schedule_depth(), str(node.band_get_partial_schedule()),
+               str(node.get_domain()))
+        if key not in self.known:
+            self.known[key] = self._parallel(node)
+        return self.known[key]
+
+    def _parallel(self, node: isl.ScheduleNode) -> tuple[int, frozenset[str]]:
         n = min(node.band_n_member(), MAX_MAPPED)
         prefix = _prefix(node)
         count = self.leading_parallel_private(node, prefix, n)
