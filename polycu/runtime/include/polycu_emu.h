@@ -1,6 +1,11 @@
 /*
  * polycu_emu.h - run polycu's generated CUDA on the CPU (CI has no GPU).
  *
+ * Longer than 450 lines because it is a small CUDA runtime for the CPU in one
+ * header (nvcc-free builds include nothing else): launches with real barriers,
+ * shared and constant memory, checked device memory, texture and surface
+ * objects, each in its own section below.
+ *
  *   g++ -std=c++17 -O1 -fopenmp -x c++ -DPOLYCU_EMULATE -I <this dir> file.cu
  *
  * The generated .cu includes this header instead of <cuda_runtime.h> when
