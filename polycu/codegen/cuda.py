@@ -31,7 +31,7 @@ from pycparser import c_ast, c_generator
 from ..diagnostics import error
 from ..frontend.ctype import INT, parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import GLOBAL, KernelPlacement, Placement
+from ..memory import GLOBAL, PARAMETER, KernelPlacement, Placement, passed_by_value
 from ..model import Access, Array, Scop, Statement
 from .ast import Block, Expr, For, If, Node, User, expr_of, kernel_ast
 
@@ -182,7 +182,6 @@ def extent_text(scop: Scop, array: Array, k: int) -> str | None:
 
 def layouts(scop: Scop) -> dict[str, Layout]:
     """The device view of every array of the SCoP."""
-    written = {a.array for s in scop.statements for a in s.writes}
     wide = index_type(scop) != "int"
     result = {}
     for array in scop.arrays:
@@ -191,7 +190,7 @@ def layouts(scop: Scop) -> dict[str, Layout]:
                         "needs contiguous row-major arrays", array.location)
         extents = tuple(None if k == 0 and array.extents[0] is None else
                         extent_text(scop, array, k) for k in range(array.rank))
-        result[array.name] = Layout(array, extents, array.is_scalar and array.name not in written,
+        result[array.name] = Layout(array, extents, passed_by_value(scop, array),
                                     wide or not _small(extents))
     return result
 
@@ -340,12 +339,13 @@ def kernel_args(program: GpuProgram, kernel: Kernel,
 #: (``polycu.memory``): the new kinds of the memory phase add their printers here.
 PARAMETER_PRINTERS: dict[str, Callable[[KernelArg], str]] = {
     GLOBAL: lambda arg: arg.declaration,      # const T *__restrict__ A
+    PARAMETER: lambda arg: arg.declaration,   # T alpha
 }
 
 
 def _parameter(arg: KernelArg, memory: KernelPlacement) -> str:
     """The declaration of one kernel parameter where its array lives."""
-    if arg.role != "array":
+    if arg.role not in ("array", "scalar"):
         return arg.declaration
     return PARAMETER_PRINTERS[memory.of(arg.array or arg.name).kind](arg)
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..gpu.kernel import GpuProgram, Kernel
+from ..model import Array, Scop
 
 GLOBAL = "global"
-#: The kinds of memory code generation can print.
-KINDS = (GLOBAL,)
+PARAMETER = "parameter"
+#: The kinds of memory code generation can print: device memory, and a kernel
+#: parameter (a scalar passed by value, in the launch's constant parameter space).
+KINDS = (GLOBAL, PARAMETER)
 
 
 @dataclass(frozen=True)
@@ -58,15 +61,28 @@ def place(program: GpuProgram) -> Placement:
     return Placement(program, tuple(_kernel(program, k) for k in program.kernels))
 
 
+# A scalar no statement of the SCoP writes keeps one value in every kernel: it
+# travels by value, in the parameters of each launch.
+def passed_by_value(scop: Scop, array: Array) -> bool:
+    """Whether ``array`` is a scalar that the SCoP only reads."""
+    return array.is_scalar and not any(a.array == array.name
+                                       for s in scop.statements for a in s.writes)
+
+
 def _kernel(program: GpuProgram, kernel: Kernel) -> KernelPlacement:
     used = (kernel.reads | kernel.writes) - kernel.private
     choices = []
     for array in program.scop.arrays:
-        if array.name in used:
-            role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
-                "written" if array.name in kernel.writes else "read"
-            choices.append(Choice(array.name, GLOBAL,
-                                  f"{role}; global memory is the only placement implemented"))
+        if array.name not in used:
+            continue
+        if passed_by_value(program.scop, array):
+            choices.append(Choice(array.name, PARAMETER,
+                                  "a scalar the SCoP never writes: passed by value"))
+            continue
+        role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
+            "written" if array.name in kernel.writes else "read"
+        choices.append(Choice(array.name, GLOBAL,
+                              f"{role}; global memory is the only placement implemented"))
     return KernelPlacement(kernel.name, tuple(choices))
 
 
