@@ -98,14 +98,72 @@ def write_cuda(path: str, args: argparse.Namespace) -> None:
         raise error(f"cannot write '{exc.filename}': {exc.strerror}", where) from None
 
 
+def parse_assignments(items: Sequence[str]) -> dict[str, int]:
+    """``--param n=100 --param m=2*8`` as ``{"n": 100, "m": 16}`` (each value a constant
+    C integer expression); a located error when malformed."""
+    from .runtime.cexpr import CExprError, c_integer
+    values = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        try:
+            if not sep or not name.strip().isidentifier():
+                raise ValueError
+            values[name.strip()] = c_integer(text)
+        except (ValueError, CExprError):
+            raise error(f"--param expects NAME=INTEGER, got '{item}'") from None
+    return values
+
+
+def report_files(files: Sequence[str], reports_of: Callable[[str], list], what: str) -> int:
+    """Print every SCoP's comparison (``runtime.report.EmulationReport``); the first
+    mismatch (or device allocation never freed) becomes an error naming the wrong
+    index and the seed that reproduces it, a build nvcc refused one quoting nvcc.
+    ``what`` names the side compared with the CPU reference."""
+    failures = []
+    for path in files:
+        reports = reports_of(path)
+        if not reports:
+            print(f"{path}: no SCoP found", file=sys.stderr)
+        for report in reports:
+            print(report.format())
+            if not report.ok:
+                failures.append(report)
+    if failures:
+        first = failures[0]
+        if first.first_failure is None and first.nvcc is not None and first.nvcc.failed:
+            raise error(f"{first.scop}: nvcc cannot build the generated CUDA: "
+                        f"{first.nvcc.detail}", first.location)
+        raise error(f"{first.scop}: {what} differ from the CPU reference: {first.failure()} "
+                    f"(reproduce with --seed {first.seed})", first.location)
+    return 0
+
+
+def _compare_files(args: argparse.Namespace, run: Callable[..., list], what: str) -> int:
+    """``emulate`` and ``check``: ``run(path, options, params=..., limit=..., seed=...)``
+    on every file, with the --param values and one seed (a fresh one, printed, if
+    --seed is not given), then ``report_files``."""
+    from .runtime.inputs import fresh_seed
+    options = opts.Options.from_namespace(args)
+    fixed = parse_assignments(args.param)
+    seed = fresh_seed() if args.seed is None else args.seed
+    return report_files(args.files, lambda path: run(
+        path, options, params=fixed, limit=args.max_param, seed=seed), what)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    from .runtime.check import run_command
-    return run_command(args)
+    """``polycu check FILE.c...``: each SCoP's kernels on the GPU against the original
+    on the CPU; the first mismatch is an error (non-zero exit) naming the array and
+    index."""
+    from .runtime.check import check_file
+    return _compare_files(args, lambda path, options, **given: check_file(
+        path, options, dataset=args.dataset, **given), "the GPU results")
 
 
 def cmd_emulate(args: argparse.Namespace) -> int:
-    from .runtime.emulate import run_command
-    return run_command(args)
+    """``polycu emulate FILE.c...``: the emulated kernels of every SCoP against the
+    original code on the same random inputs."""
+    from .runtime.emulate import emulate_file
+    return _compare_files(args, emulate_file, "the emulated kernels")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -114,8 +172,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_device(args: argparse.Namespace) -> int:
-    from .runtime.device import run_command
-    return run_command(args)
+    """``polycu device [--refresh]``: print the present device's record."""
+    from .runtime.device import cache_path, device_info, format_info
+    print(format_info(device_info(refresh=args.refresh)))
+    print(f"cache:               {cache_path()}")
+    return 0
 
 
 COMMANDS: dict[str, tuple[str, Callable[[argparse.Namespace], int]]] = {

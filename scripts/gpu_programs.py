@@ -41,9 +41,9 @@ from polycu.codegen import host_path  # noqa: E402
 from polycu.driver import compile_file  # noqa: E402
 from polycu.diagnostics import PolycuError  # noqa: E402
 from polycu.options import COMPILE, OPTIONS, Options  # noqa: E402
-from polycu.runtime.check import dataset_parameters  # noqa: E402
-from polycu.runtime.emulate import compare_dumps  # noqa: E402
-from polycu.runtime.pycuda_run import replay  # noqa: E402
+from polycu.runtime.parameters import dataset_parameters  # noqa: E402
+from polycu.runtime.programs import compare_dumps  # noqa: E402
+from polycu.runtime.replay import replay  # noqa: E402
 
 
 @dataclass

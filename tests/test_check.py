@@ -12,10 +12,12 @@ import polycu
 from polycu import cli
 from polycu.diagnostics import PolycuError
 from polycu.options import Options
+from polycu.cli import parse_assignments
 from polycu.runtime import check
-from polycu.runtime.check import (c_integer, check_target, dataset_parameters,
-                                  parse_assignments, scop_parameters, targets)
-from polycu.runtime.pycuda_run import Samples, Timing
+from polycu.runtime.cexpr import c_integer
+from polycu.runtime.check import check_target, targets
+from polycu.runtime.parameters import dataset_parameters, scop_parameters
+from polycu.runtime.timing import Samples, Timing
 from polycu.runtime.reference import build_reference
 
 REPO = Path(__file__).resolve().parent.parent

@@ -32,10 +32,13 @@ from polycu.driver import compile_file
 from polycu.diagnostics import PolycuError
 from polycu.options import Options
 from polycu.codegen import Generated
-from polycu.runtime.emulate import (NvccCheck, ProgramBuild, ProgramReport, build_emulated,
-                                    compare_arrays, compare_dumps, emulate_generated,
-                                    emulate_program, emulate_scop, emulation_env, nvcc_check,
-                                    parse_dump, report_files, scop_translation_unit)
+from polycu.cli import report_files
+from polycu.runtime.compare import compare_arrays
+from polycu.runtime.emulate import (build_emulated, emulate_generated, emulate_scop,
+                                    emulation_env, scop_translation_unit)
+from polycu.runtime.nvcc import NvccCheck, nvcc_check
+from polycu.runtime.programs import (ProgramBuild, ProgramReport, compare_dumps, emulate_program,
+                                     parse_dump)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -31,8 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 UTILITIES = str(REPO / "polybench" / "utilities")
 
 
-def _e(py: str) -> dict[str, str]:
-    return {"c": py, "py": py}
+def _e(c: str) -> dict[str, str]:
+    return {"c": c}   # the runtimes evaluate the C text (polycu.runtime.cexpr)
 
 
 # y <- a * x + y + h0 for h0 = 0 .. t-1, one launch per host step; z is a scratch
@@ -63,7 +63,7 @@ extern "C" __global__ void axpy(int n, int h0, double a, const double *__restric
         {"name": "x", "type": "const double *__restrict__", "role": "array", "array": "x"},
         {"name": "y", "type": "double *__restrict__", "role": "array", "array": "y"}]}],
     "host": [{"for": "c0", "lb": _e("0"), "ub": _e("t - 1"), "step": 1, "body": [
-        {"launch": "axpy", "bind": {"h0": _e("c0")}, "grid": [_e("(n + 255) // 256"), 1, 1],
+        {"launch": "axpy", "bind": {"h0": _e("c0")}, "grid": [_e("(n + 255) / 256"), 1, 1],
          "block": [256, 1, 1], "args": ["n", "h0", "a", "x", "y"]}]}],
 }
 

@@ -52,7 +52,7 @@ KERNELS = sorted(p for p in (ROOT / "polybench").glob("*/**/*.c") if p.parent.na
 
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.stem)
 def test_every_polybench_init_array_runs_and_sets_its_inputs(path):
-    from polycu.runtime.check import dataset_parameters
+    from polycu.runtime.parameters import dataset_parameters
     includes = [str(ROOT / "polybench/utilities"), str(path.parent)]
     scop = polycu.load(str(path), defines=DEFINES, includes=includes)[0]
     values = dataset_parameters(str(path), scop.parameters, "MINI", includes=includes)
@@ -60,7 +60,7 @@ def test_every_polybench_init_array_runs_and_sets_its_inputs(path):
                        includes=includes)
     # Every array the function receives no longer holds the seeded random values (a
     # scalar initialised outside the function, like correlation's eps, keeps them).
-    from polycu.runtime.emulate import random_inputs
+    from polycu.runtime.inputs import random_inputs
     untouched = random_inputs(scop, values, 5)
     changed = {name for name in data if not np.array_equal(data[name], untouched[name])}
     received = {name for name, pointer in init_parameters(str(path), "init_array", DEFINES,

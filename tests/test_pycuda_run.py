@@ -6,26 +6,26 @@ import numpy as np
 import pytest
 
 from polycu.diagnostics import PolycuError
-from polycu.runtime.pycuda_run import (Launch, Samples, copies_for, evaluate, numpy_type,
-                                       replay)
+from polycu.runtime.replay import Launch, evaluate, numpy_type, replay
+from polycu.runtime.timing import Samples, copies_for
 
 
-def _e(py: str, c: str | None = None) -> dict[str, str]:
-    return {"c": c or py, "py": py}
+def _e(c: str) -> dict[str, str]:
+    return {"c": c}   # the runtimes evaluate the C text (polycu.runtime.cexpr)
 
 
 # A jacobi-1d-like tree: a time loop launching two kernels, the second only
 # when the grid is large enough, and a last kernel after the loop.
 TREE = [
     {"for": "h0", "lb": _e("0"), "ub": _e("tsteps - 1"), "step": 1, "body": [
-        {"launch": "k0", "grid": [_e("(n - 3) // 32 + 1")], "block": [32],
+        {"launch": "k0", "grid": [_e("polycu_floord(n - 3, 32) + 1")], "block": [32],
          "args": ["n", "h0", "A", "B"]},
-        {"if": _e("n >= 40", "n >= 40"), "then": [
-            {"launch": "k1", "grid": [_e("(n - 3) // 32 + 1"), _e("2")], "block": [32, 2],
-             "args": ["n", "h0", "B", "A"]}]},
+        {"if": _e("n >= 40"), "then": [
+            {"launch": "k1", "grid": [_e("polycu_floord(n - 3, 32) + 1"), _e("2")],
+             "block": [32, 2], "args": ["n", "h0", "B", "A"]}]},
     ]},
     {"for": "h1", "lb": _e("n - 1"), "ub": _e("n + 3"), "step": _e("2"), "body": [
-        {"launch": "k2", "grid": [_e("max(h1 - n, 1)")], "block": [64, 1, 1],
+        {"launch": "k2", "grid": [_e("polycu_max(h1 - n, 1)")], "block": [64, 1, 1],
          "args": ["h1"]}]},
 ]
 
@@ -53,7 +53,7 @@ def test_replay_follows_loops_conditions_and_grids():
 def test_replay_skips_false_branches_and_empty_grids():
     launches = _record(TREE, {"tsteps": 2, "n": 20})
     assert [l.kernel for l in launches] == ["k0", "k0", "k2", "k2", "k2"]
-    # n = 2: k0's grid (n - 3) // 32 + 1 = 0 blocks, so it is not launched.
+    # n = 2: k0's grid floord(n - 3, 32) + 1 = 0 blocks, so it is not launched.
     assert [l.kernel for l in _record(TREE, {"tsteps": 5, "n": 2})] == ["k2"] * 3
     assert _record(TREE, {"tsteps": 0, "n": 20})[0].kernel == "k2"
 
@@ -62,7 +62,7 @@ def test_replay_binds_host_values_before_the_grid():
     # As codegen describes a launch: the kernel's h0 is bound to an expression of
     # the host iterator, and the grid may depend on h0.
     tree = [{"for": "c0", "lb": _e("1"), "ub": _e("n"), "step": 2, "body": [
-        {"launch": "k", "bind": {"h0": _e("2 * c0 + 1")}, "grid": [_e("h0 // 4"), 1, 1],
+        {"launch": "k", "bind": {"h0": _e("2 * c0 + 1")}, "grid": [_e("h0 / 4"), 1, 1],
          "block": [32, 4, 1], "args": ["n", "h0"]}]}]
     launches = _record(tree, {"n": 6})
     assert [(l.value("c0"), l.value("h0"), l.grid) for l in launches] == [
@@ -87,7 +87,7 @@ def test_replay_rejects_malformed_trees():
 
 
 def test_expressions_use_floor_division_and_no_builtins():
-    assert evaluate(_e("(n - 7) // 4"), {"n": 0}) == -2  # floor, as isl's floord
+    assert evaluate(_e("polycu_floord(n - 7, 4)"), {"n": 0}) == -2  # floor, as isl's floord
     assert evaluate(7, {}) == 7
     with pytest.raises(PolycuError):
         evaluate(_e("__import__('os')"), {})
@@ -105,7 +105,7 @@ def test_numpy_types_of_c_types():
 
 
 def test_kernel_arguments_take_their_declared_types_without_wrapping():
-    from polycu.runtime.pycuda_run import by_value
+    from polycu.runtime.replay import by_value
     big = by_value("long", 2 ** 40, "argument 'm' of k")
     assert type(big) is np.int64 and big == 2 ** 40
     assert type(by_value("unsigned", 2 ** 32 - 1, "n")) is np.uint32
@@ -120,9 +120,9 @@ def test_kernel_arguments_take_their_declared_types_without_wrapping():
 def test_host_expressions_keep_values_past_32_bits():
     # A long parameter of 5e9: launches, grids and element counts computed from it.
     n = 5_000_000_000
-    assert evaluate(_e("(n - 1) // 256 + 1"), {"n": n}) == 19_531_250
+    assert evaluate(_e("(n - 1) / 256 + 1"), {"n": n}) == 19_531_250
     assert evaluate(_e("n * n"), {"n": n}) == n * n
-    launches = _record([{"launch": "k", "grid": [_e("n // 2 ** 20")], "block": [256],
+    launches = _record([{"launch": "k", "grid": [_e("n / (1 << 20)")], "block": [256],
                          "args": ["n"]}], {"n": n})
     assert launches[0].grid == (4768,) and launches[0].value("n") == n
 

@@ -14,10 +14,14 @@ import pytest
 
 import polycu
 from polycu.diagnostics import PolycuError
-from polycu.runtime.emulate import (array_shapes, choose_parameters, compare_arrays, evaluate_c,
-                                    random_inputs, run_reference)
-from polycu.runtime.reference import (NativeFunction, Signature, build_cached, build_reference,
-                                      free_names, reference_source, scalar_dtype)
+from polycu.runtime.compare import compare_arrays
+from polycu.runtime.inputs import random_inputs
+from polycu.runtime.native import NativeFunction, build_cached
+from polycu.runtime.parameters import choose_parameters
+from polycu.runtime.reference import build_reference, free_names, reference_source, run_reference
+from polycu.runtime.shapes import array_shapes
+from polycu.runtime.shapes import extent_value as evaluate_c
+from polycu.runtime.signature import Signature, scalar_dtype
 
 ROOT = Path(__file__).resolve().parent.parent
 

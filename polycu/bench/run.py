@@ -109,7 +109,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
 
 def run_command(args: argparse.Namespace) -> int:
     """``polycu bench PATH... --dataset D``: every kernel, then the reports."""
-    from ..runtime.check import fresh_seed
+    from ..runtime.inputs import fresh_seed
     from ..runtime.device import device_info
 
     dataset = args.dataset or "LARGE"

@@ -205,7 +205,7 @@ def _build_child(argv: list[str]) -> int:
     """``python -c`` entry: build an emitted .cu (and its OUT_host.c, if any) for the
     CPU with polycu's own ``build_program``; exit 1 with the compiler's message."""
     from ..diagnostics import PolycuError
-    from ..runtime.emulate import ProgramBuild, build_program
+    from ..runtime.programs import ProgramBuild, build_program
     cu, exe = argv
     # build_program compiles OUT_host.c (the two-file layout) with these flags itself
     build = ProgramBuild(cflags=("-std=c99", "-O1", "-ffp-contract=off"))

@@ -18,7 +18,6 @@ The best of several timed runs is kept: a ceiling is what the device can do.
 """
 from __future__ import annotations
 
-import argparse
 import datetime
 import importlib
 import json
@@ -28,7 +27,7 @@ from typing import Any
 
 from ..diagnostics import error
 from .metrics import Ceilings
-from .reference import cache_dir
+from .native import cache_dir
 
 _COPY_SOURCE = r"""
 extern "C" __global__ void polycu_copy(const double2 *__restrict__ src,
@@ -228,11 +227,3 @@ def format_info(info: DeviceInfo) -> str:
         f"FP32 FMA peak:       {info.fp32_peak / 1e12:.1f} TFLOP/s",
         f"measured:            {info.measured}",
     ])
-
-
-def run_command(args: argparse.Namespace) -> int:
-    """``polycu device [--refresh]``: print the present device's record."""
-    info = device_info(refresh=args.refresh)
-    print(format_info(info))
-    print(f"cache:               {cache_path()}")
-    return 0

@@ -27,8 +27,9 @@ from ..diagnostics import Location, error
 from ..frontend.parse import parse
 from ..frontend.preprocess import preprocess
 from ..model import Scop
-from .emulate import DEFAULT_PROFILE, random_inputs
-from .reference import NativeFunction, Signature, build_cached
+from .inputs import DEFAULT_PROFILE, random_inputs
+from .native import NativeFunction, build_cached
+from .signature import Signature
 
 WRAPPER = "polycu_program_init"
 

@@ -2,14 +2,12 @@
 
 In:  the kernel description of one SCoP (the JSON form written by
      ``polycu.codegen.description``), parameter values and host arrays.
-Out: the arrays after the run, and ``Timing`` (median and spread of N runs).
+Out: the arrays after the run, and ``timing.Timing`` (median and spread of N runs).
 
 The device source is compiled with ``SourceModule(no_extern_c=True)`` for the
-present device's ``-arch``.  Nothing of the generated host C code runs: its
-control tree (``for`` / ``if`` / ``launch`` nodes, every expression also given as
-Python over the parameters and host iterators) is replayed from Python, so
-the launches are exactly the host code's.  ``replay`` is independent of PyCUDA
-(tests drive it with a recording launcher).
+present device's ``-arch``.  Nothing of the generated host C code runs: the host
+program it is printed from, in the description, is replayed from Python
+(``replay``), so the buffers, copies and launches are exactly the host code's.
 
 Timing uses CUDA events, after warm-up runs:
 
@@ -28,9 +26,7 @@ restored from a pristine one, untimed, before it is used again.
 
 Kernel arguments are resolved by role: ``param`` and ``iterator`` values,
 ``array`` and ``scalar`` buffers (a scalar of non-pointer C type is passed by
-value), each value as the numpy type of the argument's C type (``by_value``: one
-that the type cannot hold is an error; host expressions are Python integers, never
-cut to 32 bits).  Texture and surface objects (``NOTES.md``: created with cuda-bindings'
+value).  Texture and surface objects (``NOTES.md``: created with cuda-bindings'
 ``cuTexObjectCreate`` over a ``pycuda.driver.Array``) are the next roles to add,
 in ``DeviceProgram._argument``; until then such a kernel is refused with a
 diagnostic.
@@ -38,191 +34,19 @@ diagnostic.
 from __future__ import annotations
 
 import functools
-import math
-import statistics
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from ..diagnostics import error
-from .reference import integer_bounds, scalar_dtype
+from .replay import (Buffer, Launch, buffers, by_value, host_values, index_type, is_pointer,
+                     numpy_type, replay)
+from .timing import Samples, Timing, copies_for
 
-# Rotation of input copies: at least this many times L2 between two uses of a copy.
-_L2_MULTIPLE = 3
-_MAX_COPIES = 32
 # A launch sequence longer than this is not captured into a graph (capturing costs
 # one Python replay per rotated copy, about 25 us a launch: 2.5 s per copy here).
 # floyd-warshall's 25,190 and doitgen's 42,000 launches at LARGE fit.
 _MAX_GRAPH_LAUNCHES = 100_000
-
-
-def numpy_type(c_type: str) -> Any:
-    """numpy scalar type of a C scalar type, in any spelling (qualifiers and a ``*``
-    ignored): ``'const int'`` -> int32, ``'long unsigned int'`` -> uint64."""
-    dtype = scalar_dtype(c_type)
-    if dtype is None:
-        raise error(f"unsupported C type '{c_type}' in a kernel description")
-    return dtype.type
-
-
-def by_value(c_type: str, value: Any, what: str) -> Any:
-    """``value`` as the numpy scalar that a kernel argument of type ``c_type`` takes;
-    an integer that the type cannot hold is an error, not a silent wrap-around."""
-    kind = numpy_type(c_type)
-    if np.dtype(kind).kind in "iu":
-        low, high = integer_bounds(np.dtype(kind))
-        if not low <= int(value) <= high:
-            raise error(f"{what} = {int(value)} does not fit its type '{c_type}' "
-                        f"({low}..{high})")
-        return kind(int(value))
-    return kind(value)
-
-
-def is_pointer(c_type: str) -> bool:
-    return "*" in c_type
-
-
-# -- the host control tree ---------------------------------------------------------
-
-_SAFE_BUILTINS = {"min": min, "max": max, "abs": abs}
-
-
-@functools.lru_cache(maxsize=4096)
-def _compiled(code: str) -> Any:
-    return compile(code, "<host expression>", "eval")
-
-
-def evaluate(expr: Any, env: Mapping[str, int]) -> int:
-    """Value of a description expression (``{"c": ..., "py": ...}`` or an int)."""
-    if isinstance(expr, bool):
-        return int(expr)
-    if isinstance(expr, int):
-        return expr
-    code = expr["py"] if isinstance(expr, dict) else str(expr)
-    try:
-        return int(eval(_compiled(code), {"__builtins__": _SAFE_BUILTINS},
-                        env if isinstance(env, dict) else dict(env)))
-    except Exception as exc:  # a malformed description is an internal error of codegen
-        raise error(f"cannot evaluate host expression '{code}': {exc}") from exc
-
-
-@dataclass(frozen=True)
-class Launch:
-    """One kernel launch, as the host control tree decides it."""
-
-    kernel: str
-    grid: tuple[int, ...]
-    block: tuple[int, int, int]
-    args: tuple[str, ...]
-    env: Mapping[str, int]  # parameters, host iterators and bound host values
-
-    def value(self, name: str) -> int:
-        return self.env[name]
-
-
-def replay(nodes: Sequence[Mapping[str, Any]], env: Mapping[str, int],
-           launch: Callable[[Launch], None]) -> int:
-    """Walk the control tree, calling ``launch`` for every launch; returns their number.
-
-    ``for`` bounds are inclusive; a launch first binds its kernel's host values
-    (``bind``: ``h0 = c0``), then evaluates its grid; a launch whose grid is empty
-    in some dimension has no thread to run and is skipped (CUDA refuses it).
-    """
-    count = 0
-    for node in nodes:
-        if "for" in node:
-            var = node["for"]
-            lower, upper = evaluate(node["lb"], env), evaluate(node["ub"], env)
-            step = evaluate(node.get("step", 1), env)
-            if step <= 0:
-                raise error(f"host loop over '{var}' has a non-positive step {step}")
-            for value in range(lower, upper + 1, step):
-                count += replay(node["body"], {**env, var: value}, launch)
-        elif "if" in node:
-            branch = node["then"] if evaluate(node["if"], env) else node.get("else", ())
-            count += replay(branch, env, launch)
-        elif "launch" in node:
-            bound = {**env, **{h: evaluate(e, env) for h, e in node.get("bind", {}).items()}}
-            grid = tuple(evaluate(g, bound) for g in node["grid"])
-            if min(grid, default=1) <= 0:
-                continue
-            block = tuple(int(b) for b in node["block"]) + (1,) * (3 - len(node["block"]))
-            launch(Launch(node["launch"], grid, block, tuple(node["args"]), bound))
-            count += 1
-        else:
-            raise error(f"unknown node in the host control tree: {sorted(node)}")
-    return count
-
-
-# -- statistics -----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Samples:
-    """Times in seconds of repeated runs."""
-
-    values: tuple[float, ...]
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.values)
-
-    @property
-    def spread(self) -> float:
-        """Interquartile range relative to the median (0.02 = 2 %)."""
-        if len(self.values) < 2:
-            return 0.0
-        q1, _, q3 = statistics.quantiles(self.values, n=4, method="inclusive")
-        return (q3 - q1) / self.median if self.median else 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"median_s": self.median, "min_s": min(self.values), "max_s": max(self.values),
-                "spread": self.spread, "samples_s": list(self.values)}
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Kernel, replay and end-to-end times of one SCoP on the GPU."""
-
-    kernel: Samples
-    replay: Samples
-    end_to_end: Samples
-    launches: int
-    copies: int     # input copies rotated
-    method: str     # 'graph' or 'stream': how the kernel time was taken
-    note: str = ""  # why no graph was used, when none was
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"kernel": self.kernel.as_dict(), "replay": self.replay.as_dict(),
-                "end_to_end": self.end_to_end.as_dict(), "launches": self.launches,
-                "copies": self.copies, "method": self.method, "note": self.note}
-
-
-def copies_for(data_bytes: int, l2_bytes: int, free_bytes: int) -> int:
-    """How many copies of the arrays to rotate so that a copy's data left L2 before reuse."""
-    if data_bytes <= 0:
-        return 1
-    span = _L2_MULTIPLE * l2_bytes
-    wanted = math.ceil(span / data_bytes) + 1 if data_bytes < span else 1
-    affordable = max(1, free_bytes // (2 * data_bytes))
-    return max(1, min(wanted, _MAX_COPIES, affordable))
-
-
-# -- PyCUDA -------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Buffer:
-    """A device buffer of the description: ``count`` elements, copied in and/or out."""
-
-    name: str
-    dtype: Any
-    count: int
-    copy_in: bool
-    copy_out: bool
-
-    @property
-    def nbytes(self) -> int:
-        return max(self.count * np.dtype(self.dtype).itemsize, 1)
 
 
 class DeviceProgram:
@@ -242,27 +66,21 @@ class DeviceProgram:
         self.drv = import_pycuda()
         from pycuda.compiler import SourceModule
 
+        self.description = description
+        self.params = host_values(description, params)
+        self.host = {name: np.require(a, requirements="C") for name, a in host.items()}
+        self.buffers: dict[str, Buffer] = buffers(description, self.params)
+        for item in self.buffers.values():
+            moved = item.copy_in or item.copy_out
+            if moved and (item.name not in self.host or self.host[item.name].size < item.count):
+                raise error(f"array '{item.name}' has fewer elements on the host than the "
+                            f"{item.count} the generated code copies")
         try:
             module = SourceModule(description["device_source"], no_extern_c=True,
                                   arch=arch_option(), options=list(options) or None)
         except self.drv.CompileError as exc:
             raise error(f"nvcc rejected the generated device code of {description['name']}:"
                         f"\n{exc}") from exc
-        self.description = description
-        self.params = dict(params)
-        self.host = {name: np.require(a, requirements="C") for name, a in host.items()}
-        self.buffers: dict[str, Buffer] = {}
-        for entry in description["arrays"]:
-            if entry["by_value"] or entry.get("private"):
-                continue
-            item = Buffer(entry["name"], numpy_type(entry["element_type"]),
-                          evaluate(entry["count"], self.params), entry["copy_in"],
-                          entry["copy_out"])
-            moved = item.copy_in or item.copy_out
-            if moved and (item.name not in self.host or self.host[item.name].size < item.count):
-                raise error(f"array '{item.name}' has fewer elements on the host than the "
-                            f"{item.count} the generated code copies")
-            self.buffers[item.name] = item
         self.kernels = {k["name"]: k for k in description["kernels"]}
         self.functions = {}
         for name, kernel in self.kernels.items():
@@ -323,7 +141,8 @@ class DeviceProgram:
 
     def execute(self, allocations: Mapping[str, Any]) -> int:
         """Replay the host control tree once on the stream; returns the launch count."""
-        return replay(self.description["host"], self.params, self.launcher(allocations))
+        return replay(self.description["host"], self.params, self.launcher(allocations),
+                      index_type(self.description))
 
     def run(self) -> dict[str, np.ndarray]:
         """What the generated host function does: copy in, launch, copy out.

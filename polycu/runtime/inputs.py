@@ -1,0 +1,102 @@
+"""The inputs a run starts from: seeded random values of each array's element type.
+
+In:  a ``Scop``, parameter values, a seed and a profile (``INPUT_PROFILES``).
+Out: every non-local array (0-d for a scalar) as a numpy array of its element type,
+     the same for the same seed (``random_inputs``); ``fresh_seed`` draws a seed
+     that a report prints, so that any run can be repeated.
+
+The values are chosen so that wrong code shows: floating values of both signs and
+some large magnitudes, integers across their types' ranges where C defines
+overflow (see ``random_inputs``).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from ..diagnostics import error
+from ..model import Scop
+from .shapes import MEMORY_LIMIT, array_shapes, check_memory
+from .signature import Signature, dtype_of, integer_bounds
+
+#: Input profiles of ``random_inputs``, the default first; the second is what the
+#: default falls back to when the original overflows a signed integer on it.
+INPUT_PROFILES = ("mixed", "nonnegative-ints", "unit")
+DEFAULT_PROFILE, NONNEGATIVE_INTS, UNIT = INPUT_PROFILES
+#: In the ``mixed`` profile: one floating value in LARGE_SHARE is large, and wide
+#: signed integers (int, long) stay below SIGNED_MAGNITUDE in magnitude.
+LARGE_SHARE = 16
+SIGNED_MAGNITUDE = 1 << 10
+
+
+def fresh_seed() -> int:
+    """A new seed for ``random_inputs``, from the operating system's entropy."""
+    return int(np.random.SeedSequence().entropy % (2 ** 31))
+
+
+def _floating_values(rng: np.random.Generator, shape: tuple[int, ...],
+                     scalar: bool) -> np.ndarray:
+    """Both signs, mostly in [-4, 4]; in arrays one value in ``LARGE_SHARE`` of a
+    magnitude between 4 and 1000 (scalars are coefficients such as alpha or a decay
+    rate, whose large values only overflow an ``exp``)."""
+    values = rng.uniform(-4.0, 4.0, shape)
+    if scalar:
+        return values
+    large = rng.random(shape) < 1.0 / LARGE_SHARE
+    magnitude = 10.0 ** rng.uniform(np.log10(4.0), 3.0, shape)
+    return np.where(large, np.where(rng.random(shape) < 0.5, -magnitude, magnitude), values)
+
+
+def _integer_values(rng: np.random.Generator, dtype: np.dtype, shape: tuple[int, ...],
+                    nonnegative: bool) -> np.ndarray:
+    """Half of the values small (0..3, and -3.. for signed types: equality tests such
+    as nussinov's take both branches), half across the range where overflow is
+    defined: all of it for unsigned types (they wrap), all of it for char and short
+    (C computes on int, which holds their products), ``|x| < 2^10`` for wider signed
+    types (signed overflow is undefined: products of two stay far inside int).
+    ``nonnegative`` keeps signed values >= 0 (negative weights make floyd-warshall's
+    path sums fall without bound, into an overflow)."""
+    low, high = integer_bounds(dtype)
+    if dtype.kind == "i" and dtype.itemsize >= 4:
+        low, high = -SIGNED_MAGNITUDE + 1, SIGNED_MAGNITUDE - 1
+    if nonnegative:
+        low = max(low, 0)
+    wide = rng.integers(low, high, size=shape, endpoint=True, dtype=dtype)
+    small = rng.integers(max(low, -3), 3, size=shape, endpoint=True, dtype=dtype)
+    return np.where(rng.random(shape) < 0.5, small, wide)
+
+
+def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
+                  profile: str = DEFAULT_PROFILE,
+                  memory: int = MEMORY_LIMIT) -> dict[str, np.ndarray]:
+    """Every non-local array filled with seeded random values of its element type.
+
+    ``profile`` (one of ``INPUT_PROFILES``): ``mixed``, the default, gives floating
+    arrays both signs and some large magnitudes and integer arrays values across
+    their types' ranges (``_floating_values``, ``_integer_values``), so that a float
+    computed in double, an integer overflow or a sign error shows;
+    ``nonnegative-ints`` is the same with signed integers >= 0; ``unit`` gives the
+    small non-negative values some programs need (a square root or a logarithm of
+    the inputs): floating point in [0, 1), integers in [0, 100), one-byte integers
+    in [0, 4).  Arrays over ``memory`` bytes are refused before anything is
+    allocated (``check_memory``).
+    """
+    if profile not in INPUT_PROFILES:
+        raise error(f"unknown input profile '{profile}' (one of {', '.join(INPUT_PROFILES)})")
+    check_memory(scop, params, memory)
+    rng = np.random.default_rng(seed)
+    shapes = array_shapes(scop, params)
+    data = {}
+    for a in Signature.of(scop).arrays:
+        dtype, shape = dtype_of(a), shapes[a.name]
+        if profile == UNIT and dtype.kind == "f":
+            values = rng.random(shape)
+        elif profile == UNIT:
+            values = rng.integers(0, 4 if dtype.itemsize == 1 else 100, size=shape)
+        elif dtype.kind == "f":
+            values = _floating_values(rng, shape, a.is_scalar)
+        else:
+            values = _integer_values(rng, dtype, shape, profile == NONNEGATIVE_INTS)
+        data[a.name] = np.asarray(values).astype(dtype)
+    return data

@@ -1,0 +1,164 @@
+"""Parameter values to run a SCoP at: chosen, fixed by the user, or a dataset's sizes.
+
+In:  a ``Scop``; values fixed with ``--param``; a PolyBench dataset name.
+Out: a value for every parameter, with every access inside its array, in the
+     context, in its C type's range and with the arrays in ``shapes.MEMORY_LIMIT``
+     (``choose_parameters``); the sizes of a dataset (``dataset_parameters``: the
+     file preprocessed with ``-D<DATASET>_DATASET``, parameter ``p`` taking the value
+     of its size macro ``P``, as PolyBench's ``main`` passes ``int ni = NI;``).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import islpy as isl
+
+from ..diagnostics import Location, PolycuError, error
+from ..frontend.preprocess import preprocess_text
+from ..model import Scop
+from .cexpr import CExprError, c_integer
+from .shapes import MEMORY_LIMIT, array_bytes, memory_error, parameter_set
+from .signature import Signature, integer_bounds
+
+#: Default upper bound of chosen parameter values: past one 32-wide tile and a
+#: multiple of no usual tile or block size, so partial tiles are exercised.
+DEFAULT_PARAMETER_LIMIT = 37
+
+DATASETS = ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")
+
+_PROBE = "polycu_size_of_"
+_PROBE_RE = re.compile(rf"{_PROBE}(\w+)\s*=\s*\((.*)\)\s*;")
+
+
+def out_of_bounds_parameters(scop: Scop) -> isl.Set:
+    """Parameter values at which some access leaves its array's extents."""
+    bad = parameter_set(scop, "1 = 0")
+    for stmt in scop.statements:
+        for access in stmt.accesses:
+            array = scop.array(access.array)
+            if array.extent_set is None or array.is_scalar:
+                continue
+            touched = access.relation.intersect_domain(stmt.domain).range()
+            bad = bad.union(touched.subtract(array.extent_set).params())
+    return bad.coalesce()
+
+
+def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
+    """``choose_parameters`` without the memory bound."""
+    if not scop.parameters:
+        return {}
+    sig = Signature.of(scop)
+    good = scop.context.subtract(out_of_bounds_parameters(scop))
+    for name, value in fixed.items():
+        low, high = integer_bounds(sig.parameter_dtype(name, scop.location))
+        if not low <= int(value) <= high:
+            raise error(f"{name}={int(value)} does not fit the type '{sig.parameter_type(name)}' "
+                        f"of parameter '{name}' of {scop.name} ({low}..{high})", scop.location)
+        good = good.intersect(parameter_set(scop, f"{name} = {int(value)}"))
+    # Free values stay inside their C type too (an unsigned char is at most 255).
+    caps = {p: min(limit, integer_bounds(sig.parameter_dtype(p, scop.location))[1])
+            for p in scop.parameters if p not in fixed}
+
+    def at_least(low: int) -> isl.Set:
+        bounds = " and ".join(f"{low} <= {p} <= {cap}" for p, cap in caps.items()) or "1 = 1"
+        return good.intersect(parameter_set(scop, bounds))
+
+    if at_least(1).is_empty():
+        where = f" with {', '.join(f'{k}={v}' for k, v in fixed.items())}" if fixed else ""
+        raise error(f"no values of the parameters of {scop.name} in 1..{limit}{where} keep every "
+                    f"access inside its array and satisfy the context {scop.context}",
+                    scop.location)
+    low, high = 1, limit  # invariant: at_least(low) is not empty
+    while low < high:
+        mid = (low + high + 1) // 2
+        if at_least(mid).is_empty():
+            high = mid - 1
+        else:
+            low = mid
+    chosen = at_least(low)
+    n = len(scop.parameters)
+    names = chosen.get_space().get_var_names(isl.dim_type.param)
+    point = chosen.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, n).lexmax().sample_point()
+    values = {name: point.get_coordinate_val(isl.dim_type.set, k).to_python()
+              for k, name in enumerate(names)}
+    return {p: int(values[p]) for p in scop.parameters}
+
+
+def choose_parameters(scop: Scop, limit: int = DEFAULT_PARAMETER_LIMIT,
+                      fixed: Mapping[str, int] | None = None,
+                      memory: int = MEMORY_LIMIT) -> dict[str, int]:
+    """Parameter values for a random test: in the context, every access inside its
+    array, every free value in ``1..limit`` (and in its C type's range) and as large
+    as possible, with the SCoP's arrays in at most ``memory`` bytes.
+
+    The values are balanced first (the largest ``L`` such that all free parameters
+    can be ``>= L``), then each is maximised in order (isl's lexmax), so that a
+    constraint like ``n + m <= 30`` gives ``15, 15`` and not ``30, 0``.  When the
+    arrays would not fit, ``limit`` shrinks until they do; when no smaller limit
+    helps (constant extents, fixed values), a located error names the array.
+    """
+    fixed = dict(fixed or {})
+    unknown = sorted(set(fixed) - set(scop.parameters))
+    if unknown:
+        verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
+        raise error(f"{', '.join(unknown)} {verb} of {scop.name} "
+                    f"(parameters: {', '.join(scop.parameters) or 'none'})", scop.location)
+    values = _choose(scop, limit, fixed)
+    if sum(array_bytes(scop, values).values()) <= memory:
+        return values
+    if set(fixed) != set(scop.parameters):
+        low, high = 0, limit - 1   # the largest limit whose values fit, 0 for none
+        while low < high:
+            mid = (low + high + 1) // 2
+            try:
+                fits = sum(array_bytes(scop, _choose(scop, mid, fixed)).values()) <= memory
+            except PolycuError:  # no values at all in 1..mid
+                fits = False
+            low, high = (mid, high) if fits else (low, mid - 1)
+        if low:
+            return _choose(scop, low, fixed)
+    raise memory_error(scop, values, memory)
+
+
+def dataset_parameters(path: str, parameters: Sequence[str], dataset: str, *,
+                       defines: Sequence[str] = (), includes: Sequence[str] = ()
+                       ) -> dict[str, int]:
+    """The value of each parameter at a PolyBench dataset: the size macro of its name.
+
+    The file is preprocessed as for loading it, with ``-D<dataset>_DATASET`` and a
+    probe line ``polycu_size_of_p = (P);`` per parameter appended.
+    """
+    if dataset not in DATASETS:
+        raise error(f"unknown dataset '{dataset}' (one of {', '.join(DATASETS)})")
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    probe = "".join(f"\n{_PROBE}{p} = ({p.upper()});" for p in parameters)
+    pre = preprocess_text(text + "\n" + probe + "\n", path,
+                          [*defines, f"{dataset}_DATASET"], includes)
+    found = {m.group(1): m.group(2) for m in _PROBE_RE.finditer(pre.text)}
+    values = {}
+    for p in parameters:
+        try:
+            values[p] = c_integer(found[p])
+        except (KeyError, CExprError):
+            raise error(f"cannot size parameter '{p}' for dataset {dataset}: macro "
+                        f"{p.upper()} does not expand to an integer (give --param "
+                        f"{p}=VALUE)", Location(path)) from None
+    return values
+
+
+def scop_parameters(scop: Scop, path: str, *, dataset: str | None,
+                    overrides: Mapping[str, int], defines: Sequence[str] = (),
+                    includes: Sequence[str] = ()) -> dict[str, int] | None:
+    """Sizes from ``overrides`` and the dataset; None when neither gives them all."""
+    unknown = set(overrides) - set(scop.parameters)
+    if unknown:
+        raise error(f"--param names {', '.join(sorted(unknown))}, not parameters of "
+                    f"{scop.name} ({', '.join(scop.parameters) or 'none'})", scop.location)
+    missing = [p for p in scop.parameters if p not in overrides]
+    values = dict(overrides)
+    if missing and dataset:
+        values.update(dataset_parameters(path, missing, dataset, defines=defines,
+                                         includes=includes))
+    return values if all(p in values for p in scop.parameters) else None
