@@ -9,6 +9,21 @@ and which the runtimes replay, plus the device source (prologue + kernels,
 compilable alone, kernels ``extern "C"``), the host function source and, per
 kernel, its source, statements, atomics and mapped band members.
 
+The host program (``host.host_program``)::
+
+    {"name", "host_function", "parameters": [...], "index_type": C type of host values,
+     "signature": [[C type, name], ...], "assume": E with "set" (the isl set), or null,
+     "arrays": [{"name", "element_type", "extents", "count": E, "intent", "copy_in",
+                 "copy_out", "live_in", "live_out", "by_value", "local", "private",
+                 "device": buffer name or null}],
+     "host": [{"for": var, "lb": E, "ub": E (inclusive), "step": int, "body": [...],
+               "degenerate": true (only when it runs once)},
+              {"if": E, "then": [...], "else": [...]},
+              {"launch": kernel, "bind": {h: E}, "grid": [E, E, E], "block": [x, y, z],
+               "args": [names]}],
+     "kernels": [{"name", "args": [{"name", "type", "role", "array"}], "block",
+                  "grid": [E, E, E], "barriers"}]}
+
 Every expression ``E`` is ``{"c": C text, "py": Python text}``: the runtimes evaluate
 the C text with C's semantics (``runtime.cexpr``); the Python text (``//``, ``%``,
 ``min``, ``max`` over the parameters, host iterators and ``h``) is for other readers.

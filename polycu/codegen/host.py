@@ -1,11 +1,13 @@
-"""Host code: the prologue, the host function of each SCoP, and splicing into the source.
+"""Host code: the prologue, the host program of each SCoP, and splicing into the source.
 
 In:  a ``GpuProgram`` (and the kernels printed by ``cuda.py``).
-Out: C text: ``extern "C" void NAME_gpu(P p.., T *a..)`` (the contract's signature:
-parameters with their C types, then every non-local array as a flat row-major
-pointer, scalars as a pointer to one element) for the .cu, and the original file
-with each SCoP's lines replaced by a call to it: C for a C compiler, which sees the
-host function through a block-scope declaration at the call.
+Out: the host program as data (``host_program``: transfers, assumption, host loops and
+launches; the kernel description's SCoP entry, which the runtimes replay) and the C
+printed from it: ``extern "C" void NAME_gpu(P p.., T *a..)`` (the contract's
+signature: parameters with their C types, then every non-local array as a flat
+row-major pointer, scalars as a pointer to one element) for the .cu, and the original
+file with each SCoP's lines replaced by a call to it: C for a C compiler, which sees
+the host function through a block-scope declaration at the call.
 
 Transfers: an array is copied in when some element is read before it is written
 (``live_in``) or when it is written but the SCoP's must-writes do not cover the whole
@@ -234,11 +236,9 @@ def control_tree(node: Node, program: GpuProgram,
                 "step": node.step, "body": control_tree(node.body, program, arrays)}
         return [{**loop, "degenerate": True} if node.degenerate else loop]
     if isinstance(node, If):
-        item: dict[str, Any] = {"if": both(node.cond),
-                                "then": control_tree(node.then, program, arrays)}
-        if node.else_ is not None:
-            item["else"] = control_tree(node.else_, program, arrays)
-        return [item]
+        branches = [("then", node.then), ("else", node.else_)]
+        return [{"if": both(node.cond), **{key: control_tree(branch, program, arrays)
+                                           for key, branch in branches if branch is not None}}]
     assert isinstance(node, User)
     kernel = program.kernel(node.name)
     return [{"launch": kernel.name,
@@ -267,17 +267,9 @@ def has_device_buffer(array: Mapping[str, Any]) -> bool:
 
 def host_program(program: GpuProgram, arrays: dict[str, Layout],
                  moves: tuple[Transfer, ...] | None = None) -> dict[str, Any]:
-    """The host program of one SCoP as data: the one description that the C host
-    function is printed from (``print_host_function``) and that the runtimes replay.
-
-    ``{"name", "host_function", "parameters", "index_type", "signature": [[C type,
-    name]], "assume": E or None (with "set"), "arrays": [...], "host": tree,
-    "kernels": [launched(...)]}``, where the tree's nodes are ``{"for": var, "lb": E,
-    "ub": E (inclusive), "step": int, "body": [...]}`` (``"degenerate": true`` when it
-    runs once), ``{"if": E, "then": [...], "else": [...]}`` and ``{"launch": kernel,
-    "bind": {h: E}, "grid": [E, E, E], "block": [x, y, z], "args": [names]}``, and
-    every ``E`` is ``both``'s ``{"c", "py"}``.  ``moves``: the transfers, when known.
-    """
+    """The host program of one SCoP as data (its form: ``description.py``), which the
+    C host function is printed from (``print_host_function``) and the runtimes replay;
+    ``moves``: the transfers, when known."""
     scop = program.scop
     moves = transfers(program, arrays, device_prefix(scop)) if moves is None else moves
     by_name = {t.array.name: t for t in moves}
@@ -317,9 +309,8 @@ def print_host_function(host: Mapping[str, Any]) -> str:
     itype = host["index_type"]
     params = ", ".join(_declare(t, n) for t, n in host["signature"])
     lines = [f'extern "C" void {host["host_function"]}({params})', "{"]
-    for p, (_, name) in zip(host["parameters"], host["signature"]):
-        if name != p:  # the host code computes in the index type
-            lines.append(f"{INDENT}const {itype} {p} = {name};")
+    lines += [f"{INDENT}const {itype} {p} = {name};"  # the host computes in the index type
+              for p, (_, name) in zip(host["parameters"], host["signature"]) if name != p]
     lines += [INDENT + line for line in _assumption_check(host)]
     moves = [a for a in host["arrays"] if has_device_buffer(a)]
     for a in moves:
@@ -347,14 +338,11 @@ def _assumption_check(host: Mapping[str, Any]) -> list[str]:
         return []
     values = ", ".join(f"{p} = %lld" for p in host["parameters"])
     args = "".join(f", (long long){p}" for p in host["parameters"])
+    text = assume["set"].replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
     return [f"if (!({assume['c']})) {{",
             f'{INDENT}fprintf(stderr, "polycu: {host["name"]}: the parameters ({values}) are '
-            f'outside the values the GPU code assumes ({_escape(assume["set"])})\\n"{args});',
+            f'outside the values the GPU code assumes ({text})\\n"{args});',
             f"{INDENT}exit(1);", "}"]
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
 
 
 def _print_tree(nodes: list[Mapping[str, Any]], kernels: Mapping[str, Mapping[str, Any]],
@@ -387,25 +375,16 @@ def _print_tree(nodes: list[Mapping[str, Any]], kernels: Mapping[str, Mapping[st
 def _launch(node: Mapping[str, Any], kernel: Mapping[str, Any], device: Mapping[str, str],
             itype: str) -> list[str]:
     """One launch: bind h, compute the grid, launch, check."""
-    lines = ["{"]
-    for h, value in node["bind"].items():
-        lines.append(f"{INDENT}const {itype} {h} = {value['c']};")
+    lines = ["{", *(f"{INDENT}const {itype} {h} = {e['c']};" for h, e in node["bind"].items())]
     grid = ", ".join(g["c"] for g in node["grid"])
     block = ", ".join(str(b) for b in node["block"])
     lines.append(f"{INDENT}const dim3 polycu_grid({grid}), polycu_block({block});")
-    values = []
-    for arg in kernel["args"]:
-        if arg["role"] == "scalar":
-            values.append(f"*{arg['name']}")
-        elif arg["role"] == "array":
-            values.append(device[arg["name"]])
-        else:
-            values.append(arg["name"])
+    roles = {"scalar": lambda name: f"*{name}", "array": device.__getitem__}
+    values = [roles.get(a["role"], str)(a["name"]) for a in kernel["args"]]
     launch = "POLYCU_LAUNCH" if kernel["barriers"] else "POLYCU_LAUNCH_NOSYNC"
     name = kernel["name"]
-    lines.append(f"{INDENT}{launch}({name}, polycu_grid, polycu_block, {', '.join(values)});")
-    lines.append(f"{INDENT}POLYCU_CHECK_LAUNCH({name});")
-    return lines + ["}"]
+    return lines + [f"{INDENT}{launch}({name}, polycu_grid, polycu_block, {', '.join(values)});",
+                    f"{INDENT}POLYCU_CHECK_LAUNCH({name});", "}"]
 
 
 # -- splicing -------------------------------------------------------------------------
