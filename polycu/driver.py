@@ -14,7 +14,7 @@ operations a step, down to the original order in one thread, which has no limit.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import islpy as isl
 
@@ -167,7 +167,14 @@ def compile_file(path: str, options: Options | None = None,
                  reporter: Reporter | None = None) -> Generated:
     """The whole pipeline on one C file (``polycu file.c``)."""
     options = options or Options()
-    scops = load_scops(path, options)
+    return compile_scops(path, load_scops(path, options), options, reporter)
+
+
+def compile_scops(path: str, scops: Sequence[Scop], options: Options | None = None,
+                  reporter: Reporter | None = None) -> Generated:
+    """The pipeline after the frontend: the SCoPs ``load_scops`` found in ``path``,
+    compiled and spliced into its text."""
+    options = options or Options()
     resolved = Path(path).resolve()
     for scop in scops:
         if Path(scop.source).resolve() != resolved:

@@ -3,12 +3,11 @@
 In:  a C file and the options to compile it with.
 Out: ``Compiled``: the file's SCoPs (``driver.load_scops``: the originals, which the
      CPU reference, the parameter choice and the inputs are made from) and polycu's
-     output for them (``driver.compile_file``: the .cu and the kernel description,
+     output for them (``driver.compile_scops``: the .cu and the kernel description,
      which the emulation and the GPU run), paired SCoP by SCoP.
 
 Compiling happens here once per file; ``emulate``, ``check`` and ``bench`` take the
-result.  (``driver.compile_file`` does not hand back the SCoPs it loads, so the
-frontend runs a second time for them: about a third of the time of a PolyBench file.)
+result.
 """
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from typing import Any, Mapping
 
 from ..codegen import Generated
 from ..diagnostics import Reporter
-from ..driver import compile_file, load_scops
+from ..driver import compile_scops, load_scops
 from ..model import Scop
 from ..options import Options
 
@@ -45,5 +44,5 @@ def compile_program(path: str, options: Options | None = None,
                     reporter: Reporter | None = None) -> Compiled:
     """Compile ``path`` with polycu and keep the SCoPs it was compiled from."""
     options = options or Options()
-    generated = compile_file(path, options, reporter)
-    return Compiled(path, options, tuple(load_scops(path, options)), generated)
+    scops = tuple(load_scops(path, options))
+    return Compiled(path, options, scops, compile_scops(path, scops, options, reporter))
