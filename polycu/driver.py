@@ -31,8 +31,8 @@ from .gpu.sizes import Sizes, parse_sizes
 from .memory import Placement, format_placement, place
 from .model import Scop
 from .options import Options
-from .schedule import (ALGORITHMS, MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, check_legality,
-                       load, original, save_schedule, scop_file)
+from .schedule import (ALGORITHMS, MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy,
+                       check_legality, load, original, save_schedule, scop_file)
 
 #: isl's scheduler options that the --isl-schedule-* flags set (schedule_<name>).
 ISL_SCHEDULE_OPTIONS = ("outer_coincidence", "maximize_band_depth", "maximize_coincidence",

@@ -15,8 +15,8 @@ from polycu.codegen import generate
 from polycu.codegen.ast import Expr, For, If, host_ast, kernel_ast
 from polycu.codegen.cuda import c_expr, kernel_source, layouts, linearise, statement_text
 from polycu.codegen.host import call_site, splice, transfers
-from polycu.codegen.pyexpr import py_expr
 from polycu.diagnostics import PolycuError
+from polycu.runtime.cexpr import evaluate
 from polycu.gpu.mapping import choose_names, map_to_gpu
 from polycu.gpu.sizes import Sizes
 from polycu.memory import place
@@ -229,12 +229,16 @@ def test_host_min_max_use_the_prologue_helpers() -> None:
 
 @pytest.mark.parametrize("a", range(-9, 10))
 @pytest.mark.parametrize("b", [1, 3, 8])
-def test_python_expressions_keep_c_integer_semantics(a: int, b: int) -> None:
+def test_host_expressions_keep_c_integer_semantics(a: int, b: int) -> None:
     env = {"i": a, "j": b}
     c_remainder = abs(a) % b * (1 if a >= 0 else -1)
-    assert eval(py_expr(e("zdiv_r", I, J)), {}, env) == c_remainder
-    assert eval(py_expr(e("fdiv_q", I, J)), {}, env) == (a - (a % b)) // b
-    assert eval(py_expr(e("cond", e("ge", I, K2), e("min", I, J), e("minus", J))), {}, env) == \
+
+    def host(expr: Expr) -> int:   # what the host function and the runtimes compute
+        return evaluate(c_expr(expr, host=True), env)
+
+    assert host(e("zdiv_r", I, J)) == c_remainder
+    assert host(e("fdiv_q", I, J)) == (a - (a % b)) // b
+    assert host(e("cond", e("ge", I, K2), e("min", I, J), e("minus", J))) == \
         (min(a, b) if a >= 2 else -b)
 
 
@@ -328,10 +332,9 @@ void f(int n, double *x, double *y)
 }
 """
     prog = program(text)
-    counts = {t.array.name: (t.count, t.count_py) for t in
-              transfers(prog, layouts(prog.scop), "dev_")}
-    assert counts["x"][0] == "(size_t)1 * (n <= 0 ? 0 : n + 2)"
-    assert [eval(counts["x"][1], {}, {"n": v}) for v in (-1, 0, 5)] == [0, 0, 7]
+    counts = {t.array.name: t.count for t in transfers(prog, layouts(prog.scop), "dev_")}
+    assert counts["x"] == "(size_t)1 * (n <= 0 ? 0 : n + 2)"
+    assert [evaluate(counts["x"], {"n": v}) for v in (-1, 0, 5)] == [0, 0, 7]
 
 
 def test_splice_keeps_every_other_line_verbatim() -> None:
@@ -362,7 +365,7 @@ def test_generate_puts_prologue_kernels_and_host_before_the_original_text() -> N
     assert desc["host_function"] == "f_scop0_gpu" and desc["parameters"] == ["n", "m"]
     (launch,) = desc["host"][0]["then"]
     assert launch["launch"] == "f_scop0_kernel0" and launch["block"] == [32, 8, 1]
-    assert [eval(g["py"], {}, {"n": 70, "m": 33}) for g in launch["grid"]] == [2, 3, 1]
+    assert [evaluate(g["c"], {"n": 70, "m": 33}) for g in launch["grid"]] == [2, 3, 1]
     assert launch["args"] == ["n", "m", "A", "B"]
     (kernel,) = desc["kernels"]
     assert [(a["name"], a["type"], a["role"]) for a in kernel["args"]] == [

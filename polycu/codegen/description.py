@@ -24,9 +24,9 @@ The host program (``host.host_program``)::
      "kernels": [{"name", "args": [{"name", "type", "role", "array"}], "block",
                   "grid": [E, E, E], "barriers"}]}
 
-Every expression ``E`` is ``{"c": C text, "py": Python text}``: the runtimes evaluate
-the C text with C's semantics (``runtime.cexpr``); the Python text (``//``, ``%``,
-``min``, ``max`` over the parameters, host iterators and ``h``) is for other readers.
+Every expression ``E`` is ``{"c": C text}`` over the parameters, host iterators and
+``h``: the host function computes it and the runtimes evaluate the same text with C's
+semantics (``runtime.cexpr``).
 """
 from __future__ import annotations
 

@@ -60,7 +60,8 @@ def parse_sizes(text: str | None, where: Location | None = None) -> SIZES:
     return result
 
 
-def sizes_for(sizes: Mapping[int, Mapping[str, tuple[int, ...]]], kernel: int, kind: str) -> tuple[int, ...] | None:
+def sizes_for(sizes: Mapping[int, Mapping[str, tuple[int, ...]]], kernel: int,
+              kind: str) -> tuple[int, ...] | None:
     """The sizes of ``kind`` for kernel number ``kernel``, falling back to ``ANY``."""
     for key in (kernel, ANY):
         if kind in sizes.get(key, {}):

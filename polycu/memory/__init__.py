@@ -12,4 +12,5 @@ package (issues 12 and 13).
 from .placement import (GLOBAL, KINDS, PARAMETER, Choice, KernelPlacement, Placement,
                         format_placement, passed_by_value, place)
 
-__all__ = ["GLOBAL", "PARAMETER", "KINDS", "passed_by_value", "Choice", "KernelPlacement", "Placement", "place", "format_placement"]
+__all__ = ["GLOBAL", "PARAMETER", "KINDS", "passed_by_value", "Choice", "KernelPlacement",
+           "Placement", "place", "format_placement"]

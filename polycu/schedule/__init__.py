@@ -23,6 +23,6 @@ from .value import Path, Schedule, band_paths, format_tree, node_at, path_of
 __all__ = ["Schedule", "Strategy", "Path", "IllegalSchedule", "BudgetExceeded", "mark_bands",
            "relaxation_used", "generate", "prove", "load", "reduction_statements", "ORIGINAL",
            "original", "identity", "isl_candidate", "isl_schedule", "operation_budget",
-           "ALGORITHMS", "MAX_OPERATIONS", "check_legality", "is_legal", "tile", "interchange", "skew", "split",
-           "distribute", "fuse", "coalesce_bands", "load_schedule", "save_schedule",
-           "scop_file", "band_paths", "node_at", "path_of", "format_tree"]
+           "ALGORITHMS", "MAX_OPERATIONS", "check_legality", "is_legal", "tile", "interchange",
+           "skew", "split", "distribute", "fuse", "coalesce_bands", "load_schedule",
+           "save_schedule", "scop_file", "band_paths", "node_at", "path_of", "format_tree"]
