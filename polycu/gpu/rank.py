@@ -17,9 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import islpy as isl
-
-from ..deps import Dependences, is_quota, isl_message
+from ..deps import Dependences
 from ..diagnostics import Reporter
 from ..model import Scop
 from ..schedule import (MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, coalesce_bands,
@@ -99,16 +97,13 @@ def _mapped(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> GpuP
     scop = schedule.scop
     try:
         with operation_budget(scop.context.get_ctx(), MAX_OPERATIONS):
-            return map_schedule(schedule, sizes)
+            found = attempt(scop, reporter, schedule.name,
+                            lambda: [map_schedule(schedule, sizes)])
     except BudgetExceeded:
         reporter.note(f"mapping schedule '{schedule.name}' of SCoP '{scop.name}' exceeds "
                       f"{MAX_OPERATIONS} isl operations; it is dropped", scop.location)
-    except isl.Error as exc:
-        if is_quota(exc, scop.context.get_ctx()):
-            raise
-        reporter.note(f"isl fails on the mapping of schedule '{schedule.name}' of SCoP "
-                      f"'{scop.name}' ({isl_message(exc)}); it is dropped", scop.location)
-    return None
+        return None
+    return found[0] if found else None
 
 
 def candidates(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
