@@ -11,7 +11,7 @@ import functools
 import re
 from pathlib import Path
 
-import polybench_cpu  # scripts/, on the path by conftest.py
+from polycu.bench import cpu as polybench_cpu
 import pytest
 
 from polycu.codegen import Generated

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-import polybench_cpu  # scripts/, on the path by conftest.py
+from polycu.bench import cpu as polybench_cpu
 import pytest
 
 import polycu

@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import polybench_cpu  # scripts/, on the path by conftest.py
+from polycu.bench import cpu as polybench_cpu
 import pytest
 
 from polycu.driver import compile_file
