@@ -154,7 +154,8 @@ def _save(schedule: Schedule, options: Options, index: int) -> None:
 def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
                  *, index: int = 0) -> Placement:
     """The GPU program of one SCoP with its arrays placed in memory."""
-    return place(program_of(scop, options, reporter, index=index))
+    options = options or Options()
+    return place(program_of(scop, options, reporter, index=index), options.private_memory)
 
 
 def load_scops(path: str, options: Options) -> list[Scop]:

@@ -196,6 +196,20 @@ def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
     return to_node(build.node_from_schedule(schedule))
 
 
+def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap) -> Node:
+    """The loops one thread of ``kernel`` runs in the flat ``order`` (the memory
+    phase's, with its copy statements), with every instance as a ``User``.
+
+    Built from a one-band schedule tree over the order, with the parameters in the
+    context's order: isl's ``node_from_schedule_map`` printed a guard of
+    gramschmidt's kernel 5 with the wrong parameter inside a ``%`` (t0 for h0)."""
+    context = kernel.context(program.scop.context)
+    order = order.align_params(context.get_space())
+    tree = isl.Schedule.from_domain(order.domain()).insert_partial_schedule(
+        isl.MultiUnionPwAff.from_union_map(order))
+    return to_node(_build(context, program.names.iterator).node_from_schedule(tree))
+
+
 def host_ast(program: GpuProgram) -> Node:
     """The host loops and launches (``User`` named after ``Kernel.launch_name``)."""
     if program.asts is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 import islpy as isl
 from pycparser import c_ast, c_generator
@@ -31,9 +31,9 @@ from pycparser import c_ast, c_generator
 from ..diagnostics import error
 from ..frontend.ctype import INT, parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import GLOBAL, PARAMETER, KernelPlacement, Placement, passed_by_value
+from ..memory import GLOBAL, PARAMETER, REGISTER, KernelPlacement, Placement, passed_by_value
 from ..model import Access, Array, Scop, Statement
-from .ast import Block, Expr, For, If, Node, User, expr_of, kernel_ast
+from .ast import Block, Expr, For, If, Node, User, expr_of, kernel_ast, kernel_ast_of
 
 INDENT = "  "
 
@@ -230,15 +230,19 @@ class _BodyPrinter(c_generator.CGenerator):
     """A statement body with iterators substituted and array references linearised."""
 
     def __init__(self, values: dict[str, str], accesses: Iterable[Access],
-                 arrays: dict[str, Layout], private: frozenset[str]):
+                 arrays: dict[str, Layout], private: frozenset[str],
+                 registers: Mapping[str, str]):
         super().__init__()
         self.values = values
         self.accesses = {id(a.node): a for a in accesses}
         self.arrays = arrays
         self.private = private
+        self.registers = registers
 
     def visit_ID(self, n: c_ast.ID) -> str:
         access = self.accesses.get(id(n))
+        if access is not None and access.array in self.registers:
+            return self.registers[access.array]
         if access is not None:
             plain = self.arrays[access.array].by_value or access.array in self.private
             return n.name if plain else f"{n.name}[0]"
@@ -248,6 +252,8 @@ class _BodyPrinter(c_generator.CGenerator):
         access = self.accesses.get(id(n))
         if access is None:
             return super().visit_ArrayRef(n)
+        if access.array in self.registers:
+            return self.registers[access.array]
         subscripts: list[str] = []
         node: c_ast.Node = n
         while isinstance(node, c_ast.ArrayRef):
@@ -276,17 +282,19 @@ class _BodyPrinter(c_generator.CGenerator):
 
 def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
                    atomic: bool = False, private: frozenset[str] = frozenset(),
-                   scop: Scop | None = None) -> str:
+                   scop: Scop | None = None, registers: Mapping[str, str] | None = None
+                   ) -> str:
     """The C text of one instance ``S(args)`` (iterators replaced by ``args``, cast to
     their C types where the index type differs, like the SCoP's parameters; the
-    ``private`` scalars are the kernel's local variables)."""
+    ``private`` scalars are the kernel's local variables; every reference to an
+    array of ``registers`` is its register)."""
     itype = index_type(scop) if scop is not None else "int"
     values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it), itype)
               for it, arg in zip(stmt.iterators, args)}
     if scop is not None:
         for p in scop.parameters:
             values.setdefault(p, _as_type(p, scop.parameter_type(p), itype))
-    printer = _BodyPrinter(values, stmt.accesses, arrays, private)
+    printer = _BodyPrinter(values, stmt.accesses, arrays, private, registers or {})
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
     return printer.visit(stmt.body) + ";"
@@ -340,7 +348,16 @@ def kernel_args(program: GpuProgram, kernel: Kernel,
 PARAMETER_PRINTERS: dict[str, Callable[[KernelArg], str]] = {
     GLOBAL: lambda arg: arg.declaration,      # const T *__restrict__ A
     PARAMETER: lambda arg: arg.declaration,   # T alpha
+    REGISTER: lambda arg: arg.declaration,    # the array itself; its register is local
 }
+
+
+def _cell(array: str, subscripts: tuple[Expr, ...], layout: Layout) -> str:
+    """``A[linear offset]`` of the element with ``subscripts`` (``A[0]``: a scalar)."""
+    if not subscripts:
+        return f"{array}[0]"
+    texts = [c_expr(s, wide=layout.wide) for s in subscripts]
+    return f"{array}[{linearise(texts, layout.extents, layout.wide)}]"
 
 
 def _parameter(arg: KernelArg, memory: KernelPlacement) -> str:
@@ -358,21 +375,34 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
     args = kernel_args(program, kernel, arrays)
     memory = placement.kernel(kernel.name)
     statements = {s.name: s for s in scop.statements}
+    registers = {p.array: program.names.register_id(k)
+                 for k, p in enumerate(memory.registers)}
+    copies = {name: (p, name == p.load) for p in memory.registers
+              for name in (p.load, p.store)}
 
     def expand(node: User) -> list[str]:
+        if node.name in copies:
+            promotion, load = copies[node.name]
+            cell = _cell(promotion.array, node.args[promotion.depth:], arrays[promotion.array])
+            register = registers[promotion.array]
+            return [f"{register} = {cell};" if load else f"{cell} = {register};"]
         stmt = statements[node.name]
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
-                               kernel.private, scop)]
+                               kernel.private, scop, registers)]
 
     lines = [f'extern "C" __global__ void {kernel.name}('
              + ", ".join(_parameter(a, memory) for a in args) + ")", "{"]
     for array in scop.arrays:
         if array.name in kernel.private:
             lines.append(f"{INDENT}{array.element_type} {array.name};")
+        if array.name in registers:
+            lines.append(f"{INDENT}{array.element_type} {registers[array.name]};")
     itype = index_type(scop)
     for m in sorted(kernel.mapped, key=lambda m: m.member):
         lines.append(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
                      f"{m.thread_id} = threadIdx.{m.axis};")
-    lines += print_node(kernel_ast(program, kernel), expand, host=False, itype=itype)
+    ast = kernel_ast(program, kernel) if memory.order is None else \
+        kernel_ast_of(program, kernel, memory.order)
+    lines += print_node(ast, expand, host=False, itype=itype)
     lines.append("}")
     return "\n".join(lines)

@@ -34,6 +34,7 @@ class Names:
     block: str = "b"      # block indices b0, b1, ... (per mapped member)
     thread: str = "t"     # thread indices t0, t1, ...
     iterator: str = "c"   # AST loop iterators c0, c1, ...
+    register: str = "r"   # array elements kept in registers r0, r1, ...
 
     def host_id(self, k: int) -> str:
         return f"{self.host}{k}"
@@ -43,6 +44,9 @@ class Names:
 
     def thread_id(self, k: int) -> str:
         return f"{self.thread}{k}"
+
+    def register_id(self, k: int) -> str:
+        return f"{self.register}{k}"
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import islpy as isl
+
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop
+from .registers import Promotion, promotions, thread_order, with_copies
 
 GLOBAL = "global"
 PARAMETER = "parameter"
-#: The kinds of memory code generation can print: device memory, and a kernel
-#: parameter (a scalar passed by value, in the launch's constant parameter space).
-KINDS = (GLOBAL, PARAMETER)
+REGISTER = "register"
+#: The kinds of memory code generation can print: device memory, a kernel parameter
+#: (a scalar passed by value, in the launch's constant parameter space), and a
+#: register of each thread (in device memory between the thread's uses).
+KINDS = (GLOBAL, PARAMETER, REGISTER)
 
 
 @dataclass(frozen=True)
@@ -30,10 +35,14 @@ class Choice:
 
 @dataclass(frozen=True)
 class KernelPlacement:
-    """The choices of one kernel, one per array it touches, in the SCoP's array order."""
+    """The choices of one kernel, one per array it touches, in the SCoP's array order,
+    and the arrays kept in registers with the thread's order including their copies
+    (None when there are none)."""
 
     kernel: str
     choices: tuple[Choice, ...]
+    registers: tuple[Promotion, ...] = ()
+    order: isl.UnionMap | None = None
 
     def of(self, array: str) -> Choice:
         for choice in self.choices:
@@ -56,9 +65,13 @@ class Placement:
         raise KeyError(name)
 
 
-def place(program: GpuProgram) -> Placement:
-    """Every array of every kernel in global memory (the only kind there is yet)."""
-    return Placement(program, tuple(_kernel(program, k) for k in program.kernels))
+def place(program: GpuProgram, private_memory: bool = True) -> Placement:
+    """Every array of every kernel where it lives: a register where one thread reuses
+    one element of it across a loop (registers.py; not with ``private_memory`` off,
+    PPCG's --no-private-memory), a parameter for a scalar the SCoP only reads,
+    global memory otherwise."""
+    return Placement(program, tuple(_kernel(program, k, private_memory)
+                                    for k in program.kernels))
 
 
 # A scalar no statement of the SCoP writes keeps one value in every kernel: it
@@ -69,8 +82,10 @@ def passed_by_value(scop: Scop, array: Array) -> bool:
                                        for s in scop.statements for a in s.writes)
 
 
-def _kernel(program: GpuProgram, kernel: Kernel) -> KernelPlacement:
+def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool) -> KernelPlacement:
     used = (kernel.reads | kernel.writes) - kernel.private
+    registers = promotions(program, kernel) if private_memory else ()
+    promoted = {p.array: p for p in registers}
     choices = []
     for array in program.scop.arrays:
         if array.name not in used:
@@ -81,9 +96,17 @@ def _kernel(program: GpuProgram, kernel: Kernel) -> KernelPlacement:
             continue
         role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
             "written" if array.name in kernel.writes else "read"
-        choices.append(Choice(array.name, GLOBAL,
-                              f"{role}; global memory is the only placement implemented"))
-    return KernelPlacement(kernel.name, tuple(choices))
+        if array.name in promoted:
+            depth = promoted[array.name].depth
+            choices.append(Choice(array.name, REGISTER, f"{role}; one element per thread "
+                                  f"for each value of the first {depth} schedule "
+                                  "dimension(s), reused below them"))
+            continue
+        why = "no reuse by one thread that a register can hold" if private_memory else \
+            "registers are off (--no-private-memory)"
+        choices.append(Choice(array.name, GLOBAL, f"{role}; {why}"))
+    order = with_copies(thread_order(program, kernel), registers) if registers else None
+    return KernelPlacement(kernel.name, tuple(choices), registers, order)
 
 
 def format_placement(placement: Placement) -> str:
