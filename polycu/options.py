@@ -102,8 +102,9 @@ OPTIONS: tuple[Option, ...] = (
            commands=(COMPILE,)),
     Option("--dump-deps", "flag", False, "print the dependences of each SCoP and stop",
            commands=(COMPILE,)),
-    Option("--private-memory", "bool", True, "keep an array element one thread reuses "
-           "across a loop in a register (--no-private-memory: global memory)", ppcg=True),
+    Option("--private-memory", "bool", False, "keep an array element one thread reuses "
+           "across a loop in a register (off by default: nvcc already does it for "
+           "__restrict__ arrays; docs/memory.md)", ppcg=True),
     Option("--dump-memory", "flag", False, "print where each array of each kernel lives "
            "(global, shared, registers, ...) and why, and stop", commands=(COMPILE,)),
     # -- scheduling (polycu/schedule) -------------------------------------------

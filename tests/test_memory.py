@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import islpy as isl
+import pytest
 
 import polycu
 from polycu.cli import main
@@ -61,13 +62,14 @@ def test_dump_memory_names_every_kernel_and_array(capsys):
     out = capsys.readouterr().out
     scop = polycu.load(str(gemm))[0]
     assert out == format_placement(place(program_of(scop)))
+    assert "  C: global (read and written; registers are off (--private-memory turns " \
+        "them on))" in out
+    assert "  alpha: parameter (a scalar the SCoP never writes: passed by value)" in out
+    assert main(["--dump-memory", "--private-memory", str(gemm)]) == 0
+    out = capsys.readouterr().out
     assert "  C: register (read and written; one element per thread for each value of " \
         "the first 1 schedule dimension(s), reused below them)" in out
     assert "  A: global (read; no reuse by one thread that a register can hold)" in out
-    assert "  alpha: parameter (a scalar the SCoP never writes: passed by value)" in out
-    assert main(["--dump-memory", "--no-private-memory", str(gemm)]) == 0
-    assert "  C: global (read and written; registers are off (--no-private-memory))" in \
-        capsys.readouterr().out
 
 
 def gemm_program():
@@ -78,7 +80,7 @@ def gemm_program():
 def test_gemm_keeps_its_output_element_in_a_register_across_k():
     program = gemm_program()
     (kernel,) = program.kernels
-    (promotion,) = place(program).kernel(kernel.name).registers
+    (promotion,) = place(program, private_memory=True).kernel(kernel.name).registers
     assert (promotion.array, promotion.depth, promotion.written) == ("C", 1, True)
     # one thread, for each row i of its (strided) rows: the one element C[i][32 b1 + t1]
     footprint = promotion.footprint
@@ -87,14 +89,14 @@ def test_gemm_keeps_its_output_element_in_a_register_across_k():
         "and 32b0 <= i <= 31 + 32b0 and 0 <= i < ni and 0 <= t1 <= 31 and b1 >= 0 "
         "and nj > 32b1 + t1 }")
     assert footprint.is_equal(expected.align_params(footprint.get_space()))
-    source = kernel_source(place(program), kernel, layouts(program.scop))
+    source = kernel_source(place(program, True), kernel, layouts(program.scop))
     body = [line.strip() for line in source.splitlines()]
     load = body.index("r0 = C[c0 * 220 + 32 * b1 + t1];")
     assert body[load + 1] == "r0 *= beta;"
     assert body[load + 3] == "r0 += (alpha * A[c0 * 240 + c4]) * B[c4 * 220 + (32 * b1 + t1)];"
     assert body[load + 5] == "C[c0 * 220 + 32 * b1 + t1] = r0;"
     assert "double r0;" in body
-    plain = kernel_source(place(program, private_memory=False), kernel, layouts(program.scop))
+    plain = kernel_source(place(program), kernel, layouts(program.scop))
     assert "r0" not in plain and "C[c0 * 220 + (32 * b1 + t1)] *= beta;" in plain
 
 
@@ -118,12 +120,12 @@ def test_an_atomically_updated_array_stays_in_global_memory():
     program = program_of(scop, Options(relax_reductions=True))
     (kernel,) = program.kernels
     assert kernel.atomic == {"S0"} and kernel.mapped
-    assert place(program).kernel(kernel.name).of("x").kind == GLOBAL
+    assert place(program, True).kernel(kernel.name).of("x").kind == GLOBAL
     # without atomics the one thread keeps the sum in a register
     serial = program_of(scop)
     (kernel,) = serial.kernels
     assert not kernel.mapped
-    assert place(serial).kernel(kernel.name).of("x").kind == REGISTER
+    assert place(serial, True).kernel(kernel.name).of("x").kind == REGISTER
 
 
 def test_the_copies_order_is_printed_with_the_right_parameters():
@@ -141,3 +143,20 @@ def test_the_copies_order_is_printed_with_the_right_parameters():
                                 lambda user: [user.name], host=False, itype="int"))
     assert "(t0 + 1) % 32" not in text
     assert text.count("(h0 + 1) % 32") == 2
+
+
+@pytest.mark.parametrize("path", [
+    "linear-algebra/blas/gemm/gemm.c", "linear-algebra/blas/symm/symm.c",
+    "linear-algebra/kernels/atax/atax.c", "linear-algebra/solvers/gramschmidt/gramschmidt.c",
+    "datamining/correlation/correlation.c", "stencils/adi/adi.c"])
+def test_promoted_programs_match_the_reference_in_emulation(path):
+    from polycu.options import Options
+    from polycu.runtime.emulate import emulate_file
+    options = Options(define=["MINI_DATASET"], include_dir=[str(ROOT / "polybench/utilities")],
+                      private_memory=True)
+    source = ROOT / "polybench" / path
+    assert "register" in format_placement(place(program_of(
+        polycu.load(str(source), defines=options.define, includes=options.include_dir)[0]),
+        True))
+    for report in emulate_file(str(source), options, seed=7):
+        assert report.ok, report.format()

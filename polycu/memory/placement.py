@@ -65,11 +65,11 @@ class Placement:
         raise KeyError(name)
 
 
-def place(program: GpuProgram, private_memory: bool = True) -> Placement:
-    """Every array of every kernel where it lives: a register where one thread reuses
-    one element of it across a loop (registers.py; not with ``private_memory`` off,
-    PPCG's --no-private-memory), a parameter for a scalar the SCoP only reads,
-    global memory otherwise."""
+def place(program: GpuProgram, private_memory: bool = False) -> Placement:
+    """Every array of every kernel where it lives: with ``private_memory``
+    (--private-memory) a register where one thread reuses one element of it across a
+    loop (registers.py), a parameter for a scalar the SCoP only reads, global memory
+    otherwise."""
     return Placement(program, tuple(_kernel(program, k, private_memory)
                                     for k in program.kernels))
 
@@ -103,7 +103,7 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool) -> Kernel
                                   "dimension(s), reused below them"))
             continue
         why = "no reuse by one thread that a register can hold" if private_memory else \
-            "registers are off (--no-private-memory)"
+            "registers are off (--private-memory turns them on)"
         choices.append(Choice(array.name, GLOBAL, f"{role}; {why}"))
     order = with_copies(thread_order(program, kernel), registers) if registers else None
     return KernelPlacement(kernel.name, tuple(choices), registers, order)
