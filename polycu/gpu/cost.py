@@ -33,7 +33,7 @@ LAUNCH = 4 us the cost of one launch with its synchronisation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import islpy as isl
 
@@ -74,7 +74,6 @@ class Metrics:
     parallel_depth: int        # min mapped members over kernels with loops (the weakest)
     coalesced: bool            # every parallel kernel coalesces its largest arrays
     host_loops: int            # deepest host-loop nest around a kernel
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def n_kernels(self) -> int:
