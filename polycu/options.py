@@ -161,7 +161,7 @@ OPTIONS: tuple[Option, ...] = (
     # -- output -------------------------------------------------------------------
     Option("--output", "str", None, "output file (default: input name with .cu)",
            commands=(COMPILE,), short="-o", metavar="FILE"),
-    # -- running, checking, timing (polycu/runtime, polycu/bench.py) ---------------
+    # -- running, checking, timing (polycu/runtime, polycu/bench/) ---------------
     Option("--dataset", "str", None, "PolyBench dataset: compile with -D<DATASET>_DATASET "
            "and give each parameter p the value of its size macro P (bench: LARGE if not "
            "given)", commands=(CHECK, BENCH),

@@ -203,7 +203,7 @@ class GpuProgram:
     host: isl.Schedule            # over the launch instances K[h] of every kernel
     names: Names = field(default_factory=Names)
     # The host and kernel ASTs and grid sizes once built (codegen.ast.Asts, a later
-    # phase's value: codegen's program_of builds them under an isl operation budget
+    # phase's value: the driver's program_of builds them under an isl operation budget
     # to know that this program can be generated before choosing it).
     asts: Any = None
 
