@@ -96,8 +96,7 @@ def choose(scop: Scop, deps: Dependences, options: Options | None = None,
     options = options or Options()
     best = next(preferences(scop, deps, options, reporter, index=index), None)
     chosen = best.schedule if best is not None else original(scop, deps)
-    if options.save_schedule:
-        save_schedule(chosen, scop_file(options.save_schedule, index))
+    _save(chosen, options, index)
     return chosen
 
 

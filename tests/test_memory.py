@@ -91,10 +91,10 @@ def test_gemm_keeps_its_output_element_in_a_register_across_k():
     assert footprint.is_equal(expected.align_params(footprint.get_space()))
     source = kernel_source(place(program, True), kernel, layouts(program.scop))
     body = [line.strip() for line in source.splitlines()]
-    load = body.index("r0 = C[c0 * 220 + 32 * b1 + t1];")
+    load = body.index("r0 = C[c0 * 220 + (32 * b1 + t1)];")
     assert body[load + 1] == "r0 *= beta;"
     assert body[load + 3] == "r0 += (alpha * A[c0 * 240 + c4]) * B[c4 * 220 + (32 * b1 + t1)];"
-    assert body[load + 5] == "C[c0 * 220 + 32 * b1 + t1] = r0;"
+    assert body[load + 5] == "C[c0 * 220 + (32 * b1 + t1)] = r0;"
     assert "double r0;" in body
     plain = kernel_source(place(program), kernel, layouts(program.scop))
     assert "r0" not in plain and "C[c0 * 220 + (32 * b1 + t1)] *= beta;" in plain

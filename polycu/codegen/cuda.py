@@ -356,7 +356,7 @@ def _cell(array: str, subscripts: tuple[Expr, ...], layout: Layout) -> str:
     """``A[linear offset]`` of the element with ``subscripts`` (``A[0]``: a scalar)."""
     if not subscripts:
         return f"{array}[0]"
-    texts = [c_expr(s, wide=layout.wide) for s in subscripts]
+    texts = [atom(s, wide=layout.wide) for s in subscripts]   # a ? b : c binds loosest
     return f"{array}[{linearise(texts, layout.extents, layout.wide)}]"
 
 

@@ -84,7 +84,9 @@ def passed_by_value(scop: Scop, array: Array) -> bool:
 
 def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool) -> KernelPlacement:
     used = (kernel.reads | kernel.writes) - kernel.private
-    registers = promotions(program, kernel) if private_memory else ()
+    in_memory = frozenset(name for name in used
+                          if not passed_by_value(program.scop, program.scop.array(name)))
+    registers = promotions(program, kernel, in_memory) if private_memory else ()
     promoted = {p.array: p for p in registers}
     choices = []
     for array in program.scop.arrays:

@@ -62,20 +62,20 @@ def _prefix(order: isl.UnionMap, depth: int) -> isl.UnionMap:
     return order.apply_range(isl.UnionMap.from_map(cut.align_params(order.get_space())))
 
 
-def promotions(program: GpuProgram, kernel: Kernel) -> tuple[Promotion, ...]:
-    """The arrays of ``kernel`` worth a register, each at its least depth."""
+def promotions(program: GpuProgram, kernel: Kernel,
+               arrays: frozenset[str]) -> tuple[Promotion, ...]:
+    """Those of ``arrays`` (in device memory in ``kernel``) worth a register, each at
+    its least depth."""
     scop = program.scop
     order = thread_order(program, kernel)
     if order.is_empty():
         return ()
     n = maps_of(order)[0].dim(isl.dim_type.out)
     domain = order.domain()
-    excluded = kernel.private | {s.reduction_array for s in scop.statements
-                                 if s.name in kernel.atomic}
+    atomic = {s.reduction_array for s in scop.statements if s.name in kernel.atomic}
     found = []
     for array in scop.arrays:
-        if array.name not in kernel.reads | kernel.writes or array.name in excluded \
-                or _by_value(scop, array.name):
+        if array.name not in arrays or array.name in atomic:
             continue
         access = _accesses(scop, kernel, array.name).intersect_domain(domain)
         touching = access.domain()
@@ -89,12 +89,6 @@ def promotions(program: GpuProgram, kernel: Kernel) -> tuple[Promotion, ...]:
                                        array.name in kernel.writes))
             break
     return tuple(found)
-
-
-def _by_value(scop: Scop, name: str) -> bool:
-    array = scop.array(name)
-    return array.is_scalar and not any(a.array == name for s in scop.statements
-                                       for a in s.writes)
 
 
 def _accesses(scop: Scop, kernel: Kernel, array: str) -> isl.UnionMap:
