@@ -1,9 +1,9 @@
 """polycu_emu.h alone: hand-written CUDA (tests/data/emulation/kernels.cu) built with g++
 and run on the CPU.  The cases prove that the emulation shows the bugs a GPU would
-show (a missing barrier, a barrier in divergent code, an illegal parallel loop,
-uninitialised device memory, bad launches and copies) and computes right otherwise
-(shared memory, 1024-thread blocks, atomicAdd, 3-D grids, textures, surfaces, constant
-memory)."""
+show (a missing barrier, races and unwritten reads on POLYCU_SHARED arrays whatever the
+timing, a barrier in divergent code, an illegal parallel loop, uninitialised device
+memory, bad launches and copies) and computes right otherwise (shared memory, 1024-thread
+blocks, atomicAdd, 3-D grids, textures, surfaces, constant memory)."""
 from __future__ import annotations
 
 import os
@@ -43,6 +43,40 @@ def test_missing_barrier_gives_wrong_results(program: Path) -> None:
         out = run(program, "reverse-no-barrier").stdout
         wrong = int(out.split()[1])
         assert wrong > 100, out
+
+
+def test_checked_shared_memory_with_barriers_is_right_and_silent(program: Path) -> None:
+    proc = run(program, "staged")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "wrong 0\n", "")
+
+
+@pytest.mark.parametrize("case", ["staged-no-barrier-after-load",
+                                  "staged-no-barrier-before-overwrite"])
+def test_missing_barrier_on_checked_shared_memory_is_a_race_every_time(
+        program: Path, case: str) -> None:
+    # Write-then-read or read-then-write, whichever order the threads ran in.
+    for _ in range(5):
+        proc = run(program, case)
+        assert proc.returncode != 0 and "wrong" not in proc.stdout, proc.stdout
+        assert "kernel staged, block (" in proc.stderr and " of shared array tile that thread " \
+            in proc.stderr, proc.stderr
+        assert "with no __syncthreads() between them (a missing barrier)" in proc.stderr
+        assert proc.stderr.count("polycu_emu: error:") == 1, proc.stderr
+
+
+def test_reading_unwritten_shared_memory_is_fatal(program: Path) -> None:
+    proc = run(program, "unwritten")
+    assert proc.returncode != 0 and "not reached" not in proc.stdout
+    assert ("kernel unwritten, block (0,0,0): thread 7 reads element 39 of shared array buf "
+            "before any thread of the block wrote it") in proc.stderr
+
+
+def test_race_in_a_kernel_without_barriers_is_fatal(program: Path) -> None:
+    # Threads run in reverse flattened order: (3,1) = 7, then (2,1) = 6.
+    proc = run(program, "same-element")
+    assert proc.returncode != 0 and "not reached" not in proc.stdout
+    assert ("kernel same_element, block (0,0,0): thread 6 writes element 1 of shared array flag "
+            "that thread 7 also wrote with no __syncthreads() between them") in proc.stderr
 
 
 def test_blocks_of_1024_threads_with_barriers(program: Path) -> None:

@@ -3,8 +3,8 @@
  *
  * Longer than 450 lines because it is a small CUDA runtime for the CPU in one
  * header (nvcc-free builds include nothing else): launches with real barriers,
- * shared and constant memory, checked device memory, texture and surface
- * objects, each in its own section below.
+ * race-checked shared memory, constant memory, checked device memory, texture
+ * and surface objects, each in its own section below.
  *
  *   g++ -std=c++17 -O1 -fopenmp -x c++ -DPOLYCU_EMULATE -I <this dir> file.cu
  *
@@ -25,6 +25,10 @@
  * - __shared__ variables live in one ELF section that is poisoned (all bytes
  *   0xFF: NaN for floating point, -1 for integers) before every block, so a
  *   read that a missing barrier lets run early reads garbage.
+ * - POLYCU_SHARED(T, name, N) declares a shared array whose accesses (name[i]
+ *   read, or written with = += -= *= /=) are checked: two threads touching an
+ *   element between the same two barriers, one writing, are a fatal race, and
+ *   so is reading an element no thread of the block wrote, whatever the timing.
  * - POLYCU_LAUNCH_NOSYNC (kernels without barriers) runs the threads of a
  *   block one after another and the blocks in parallel (sequentially when the
  *   program has __shared__ variables).  Blocks and threads run in reverse
@@ -143,6 +147,8 @@ inline cudaError_t last_error = cudaSuccess;
 inline thread_local const char *current_kernel = nullptr;
 
 [[noreturn]] inline void fatal(const char *format, ...) {
+  static pthread_mutex_t first = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&first);  // one message: threads that fail too wait for the abort
   va_list args;
   va_start(args, format);
   std::fprintf(stderr, "polycu_emu: error: ");
@@ -369,6 +375,29 @@ inline void poison_shared() {
   if (shared_bytes() > 0) std::memset(__start_polycu_shared, 0xFF, shared_bytes());
 }
 
+/* The least (thread, element) read of a POLYCU_SHARED element that no thread
+   had written yet.  It is reported when its barrier interval ends (the last
+   arrival at a barrier, or the end of the block), not at once: a thread of the
+   same interval that writes the element later is a race, reported as such. */
+struct UnwrittenRead {
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  const char *array = nullptr;
+  long element = 0;
+  unsigned thread = 0;
+  void note(const char *name, long i, unsigned t) {
+    Guard guard(&lock);
+    if (array == nullptr || t < thread || (t == thread && i < element)) array = name, element = i, thread = t;
+  }
+  void check() {
+    Guard guard(&lock);
+    if (array != nullptr)
+      fatal("kernel %s, block (%u,%u,%u): thread %u reads element %ld of shared array %s before any "
+            "thread of the block wrote it", current_kernel, blockIdx.x, blockIdx.y, blockIdx.z, thread,
+            element, array);
+  }
+};
+inline UnwrittenRead unwritten_read;
+
 /* The barrier of one block.  Threads that leave the kernel drop out, so the
    others are released; `passed` counts each thread's barriers so that a
    barrier in divergent code is reported instead of silently "working".
@@ -388,6 +417,7 @@ struct Barrier {
     std::memset(passed, 0, sizeof passed);
   }
   void release(std::uint64_t s) {
+    unwritten_read.check();
     __atomic_store_n(&state, s & ~(one_live - 1), __ATOMIC_SEQ_CST);
     __atomic_fetch_add(&generation, 1, __ATOMIC_RELEASE);
     syscall(SYS_futex, &generation, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
@@ -473,6 +503,7 @@ void launch(const char *kernel, dim3 grid, dim3 block, const Body &body) {
                     "passed %lu: a barrier in divergent code (undefined behaviour on a GPU)",
                     kernel, blockIdx.x, blockIdx.y, blockIdx.z, t, barrier.passed[t],
                     barrier.passed[0]);
+          unwritten_read.check();
         }
       }
       current_barrier = nullptr;
@@ -504,8 +535,10 @@ void launch_nosync(const char *kernel, dim3 grid, dim3 block, const Body &body) 
     if (sequential) poison_shared();
     for (long long t = threads; t-- > 0;) {
       threadIdx = unflatten(static_cast<unsigned long long>(t), block);
+      current_thread = static_cast<unsigned>(t);
       body();
     }
+    if (sequential) unwritten_read.check();
     current_kernel = nullptr;
   }
   check_red_zones(kernel);
@@ -525,6 +558,90 @@ inline void __syncthreads() {
                       polycu_emu::current_kernel ? polycu_emu::current_kernel : "host code");
   barrier->wait(polycu_emu::current_thread);
 }
+
+/* POLYCU_SHARED(T, name, N): a __shared__ T name[N] whose every access is
+   checked for races.  A shadow record per element holds its last writer and
+   its last two readers with their epochs (the __syncthreads() the thread has
+   passed); all bytes 0xFF (the poison of each new block) mean "none".  Two
+   threads touching an element in one epoch, one of them writing, is a missing
+   barrier: fatal, whatever the order in which they ran. */
+namespace polycu_emu {
+
+struct Shadow { std::uint32_t writer, write_epoch, readers[2], read_epoch; };
+constexpr std::uint32_t nobody = 0xFFFFFFFF;
+
+/* Shadow updates lock one of 64 mutexes, chosen by the element's address. */
+struct ShadowLocks {
+  pthread_mutex_t stripes[64];
+  ShadowLocks() { for (pthread_mutex_t &m : stripes) pthread_mutex_init(&m, nullptr); }
+};
+inline ShadowLocks shadow_locks;
+
+inline std::uint32_t epoch() {
+  return current_barrier ? static_cast<std::uint32_t>(current_barrier->passed[current_thread]) : 0;
+}
+
+[[noreturn]] inline void race(const char *array, long i, bool writes, const char *did, unsigned other) {
+  fatal("kernel %s, block (%u,%u,%u): thread %u %s element %ld of shared array %s that thread %u %s "
+        "with no __syncthreads() between them (a missing barrier)", current_kernel, blockIdx.x,
+        blockIdx.y, blockIdx.z, current_thread, writes ? "writes" : "reads", i, array, other, did);
+}
+
+template <class T, std::size_t N, class Name> struct SharedArray {
+  T data[N];
+  Shadow shadow[N];
+
+  T read(long i) {
+    Shadow &s = shadow[i];
+    const std::uint32_t me = current_thread, now = epoch();
+    Guard guard(&shadow_locks.stripes[(reinterpret_cast<std::uintptr_t>(&s) >> 4) % 64]);
+    if (s.writer == nobody) unwritten_read.note(Name::get(), i, me);
+    else if (s.writer != me && s.write_epoch == now) race(Name::get(), i, false, "wrote", s.writer);
+    if (s.readers[0] == nobody || s.read_epoch != now) {
+      s.readers[0] = me, s.readers[1] = nobody, s.read_epoch = now;
+    } else if (s.readers[0] != me && s.readers[1] == nobody) {
+      s.readers[1] = me;
+    }
+    return data[i];
+  }
+  T write(long i, T value) {
+    Shadow &s = shadow[i];
+    const std::uint32_t me = current_thread, now = epoch();
+    Guard guard(&shadow_locks.stripes[(reinterpret_cast<std::uintptr_t>(&s) >> 4) % 64]);
+    if (s.writer != nobody && s.writer != me && s.write_epoch == now)
+      race(Name::get(), i, true, "also wrote", s.writer);
+    if (s.readers[0] != nobody && s.read_epoch == now && (s.readers[0] != me || s.readers[1] != nobody))
+      race(Name::get(), i, true, "read", s.readers[0] != me ? s.readers[0] : s.readers[1]);
+    s.writer = me, s.write_epoch = now;
+    return data[i] = value;
+  }
+
+  /* name[i]: reads convert to T; writes are =, +=, -=, *=, /=. */
+  struct Element {
+    SharedArray *array;
+    long i;
+    operator T() const { return array->read(i); }
+    T operator=(T v) const { return array->write(i, v); }
+    T operator=(const Element &other) const { return array->write(i, T(other)); }
+    T operator+=(T v) const { return array->write(i, array->read(i) + v); }
+    T operator-=(T v) const { return array->write(i, array->read(i) - v); }
+    T operator*=(T v) const { return array->write(i, array->read(i) * v); }
+    T operator/=(T v) const { return array->write(i, array->read(i) / v); }
+  };
+  Element operator[](long i) {
+    if (i < 0 || i >= static_cast<long>(N))
+      fatal("kernel %s, block (%u,%u,%u): thread %u accesses element %ld of shared array %s of %zu "
+            "elements", current_kernel, blockIdx.x, blockIdx.y, blockIdx.z, current_thread, i,
+            Name::get(), N);
+    return Element{this, i};
+  }
+};
+
+}  // namespace polycu_emu
+
+#define POLYCU_SHARED(T, name, n)                                                  \
+  struct polycu_shared_##name { static const char *get() { return #name; } };     \
+  __shared__ ::polycu_emu::SharedArray<T, (n), polycu_shared_##name> name
 
 /* ---------------------------------------------------------------------- */
 /* Device functions the kernels call                                      */

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #define POLYCU_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 #define POLYCU_LAUNCH_NOSYNC POLYCU_LAUNCH
+#define POLYCU_SHARED(T, name, n) __shared__ T name[n]
 #endif
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,50 @@ __global__ void reverse_block(const double *__restrict__ in, double *__restrict_
   int h = blockIdx.x * blockDim.x + (blockDim.x - 1 - t);
   if (g < n)
     out[g] = h < n ? tile[blockDim.x - 1 - t] : -1.0;
+}
+
+/* Race-checked shared memory (POLYCU_SHARED).  Each step stages a tile of `in`
+   and every thread adds its element twice and its right neighbour's once.
+   mode 1 drops the barrier between the load and the reads, mode 2 the one
+   that keeps the next load from overwriting elements still being read. */
+__global__ void staged(const double *in, double *out, int steps, int mode)
+{
+  POLYCU_SHARED(double, tile, 64);
+  POLYCU_SHARED(int, count, 64);
+  int t = threadIdx.x, b = blockDim.x;
+  double acc = 0.0;
+  count[t] = 0;
+  for (int s = 0; s < steps; s++) {
+    if (s > 0 && mode != 2)
+      __syncthreads();
+    tile[t] = in[(blockIdx.x * steps + s) * b + t];
+    if (mode != 1)
+      __syncthreads();
+    acc += 2 * tile[t] + tile[(t + 1) % b];
+    count[t] += 2;
+    count[t] -= 1;
+    count[t] *= 3;
+    count[t] /= 3;
+  }
+  out[blockIdx.x * b + t] = acc + count[t];
+}
+
+/* Thread 7 reads an element that no thread writes. */
+__global__ void unwritten(float *out)
+{
+  POLYCU_SHARED(float, buf, 64);
+  int t = threadIdx.x;
+  buf[t] = (float)t;
+  __syncthreads();
+  out[t] = t == 7 ? buf[t + 32] : buf[31 - t];
+}
+
+/* Without barriers: the threads of a row write one element (a race). */
+__global__ void same_element(int *out)
+{
+  POLYCU_SHARED(int, flag, 4);
+  flag[threadIdx.y] = threadIdx.x;
+  out[threadIdx.y * blockDim.x + threadIdx.x] = 1;
 }
 
 /* Tree sum of 1024-thread blocks, log2(1024) + 1 barriers per block. */
@@ -452,6 +497,51 @@ static int run_barrier_without_team(void)
   return 0;
 }
 
+static int run_staged(int mode)
+{
+  enum { blocks = 2, steps = 3, threads = 64, n = blocks * steps * threads };
+  double in[n], out[blocks * threads];
+  for (int i = 0; i < n; i++)
+    in[i] = i % 7 + 0.25 * i;
+  double *d_in = device_copy(in, n), *d_out;
+  POLYCU_CHECK(cudaMalloc(&d_out, sizeof out));
+  POLYCU_LAUNCH(staged, dim3(blocks), dim3(threads), d_in, d_out, steps, mode);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
+  int wrong = 0;
+  for (int b = 0; b < blocks; b++)
+    for (int t = 0; t < threads; t++) {
+      double expected = steps;
+      for (int s = 0; s < steps; s++) {
+        const double *tile = in + (b * steps + s) * threads;
+        expected += 2 * tile[t] + tile[(t + 1) % threads];
+      }
+      wrong += out[b * threads + t] != expected;
+    }
+  printf("wrong %d\n", wrong);
+  return 0;
+}
+
+static int run_unwritten(void)
+{
+  float *d;
+  POLYCU_CHECK(cudaMalloc(&d, 32 * sizeof(float)));
+  POLYCU_LAUNCH(unwritten, dim3(1), dim3(32), d);
+  POLYCU_CHECK(cudaGetLastError());
+  printf("not reached\n");
+  return 0;
+}
+
+static int run_same_element(void)
+{
+  int *d;
+  POLYCU_CHECK(cudaMalloc(&d, 8 * sizeof(int)));
+  POLYCU_LAUNCH_NOSYNC(same_element, dim3(1), dim3(4, 2), d);
+  POLYCU_CHECK(cudaGetLastError());
+  printf("not reached\n");
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *which = argc > 1 ? argv[1] : "";
@@ -468,6 +558,11 @@ int main(int argc, char **argv)
   if (!strcmp(which, "past-the-end")) return run_past_the_end();
   if (!strcmp(which, "divergent")) return run_divergent();
   if (!strcmp(which, "barrier-without-team")) return run_barrier_without_team();
+  if (!strcmp(which, "staged")) return run_staged(0);
+  if (!strcmp(which, "staged-no-barrier-after-load")) return run_staged(1);
+  if (!strcmp(which, "staged-no-barrier-before-overwrite")) return run_staged(2);
+  if (!strcmp(which, "unwritten")) return run_unwritten();
+  if (!strcmp(which, "same-element")) return run_same_element();
   fprintf(stderr, "unknown case '%s'\n", which);
   return 2;
 }
