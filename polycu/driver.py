@@ -19,7 +19,7 @@ from typing import Iterator, Sequence
 import islpy as isl
 
 from .codegen import Generated, generate
-from .codegen.ast import with_asts
+from .codegen.ast import with_asts, with_kernel_asts
 from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, Reporter, error
 from .frontend.load import load_file
@@ -154,7 +154,20 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
                  *, index: int = 0) -> Placement:
     """The GPU program of one SCoP with its arrays placed in memory."""
     options = options or Options()
-    return place(program_of(scop, options, reporter, index=index), options.private_memory)
+    program = program_of(scop, options, reporter, index=index)
+    plain: frozenset[str] = frozenset()
+    while True:
+        placement = place(program, options.private_memory, options.shared_memory,
+                          options.max_shared_memory, plain)
+        placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
+        if not failed - plain:
+            return placement
+        for name in sorted(failed - plain):
+            (reporter or Reporter()).note(
+                f"kernel {name}: its placed code could not be built within the isl "
+                "budget with barriers every thread passes; it keeps global memory",
+                scop.location)
+        plain |= failed
 
 
 def load_scops(path: str, options: Options) -> list[Scop]:

@@ -102,9 +102,14 @@ OPTIONS: tuple[Option, ...] = (
            commands=(COMPILE,)),
     Option("--dump-deps", "flag", False, "print the dependences of each SCoP and stop",
            commands=(COMPILE,)),
-    Option("--private-memory", "bool", False, "keep an array element one thread reuses "
-           "across a loop in a register (off by default: nvcc already does it for "
-           "__restrict__ arrays; docs/memory.md)", ppcg=True),
+    Option("--private-memory", "bool", False, "keep array elements one thread reuses "
+           "across a loop in registers, one per lane of its register tile "
+           "(docs/memory.md)", ppcg=True),
+    Option("--shared-memory", "bool", True, "read what a block reads across a loop "
+           "through tiles in shared memory (docs/memory.md)", ppcg=True),
+    Option("--max-shared-memory", "int", 48 * 1024, "bytes of shared memory a block "
+           "may use for its tiles", ppcg=True, minimum=0, maximum=227 * 1024,
+           metavar="BYTES"),
     Option("--dump-memory", "flag", False, "print where each array of each kernel lives "
            "(global, shared, registers, ...) and why, and stop", commands=(COMPILE,)),
     # -- scheduling (polycu/schedule) -------------------------------------------

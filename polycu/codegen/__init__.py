@@ -61,12 +61,14 @@ def generate(source: str, text: str, placements: Sequence[Placement]) -> Generat
         scop = program.scop
         arrays = layouts(scop)
         sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
-        host_source = host.host_function(program, arrays)
+        barriers = frozenset(k.kernel for k in placement.kernels if k.barriers)
+        host_source = host.host_function(program, arrays, barriers)
         device_parts += sources.values()
         host_parts.append(host_source)
         device_source = "\n\n".join([device_parts[0]] + list(sources.values())) + "\n"
         moves = host.transfers(program, arrays, host.device_prefix(scop))
-        scops.append(describe(program, arrays, moves, device_source, host_source, sources))
+        scops.append(describe(program, arrays, moves, device_source, host_source, sources,
+                             barriers))
         indent = host.indentation(text, scop.region)
         calls.append((scop.region, host.call_site(scop, arrays, indent)))
     cuda = "\n\n".join(device_parts + host_parts) + "\n"

@@ -22,12 +22,13 @@ then reuse them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping, TypeVar, Union
+from typing import Callable, Mapping, Sequence, TypeVar, Union
 
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..schedule import operation_budget
+from ..memory import KernelPlacement, Placement, indices
+from ..schedule import BudgetExceeded, operation_budget
 
 _OP = isl.ast_expr_op_type
 _OP_NAMES = {
@@ -82,10 +83,19 @@ class Block:
 
 @dataclass(frozen=True)
 class User:
-    """A statement instance ``S(args)`` (kernel) or a launch ``K[h](args)`` (host)."""
+    """A statement instance ``S(args)`` (kernel) or a launch ``K[h](args)`` (host);
+    ``refs`` gives the index expressions of its references to promoted arrays, keyed
+    like ``memory.indices``."""
 
     name: str
     args: tuple[Expr, ...]
+    refs: tuple[tuple[int, tuple[Expr, ...]], ...] = ()
+
+    def ref(self, key: int) -> tuple[Expr, ...]:
+        for k, exprs in self.refs:
+            if k == key:
+                return exprs
+        raise KeyError(key)
 
 
 Node = Union[For, If, Block, User]
@@ -115,30 +125,39 @@ def _upper(cond: Expr, var: str) -> Expr:
     return ub
 
 
-def to_node(node: isl.AstNode) -> Node:
-    """Our Node of an isl AST node (marks are transparent)."""
+def to_node(node: isl.AstNode,
+            refs: Mapping[str, tuple[tuple[int, tuple[Expr, ...]], ...]] | None = None) -> Node:
+    """Our Node of an isl AST node (marks are transparent); ``refs`` holds the index
+    expressions ``kernel_ast_of`` attached to user nodes, by annotation."""
     kind = node.get_type()
     if kind == isl.ast_node_type.for_:
         var = node.for_get_iterator().get_id().get_name()
         inc = to_expr(node.for_get_inc())
         assert inc.op == "int" and inc.value > 0, "loop strides are positive constants"
-        body = to_node(node.for_get_body())
+        body = to_node(node.for_get_body(), refs)
         init = to_expr(node.for_get_init())
         if node.for_is_degenerate():
             return For(var, init, init, 1, body, True)
         return For(var, init, _upper(to_expr(node.for_get_cond()), var), inc.value, body)
     if kind == isl.ast_node_type.if_:
-        else_ = to_node(node.if_get_else_node()) if node.if_has_else_node() else None
-        return If(to_expr(node.if_get_cond()), to_node(node.if_get_then_node()), else_)
+        else_ = to_node(node.if_get_else_node(), refs) if node.if_has_else_node() else None
+        return If(to_expr(node.if_get_cond()), to_node(node.if_get_then_node(), refs), else_)
     if kind == isl.ast_node_type.block:
         children = node.block_get_children()
-        return Block(tuple(to_node(children.get_at(i)) for i in range(children.n_ast_node())))
+        return Block(tuple(to_node(children.get_at(i), refs)
+                           for i in range(children.n_ast_node())))
     if kind == isl.ast_node_type.user:
         call = to_expr(node.user_get_expr())
         assert call.op == "call" and call.args[0].op == "id"
-        return User(call.args[0].value, call.args[1:])
+        found = ()
+        if refs:
+            try:
+                found = refs.get(node.get_annotation().get_name(), ())
+            except isl.Error:   # a user node without annotation: nothing promoted
+                pass
+        return User(call.args[0].value, call.args[1:], found)
     if kind == isl.ast_node_type.mark:
-        return to_node(node.mark_get_node())
+        return to_node(node.mark_get_node(), refs)
     raise AssertionError(f"unexpected isl AST node {kind}")
 
 
@@ -196,18 +215,49 @@ def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
     return to_node(build.node_from_schedule(schedule))
 
 
-def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap) -> Node:
+def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
+                  indices: Mapping[str, Sequence[tuple[int, isl.Map]]] | None = None,
+                  context: isl.Set | None = None, atomic: bool = False) -> Node:
     """The loops one thread of ``kernel`` runs in the flat ``order`` (the memory
-    phase's, with its copy statements), with every instance as a ``User``.
+    phase's, with its copy statements), with every instance as a ``User``, within
+    ``context`` (the kernel's by default).  ``indices`` (``memory.indices``) maps
+    statements to (key, instance -> index): each ``User`` gets those indices as
+    expressions of the loop iterators (PPCG's ``transform_index``: the instance is
+    the inverse of the build's schedule, a function of its iterators).
 
     Built from a one-band schedule tree over the order, with the parameters in the
     context's order: isl's ``node_from_schedule_map`` printed a guard of
     gramschmidt's kernel 5 with the wrong parameter inside a ``%`` (t0 for h0)."""
-    context = kernel.context(program.scop.context)
+    context = context if context is not None else kernel.context(program.scop.context)
     order = order.align_params(context.get_space())
     tree = isl.Schedule.from_domain(order.domain()).insert_partial_schedule(
         isl.MultiUnionPwAff.from_union_map(order))
-    return to_node(_build(context, program.names.iterator).node_from_schedule(tree))
+    if atomic:
+        band = tree.get_root().child(0)
+        band = band.band_set_ast_build_options(isl.UnionSet("{ atomic[x] }", context=band.get_ctx()))
+        tree = band.get_schedule()
+    build = _build(context, program.names.iterator)
+    found: dict[str, tuple[tuple[int, tuple[Expr, ...]], ...]] = {}
+    if indices:
+        def at_domain(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
+            call = node.user_get_expr()
+            name = call.get_op_arg(0).get_id().get_name()
+            if name not in indices:
+                return node
+            instance = isl.Map.from_union_map(build.get_schedule()).reverse()
+            exprs = []
+            for key, index in indices[name]:
+                index = index.align_params(instance.get_space())
+                at = isl.PwMultiAff.from_map(instance.apply_range(index))
+                access = build.access_from_pw_multi_aff(at)
+                exprs.append((key, tuple(to_expr(access.get_op_arg(k))
+                                         for k in range(1, access.get_op_n_arg()))))
+            label = f"polycu_refs{len(found)}"
+            found[label] = tuple(exprs)
+            return node.set_annotation(isl.Id(label, context=node.get_ctx()))
+
+        build, _ = build.set_at_each_domain(at_domain)
+    return to_node(build.node_from_schedule(tree), found)
 
 
 def host_ast(program: GpuProgram) -> Node:
@@ -242,3 +292,65 @@ def _grid_exprs(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
     axes = kernel.by_axis()
     return tuple(expr_of(axes[a].grid, context) if a in axes else Expr.int_(1)
                  for a in ("x", "y", "z"))
+
+
+# -- kernels with their memory placed -------------------------------------------------
+
+BARRIERS = ("polycu_sync0", "polycu_sync1")
+
+
+def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlacement) -> Node:
+    """The loops one thread of ``kernel`` runs with its arrays where ``placed`` put
+    them: the order with the copies."""
+    if placed.order is None:
+        return kernel_ast(program, kernel)
+    return kernel_ast_of(program, kernel, placed.order, indices(program.scop, placed),
+                         atomic=placed.barriers)
+
+
+def uniform_barriers(node: Node, thread_ids: frozenset[str], inside: bool = False) -> bool:
+    """Whether every barrier of ``node`` runs in code whose loops and conditions do
+    not depend on the thread ids (so all threads of a block pass it equally often)."""
+    if isinstance(node, User):
+        return not (inside and node.name in BARRIERS)
+    if isinstance(node, Block):
+        return all(uniform_barriers(c, thread_ids, inside) for c in node.children)
+    if isinstance(node, If):
+        inner = inside or bool(_names(node.cond) & thread_ids)
+        return uniform_barriers(node.then, thread_ids, inner) and (
+            node.else_ is None or uniform_barriers(node.else_, thread_ids, inner))
+    inner = inside or bool((_names(node.init) | _names(node.upper)) & thread_ids)
+    return uniform_barriers(node.body, thread_ids, inner)
+
+
+def _names(e: Expr) -> set[str]:
+    if e.op == "id":
+        return {str(e.value)}
+    return set().union(*(_names(a) for a in e.args)) if e.args else set()
+
+
+def with_kernel_asts(placement: Placement, max_operations: int = 0
+                     ) -> tuple[Placement, frozenset[str]]:
+    """``placement`` with each kernel's AST built within ``max_operations`` isl
+    operations a kernel, and the kernels whose placed code could not be built
+    (over the budget, or a barrier in code that depends on the thread id)."""
+    program = placement.program
+    ctx = program.scop.context.get_ctx()
+    built: dict[str, Node] = {}
+    failed: set[str] = set()
+    for kernel, placed in zip(program.kernels, placement.kernels):
+        if placed.order is None:
+            built[kernel.name] = kernel_ast(program, kernel)
+            continue
+        try:
+            with operation_budget(ctx, max_operations):
+                node = placed_kernel_ast(program, kernel, placed)
+        except BudgetExceeded:
+            failed.add(kernel.name)
+            continue
+        if placed.barriers and not uniform_barriers(
+                node, frozenset(m.thread_id for m in kernel.mapped)):
+            failed.add(kernel.name)
+            continue
+        built[kernel.name] = node
+    return replace(placement, asts=built), frozenset(failed)

@@ -31,9 +31,10 @@ from pycparser import c_ast, c_generator
 from ..diagnostics import error
 from ..frontend.ctype import INT, parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import GLOBAL, PARAMETER, REGISTER, KernelPlacement, Placement, passed_by_value
+from ..memory import (COPY_INDEX, LANES, GLOBAL, PARAMETER, REGISTER, SHARED, KernelPlacement,
+                      Placement, passed_by_value)
 from ..model import Access, Array, Scop, Statement
-from .ast import Block, Expr, For, If, Node, User, expr_of, kernel_ast, kernel_ast_of
+from .ast import BARRIERS, Block, Expr, For, If, Node, User, expr_of, placed_kernel_ast
 
 INDENT = "  "
 
@@ -144,7 +145,8 @@ def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
                  f"{pad}{INDENT}const {itype} {node.var} = {c_expr(node.init, host, wide)};"]
         return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
     lines = [f"{pad}for ({itype} {node.var} = {c_expr(node.init, host, wide)}; "
-             f"{node.var} <= {c_expr(node.upper, host, wide)}; {node.var} += {node.step}) {{"]
+             f"{node.var} <= {_wrap(node.upper, _PREC['le'] + 1, host, wide)}; "
+             f"{node.var} += {node.step}) {{"]
     return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
 
 
@@ -231,18 +233,18 @@ class _BodyPrinter(c_generator.CGenerator):
 
     def __init__(self, values: dict[str, str], accesses: Iterable[Access],
                  arrays: dict[str, Layout], private: frozenset[str],
-                 registers: Mapping[str, str]):
+                 promoted: Mapping[int, str]):
         super().__init__()
         self.values = values
         self.accesses = {id(a.node): a for a in accesses}
         self.arrays = arrays
         self.private = private
-        self.registers = registers
+        self.promoted = promoted
 
     def visit_ID(self, n: c_ast.ID) -> str:
         access = self.accesses.get(id(n))
-        if access is not None and access.array in self.registers:
-            return self.registers[access.array]
+        if access is not None and id(n) in self.promoted:
+            return self.promoted[id(n)]
         if access is not None:
             plain = self.arrays[access.array].by_value or access.array in self.private
             return n.name if plain else f"{n.name}[0]"
@@ -252,8 +254,8 @@ class _BodyPrinter(c_generator.CGenerator):
         access = self.accesses.get(id(n))
         if access is None:
             return super().visit_ArrayRef(n)
-        if access.array in self.registers:
-            return self.registers[access.array]
+        if id(n) in self.promoted:
+            return self.promoted[id(n)]
         subscripts: list[str] = []
         node: c_ast.Node = n
         while isinstance(node, c_ast.ArrayRef):
@@ -282,19 +284,19 @@ class _BodyPrinter(c_generator.CGenerator):
 
 def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
                    atomic: bool = False, private: frozenset[str] = frozenset(),
-                   scop: Scop | None = None, registers: Mapping[str, str] | None = None
+                   scop: Scop | None = None, promoted: Mapping[int, str] | None = None
                    ) -> str:
     """The C text of one instance ``S(args)`` (iterators replaced by ``args``, cast to
     their C types where the index type differs, like the SCoP's parameters; the
-    ``private`` scalars are the kernel's local variables; every reference to an
-    array of ``registers`` is its register)."""
+    ``private`` scalars are the kernel's local variables; a reference whose node
+    ``promoted`` names (by ``id``) is that text: a register or a shared tile)."""
     itype = index_type(scop) if scop is not None else "int"
     values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it), itype)
               for it, arg in zip(stmt.iterators, args)}
     if scop is not None:
         for p in scop.parameters:
             values.setdefault(p, _as_type(p, scop.parameter_type(p), itype))
-    printer = _BodyPrinter(values, stmt.accesses, arrays, private, registers or {})
+    printer = _BodyPrinter(values, stmt.accesses, arrays, private, promoted or {})
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
     return printer.visit(stmt.body) + ";"
@@ -349,6 +351,7 @@ PARAMETER_PRINTERS: dict[str, Callable[[KernelArg], str]] = {
     GLOBAL: lambda arg: arg.declaration,      # const T *__restrict__ A
     PARAMETER: lambda arg: arg.declaration,   # T alpha
     REGISTER: lambda arg: arg.declaration,    # the array itself; its register is local
+    SHARED: lambda arg: arg.declaration,      # the array itself; its tile is __shared__
 }
 
 
@@ -367,28 +370,64 @@ def _parameter(arg: KernelArg, memory: KernelPlacement) -> str:
     return PARAMETER_PRINTERS[memory.of(arg.array or arg.name).kind](arg)
 
 
+def _storage(name: str, index: tuple[Expr, ...], extents: tuple[int, ...] | None,
+             wide: bool) -> str:
+    """``r0[u0][u1]`` (registers: ``extents`` None) or ``s0[lin]`` (a shared tile)."""
+    if extents is None:
+        return name + "".join(f"[{c_expr(e, wide=wide)}]" for e in index)
+    texts = [atom(e, wide=wide) for e in index]
+    return f"{name}[{linearise(texts, tuple(str(n) for n in extents))}]"
+
+
 def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> str:
     """``extern "C" __global__ void K(...) { ids; loops of one thread }``, each array
     where ``placement`` put it."""
     program = placement.program
     scop = program.scop
+    itype = index_type(scop)
+    wide = itype != "int"
     args = kernel_args(program, kernel, arrays)
     memory = placement.kernel(kernel.name)
     statements = {s.name: s for s in scop.statements}
     registers = {p.array: program.names.register_id(k)
                  for k, p in enumerate(memory.registers)}
+    lanes = {p.array: p for p in memory.registers}
+    tiles = {t.array: t for t in memory.shared}
     copies = {name: (p, name == p.load) for p in memory.registers
               for name in (p.load, p.store)}
+    loads = {t.copy: t for t in memory.shared}
 
     def expand(node: User) -> list[str]:
+        if node.name in BARRIERS:
+            return ["__syncthreads();"]
+        if node.name == LANES:
+            return []
         if node.name in copies:
             promotion, load = copies[node.name]
-            cell = _cell(promotion.array, node.args[promotion.depth:], arrays[promotion.array])
-            register = registers[promotion.array]
+            n = len(promotion.lanes)
+            cell = _cell(promotion.array, node.args[promotion.depth + n:],
+                         arrays[promotion.array])
+            register = _storage(registers[promotion.array],
+                                node.args[promotion.depth:promotion.depth + n], None, wide)
             return [f"{register} = {cell};" if load else f"{cell} = {register};"]
+        if node.name in loads:
+            tile = loads[node.name]
+            cell = _cell(tile.array, node.args[memory.tile_depth:], arrays[tile.array])
+            return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = "
+                    f"{cell};"]
         stmt = statements[node.name]
+        promoted = {}
+        for position, access in enumerate(stmt.accesses):
+            if access.array in tiles:
+                tile = tiles[access.array]
+                promoted[id(access.node)] = _storage(tile.storage, node.ref(position),
+                                                     tile.extents, wide)
+            elif access.array in registers:
+                index = node.ref(position) if lanes[access.array].lanes else ()
+                promoted[id(access.node)] = _storage(registers[access.array], index, None,
+                                                     wide)
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
-                               kernel.private, scop, registers)]
+                               kernel.private, scop, promoted)]
 
     lines = [f'extern "C" __global__ void {kernel.name}('
              + ", ".join(_parameter(a, memory) for a in args) + ")", "{"]
@@ -396,13 +435,17 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
         if array.name in kernel.private:
             lines.append(f"{INDENT}{array.element_type} {array.name};")
         if array.name in registers:
-            lines.append(f"{INDENT}{array.element_type} {registers[array.name]};")
-    itype = index_type(scop)
+            shape = "".join(f"[{n}]" for n in lanes[array.name].lanes)
+            lines.append(f"{INDENT}{array.element_type} {registers[array.name]}{shape};")
+        if array.name in tiles:
+            tile = tiles[array.name]
+            lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
+                         f"{tile.elements});")
     for m in sorted(kernel.mapped, key=lambda m: m.member):
         lines.append(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
                      f"{m.thread_id} = threadIdx.{m.axis};")
-    ast = kernel_ast(program, kernel) if memory.order is None else \
-        kernel_ast_of(program, kernel, memory.order)
+    ast = placement.asts[kernel.name] if placement.asts is not None else \
+        placed_kernel_ast(program, kernel, memory)
     lines += print_node(ast, expand, host=False, itype=itype)
     lines.append("}")
     return "\n".join(lines)

@@ -53,11 +53,13 @@ def kernel_entry(kernel: Kernel, launch: dict[str, Any], source: str) -> dict[st
 
 def describe(program: GpuProgram, arrays: dict[str, Layout], moves: tuple[Transfer, ...],
              device_source: str, host_source: str,
-             kernel_sources: dict[str, str]) -> dict[str, Any]:
+             kernel_sources: dict[str, str], barriers: frozenset[str] = frozenset()
+             ) -> dict[str, Any]:
     """The description of one SCoP; ``host_source`` is the host function printed from
-    the same host program (``host.host_function``)."""
+    the same host program (``host.host_function``); ``barriers``: the kernels that
+    synchronise their threads."""
     scop = program.scop
-    host = host_program(program, arrays, moves)
+    host = host_program(program, arrays, moves, barriers)
     kernels = {k.name: k for k in program.kernels}
     return {
         "name": scop.name, "function": scop.function, "region": list(scop.region),

@@ -35,6 +35,7 @@ class Names:
     thread: str = "t"     # thread indices t0, t1, ...
     iterator: str = "c"   # AST loop iterators c0, c1, ...
     register: str = "r"   # array elements kept in registers r0, r1, ...
+    shared: str = "s"     # __shared__ tiles s0, s1, ...
 
     def host_id(self, k: int) -> str:
         return f"{self.host}{k}"
@@ -47,6 +48,9 @@ class Names:
 
     def register_id(self, k: int) -> str:
         return f"{self.register}{k}"
+
+    def shared_id(self, k: int) -> str:
+        return f"{self.shared}{k}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,10 +112,6 @@ class Kernel:
         """L_K = P(D_K): the host points at which the kernel is launched."""
         rng = self.prefix.intersect_domain(self.domain).range()
         return isl.Set.from_union_set(rng).set_tuple_name(self.launch_name)
-
-    @property
-    def uses_barriers(self) -> bool:
-        return False
 
     def by_axis(self) -> dict[str, MappedMember]:
         return {m.axis: m for m in self.mapped}

@@ -49,13 +49,14 @@ _T = isl.schedule_node_type
 
 
 def choose_names(scop: Scop) -> Names:
-    """Prefixes for h/b/t/c/r identifiers that no name of the SCoP can be confused with."""
+    """Prefixes for h/b/t/c/r/s identifiers that no name of the SCoP can be confused with."""
     used = set(scop.parameters) | {a.name for a in scop.arrays}
     for stmt in scop.statements:
         used |= set(re.findall(r"[A-Za-z_]\w*", stmt.text))
     for prefix in ("", "_", "pc_", "polycu_"):
-        names = Names(f"{prefix}h", f"{prefix}b", f"{prefix}t", f"{prefix}c", f"{prefix}r")
-        pattern = re.compile(rf"^{re.escape(prefix)}[hbtcr]\d+$")
+        names = Names(f"{prefix}h", f"{prefix}b", f"{prefix}t", f"{prefix}c", f"{prefix}r",
+                      f"{prefix}s")
+        pattern = re.compile(rf"^{re.escape(prefix)}[hbtcrs]\d+$")
         if not any(pattern.match(u) for u in used):
             return names
     raise AssertionError("no free identifier prefix")  # unreachable in practice

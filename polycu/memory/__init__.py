@@ -2,17 +2,22 @@
 
 In:  a ``GpuProgram`` (the mapping's kernels).
 Out: a ``Placement``: for every kernel and every array it touches, a ``Choice``
-     (the kind of memory and the reason), which code generation prints.
+     (the kind of memory and the reason), the thread's order with the copies that
+     move data between the kinds, which code generation prints.
 
-Today an array element one thread reuses across a loop goes to a register
-(registers.py), every scalar the SCoP never writes travels by value as a kernel
-parameter, and the rest stays in global memory; shared memory, the read-only
-path, textures, surfaces and ``__constant__`` come with their cost model in this
-package (issues 12 and 13).
+An array a block reads across a loop goes to a shared tile (shared.py), array
+elements one thread reuses to its registers (registers.py, one per lane of the
+thread's register tile: lanes.py), every scalar the SCoP never writes travels by
+value as a kernel parameter, and the rest stays in global memory; the read-only
+path, textures, surfaces and ``__constant__`` come with issue 13.
 """
-from .placement import (GLOBAL, KINDS, PARAMETER, REGISTER, Choice, KernelPlacement,
-                        Placement, format_placement, passed_by_value, place)
+from .placement import (COPY_INDEX, GLOBAL, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,
+                        SHARED, Choice, KernelPlacement, Placement, format_placement,
+                        indices, passed_by_value, place)
+from .lanes import LANES
 from .registers import Promotion
+from .shared import SharedTile
 
-__all__ = ["GLOBAL", "PARAMETER", "REGISTER", "KINDS", "Promotion", "passed_by_value", "Choice", "KernelPlacement",
-           "Placement", "place", "format_placement"]
+__all__ = ["GLOBAL", "PARAMETER", "REGISTER", "SHARED", "KINDS", "MAX_SHARED_MEMORY",
+           "COPY_INDEX", "LANES", "Promotion", "SharedTile", "passed_by_value", "Choice",
+           "KernelPlacement", "Placement", "place", "format_placement", "indices"]

@@ -8,20 +8,27 @@ words (``--dump-memory``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop
-from .registers import Promotion, promotions, thread_order, with_copies
+from ..model import Array, Scop, maps_of
+from .lanes import LaneOrder, lane_order, with_full_lanes
+from .registers import Promotion, keep, plain_order, promotions, with_copies
+from .shared import SharedTile, tiles
 
 GLOBAL = "global"
 PARAMETER = "parameter"
 REGISTER = "register"
+SHARED = "shared"
 #: The kinds of memory code generation can print: device memory, a kernel parameter
-#: (a scalar passed by value, in the launch's constant parameter space), and a
-#: register of each thread (in device memory between the thread's uses).
-KINDS = (GLOBAL, PARAMETER, REGISTER)
+#: (a scalar passed by value, in the launch's constant parameter space), registers
+#: of each thread (in device memory between the thread's uses) and a tile in
+#: shared memory (in device memory between the block's copies).
+KINDS = (GLOBAL, PARAMETER, REGISTER, SHARED)
+#: Shared memory a block may use without CUDA's opt-in attribute (bytes).
+MAX_SHARED_MEMORY = 48 * 1024
 
 
 @dataclass(frozen=True)
@@ -33,16 +40,29 @@ class Choice:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KernelPlacement:
-    """The choices of one kernel, one per array it touches, in the SCoP's array order,
-    and the arrays kept in registers with the thread's order including their copies
-    (None when there are none)."""
+    """The choices of one kernel, one per array it touches, in the SCoP's array order;
+    the arrays kept in registers and in shared tiles, with the thread's order
+    including their copies (None when there are none: the kernel's own order).
+
+    ``instances`` is the order of the statement instances alone (its last
+    ``len(lanes)`` dimensions are the lanes); ``tile_depth`` the prefix of it at
+    which the shared tiles are loaded."""
 
     kernel: str
     choices: tuple[Choice, ...]
     registers: tuple[Promotion, ...] = ()
     order: isl.UnionMap | None = None
+    shared: tuple[SharedTile, ...] = ()
+    instances: isl.UnionMap | None = None
+    lanes: tuple[int, ...] = ()
+    tile_depth: int = 0
+
+    @property
+    def barriers(self) -> bool:
+        """Whether the kernel's threads synchronise (it has shared tiles)."""
+        return bool(self.shared)
 
     def of(self, array: str) -> Choice:
         for choice in self.choices:
@@ -53,10 +73,12 @@ class KernelPlacement:
 
 @dataclass(frozen=True, eq=False)
 class Placement:
-    """A GPU program with the memory of every array of every kernel chosen."""
+    """A GPU program with the memory of every array of every kernel chosen (and the
+    kernels' ASTs once codegen built them: ``codegen.ast.with_kernel_asts``)."""
 
     program: GpuProgram
     kernels: tuple[KernelPlacement, ...]
+    asts: Any = None
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:
@@ -65,13 +87,20 @@ class Placement:
         raise KeyError(name)
 
 
-def place(program: GpuProgram, private_memory: bool = False) -> Placement:
-    """Every array of every kernel where it lives: with ``private_memory``
-    (--private-memory) a register where one thread reuses one element of it across a
-    loop (registers.py), a parameter for a scalar the SCoP only reads, global memory
-    otherwise."""
-    return Placement(program, tuple(_kernel(program, k, private_memory)
-                                    for k in program.kernels))
+def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool = True,
+          max_shared_memory: int = MAX_SHARED_MEMORY,
+          plain: frozenset[str] = frozenset()) -> Placement:
+    """Every array of every kernel where it lives: with ``shared_memory``
+    (--no-shared-memory turns it off) a shared tile where the block reads it across
+    a loop (shared.py); with ``private_memory`` registers where one thread reuses
+    elements of it (registers.py, each thread's register tile: lanes.py); a
+    parameter for a scalar the SCoP only reads; global memory otherwise.  The
+    kernels named in ``plain`` keep their own order and global memory (the driver's
+    fall-back when a placed kernel's code cannot be built)."""
+    return Placement(program, tuple(
+        _kernel(program, k, private_memory and k.name not in plain,
+                shared_memory and k.name not in plain, max_shared_memory)
+        for k in program.kernels))
 
 
 # A scalar no statement of the SCoP writes keeps one value in every kernel: it
@@ -82,33 +111,131 @@ def passed_by_value(scop: Scop, array: Array) -> bool:
                                        for s in scop.statements for a in s.writes)
 
 
-def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool) -> KernelPlacement:
+def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_memory: bool,
+            max_shared_memory: int) -> KernelPlacement:
     used = (kernel.reads | kernel.writes) - kernel.private
     in_memory = frozenset(name for name in used
                           if not passed_by_value(program.scop, program.scop.array(name)))
-    registers = promotions(program, kernel, in_memory) if private_memory else ()
+    lanes = lane_order(program, kernel) if private_memory or shared_memory else None
+    base = lanes or plain_order(program, kernel)
+    shared = tiles(program, kernel, base, in_memory, max_shared_memory) \
+        if shared_memory and lanes is not None else None
+    tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
+    instances = shared.lanes if shared else base
+    registers = promotions(program, kernel, in_memory - tiled, instances) \
+        if private_memory else ()
+    if not registers and shared is None:
+        instances = plain_order(program, kernel)
     promoted = {p.array: p for p in registers}
     choices = []
     for array in program.scop.arrays:
         if array.name not in used:
             continue
-        if passed_by_value(program.scop, array):
-            choices.append(Choice(array.name, PARAMETER,
-                                  "a scalar the SCoP never writes: passed by value"))
+        choices.append(_choice(program.scop, kernel, array, promoted, shared, private_memory,
+                               shared_memory))
+    order = shared.order if shared else instances.order
+    order = with_copies(order, registers) if registers else \
+        (order if shared is not None else None)
+    if order is not None and any(n > 1 for n in instances.lanes):
+        order = with_full_lanes(order, instances.lanes, kernel,
+                                kernel.context(program.scop.context))
+    return KernelPlacement(kernel.name, tuple(choices), registers, order,
+                           shared.tiles if shared else (), instances.order,
+                           instances.lanes, shared.depth if shared else 0)
+
+
+def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promotion],
+            shared, private_memory: bool, shared_memory: bool) -> Choice:
+    if passed_by_value(scop, array):
+        return Choice(array.name, PARAMETER, "a scalar the SCoP never writes: passed by value")
+    role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
+        "written" if array.name in kernel.writes else "read"
+    tile = {t.array: t for t in shared.tiles}.get(array.name) if shared else None
+    if tile is not None:
+        size = "x".join(str(n) for n in tile.size)
+        why = f"reused {tile.reuse:.0f}x across the block's threads" if tile.reuse >= 2 \
+            else "its reads do not coalesce; the tile's copy does"
+        return Choice(array.name, SHARED, f"{role}; a {size} tile per block and step of "
+                      f"schedule dimension {shared.depth - 1}, loaded coalesced: {why}")
+    if array.name in promoted:
+        promotion = promoted[array.name]
+        count = 1
+        for n in promotion.lanes:
+            count *= n
+        return Choice(array.name, REGISTER, f"{role}; {count} element(s) per thread for "
+                      f"each value of the first {promotion.depth} schedule dimension(s), "
+                      "reused below them")
+    reasons = []
+    if not private_memory:
+        reasons.append("registers are off (--private-memory turns them on)")
+    if not shared_memory:
+        reasons.append("shared memory is off")
+    why = "; ".join(reasons) or "no reuse a register or a shared tile can hold"
+    return Choice(array.name, GLOBAL, f"{role}; {why}")
+
+
+#: The key of a shared copy's own index in ``indices``.
+COPY_INDEX = -1
+
+
+# Where a promoted reference lives, as a function of the instance:
+#   registers with lanes:  S[i] -> [u]       (M's last dimensions at S[i])
+#   a shared tile:         S[i] -> e - o(p)  (e = R(S[i]), p = P(S[i]))
+#   its copy:              copy[p, e] -> e - o(p)
+def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, isl.Map]]]:
+    """Per statement (and shared copy), the index maps of its references to promoted
+    arrays: (position in ``Statement.accesses`` or ``COPY_INDEX``, instance -> index)."""
+    result: dict[str, list[tuple[int, isl.Map]]] = {}
+    if placed.instances is None:
+        return result
+    lanes = len(placed.lanes)
+    registers = {p.array for p in placed.registers if p.lanes}
+    tiles = {t.array: t for t in placed.shared}
+    for stmt in scop.statements:
+        order = placed.instances.intersect_domain(isl.UnionSet(
+            f"{{ {stmt.name}[{', '.join(f'i{k}' for k in range(len(stmt.iterators)))}] }}"
+        ).align_params(placed.instances.get_space()))
+        if order.is_empty():
             continue
-        role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
-            "written" if array.name in kernel.writes else "read"
-        if array.name in promoted:
-            depth = promoted[array.name].depth
-            choices.append(Choice(array.name, REGISTER, f"{role}; one element per thread "
-                                  f"for each value of the first {depth} schedule "
-                                  "dimension(s), reused below them"))
-            continue
-        why = "no reuse by one thread that a register can hold" if private_memory else \
-            "registers are off (--private-memory turns them on)"
-        choices.append(Choice(array.name, GLOBAL, f"{role}; {why}"))
-    order = with_copies(thread_order(program, kernel), registers) if registers else None
-    return KernelPlacement(kernel.name, tuple(choices), registers, order)
+        (time,) = maps_of(order)
+        width = time.dim(isl.dim_type.out)
+        for position, access in enumerate(stmt.accesses):
+            if access.array in registers:
+                last = time.project_out(isl.dim_type.out, 0, width - lanes)
+                result.setdefault(stmt.name, []).append((position, last))
+            elif access.array in tiles:
+                tile = tiles[access.array]
+                prefix = time.project_out(isl.dim_type.out, placed.tile_depth,
+                                          width - placed.tile_depth)
+                corner = prefix.apply_range(tile.offset.align_params(
+                    prefix.get_space()))
+                relation = access.relation.align_params(corner.get_space()).intersect_domain(
+                    corner.domain())
+                index = relation.sum(corner.align_params(relation.get_space()).neg())
+                result.setdefault(stmt.name, []).append(
+                    (position, index.set_tuple_name(isl.dim_type.out, tile.storage)))
+    for tile in placed.shared:
+        (copies,) = [m for m in _sets(tile.copies)]
+        rank = len(tile.size)
+        depth = copies.dim(isl.dim_type.set) - rank
+        identity = isl.Map.identity(copies.get_space().map_from_set())
+        cells = identity.project_out(isl.dim_type.out, 0, depth)
+        points = identity.project_out(isl.dim_type.out, depth, rank)
+        corner = points.apply_range(tile.offset.align_params(
+            points.get_space()))
+        cells = cells.set_tuple_name(isl.dim_type.out, tile.array).align_params(
+            corner.get_space())
+        index = cells.sum(corner.align_params(cells.get_space()).neg()).intersect_domain(
+            copies.align_params(cells.get_space()))
+        result[tile.copy] = [(COPY_INDEX, index.set_tuple_name(isl.dim_type.out,
+                                                               tile.storage))]
+    return result
+
+
+def _sets(uset: isl.UnionSet) -> list[isl.Set]:
+    found: list[isl.Set] = []
+    uset.foreach_set(found.append)
+    return found
 
 
 def format_placement(placement: Placement) -> str:

@@ -1,0 +1,320 @@
+"""Shared-memory tiles: what a block reads across a loop, loaded once, together.
+
+A thread's order ``M : D_t -> [s_0 .. s_{n-1}, u]`` (``lanes.py``) is strip-mined at
+its first loop ``s_q`` (a dimension that takes several values at one prefix over
+the instances reading the candidates) by ``T_s``:
+
+    M_s : S[i] -> [s_0 .. s_{q-1}, floor(s_q / T_s), 3, s_q mod T_s, s_{q+1} .., u]
+
+which runs every instance in ``M``'s order.  Let ``P : D_t -> [s_0 .. s_{q-1},
+floor(s_q / T_s)]`` be its prefix and ``B`` the block's instances (``D_t`` over
+all threads ``t``).  An array ``A`` that the kernel only reads gets the tile
+
+    F(p) = { A[e] : e in R(B), P = p }       (the block's footprint at prefix p)
+
+stored at ``e - o(p)`` in a ``__shared__`` array the size of ``F``'s box hull
+``o(p) + [0, size)`` (isl's simple fixed box hull; the last extent padded to an odd
+number, so that a warp reading a column hits 32 banks).  At each prefix ``p`` the
+block runs ``sync0[p]``, then the copy ``copy_A[p, e]`` for ``e`` in ``F(p)``
+split among its ``N`` threads so that consecutive thread ids load consecutive
+elements of a row (coalesced), then ``sync1[p]``, then the instances (phase 3).
+``sync0`` keeps the previous prefix's readers ahead of the overwrite, ``sync1``
+the copy ahead of the readers.  ``prove`` checks, exactly, that the copies of all
+threads load ``F`` (so each read finds its value), and the barriers' domain is the
+block's prefixes (no ``t``): every thread passes the same barriers.
+
+``A`` is worth a tile when its elements are read by several threads of the block
+(``reuse`` = N times a thread's box over the block's box, at least 2) or when its
+reads do not coalesce in ``x`` (the tile's copy does).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from ..gpu.kernel import GpuProgram, Kernel
+from ..frontend.ctype import parse_type
+from ..model import maps_of
+from .lanes import LaneOrder, blockwide
+from .registers import accesses, insert_dimension, keep
+
+#: Phases of one strip: barrier, copies, barrier, the instances.
+SYNC_BEFORE, COPY, SYNC_AFTER, RUN = 0, 1, 2, 3
+#: The strip of the loop the tiles follow.
+STRIP = 16
+
+
+@dataclass(frozen=True, eq=False)
+class SharedTile:
+    """Array ``array`` of one kernel read through a ``__shared__`` tile."""
+
+    array: str
+    storage: str                 # the __shared__ array's name
+    offset: isl.Map              # o: [p] -> A, the tile's first element at prefix p
+    size: tuple[int, ...]        # the box's extents
+    extents: tuple[int, ...]     # the storage's extents (last one padded to odd)
+    copies: isl.UnionSet         # this thread's copy instances copy_A[p, e]
+    reuse: float                 # reads of a thread times N over the tile's elements
+    coalesced: bool              # the kernel's own reads of A coalesce in x
+
+    @property
+    def copy(self) -> str:
+        return f"polycu_copy_{self.array}"
+
+    @property
+    def elements(self) -> int:
+        count = 1
+        for extent in self.extents:
+            count *= extent
+        return count
+
+
+@dataclass(frozen=True, eq=False)
+class SharedOrder:
+    """The strip-mined order with its copies and barriers (``M_s``), the tiles, and
+    the prefix depth ``depth`` (``q + 1``) at which they are loaded."""
+
+    order: isl.UnionMap
+    depth: int
+    tiles: tuple[SharedTile, ...]
+    lanes: LaneOrder              # M_s's shape: its outer dimensions and lanes
+
+
+def strip_mine(lanes: LaneOrder, q: int, strip: int) -> LaneOrder:
+    """M_s without copies: s_q -> [floor(s_q / T_s), RUN, s_q mod T_s]."""
+    n = lanes.width
+    names = [f"s{k}" for k in range(n)]
+    mined = names[:q] + [f"floor(s{q} / {strip})", str(RUN), f"s{q} - {strip} * "
+                         f"floor(s{q} / {strip})"] + names[q + 1:]
+    change = isl.Map(f"{{ [{', '.join(names)}] -> [{', '.join(mined)}] }}")
+    order = lanes.order.apply_range(isl.UnionMap.from_map(
+        change.align_params(lanes.order.get_space())))
+    return LaneOrder(order, lanes.outer + 2, lanes.lanes)
+
+
+def first_loop(lanes: LaneOrder, domain: isl.UnionSet) -> int | None:
+    """q: the first outer dimension of M that takes several values at one prefix
+    over ``domain`` (the instances reading the candidates)."""
+    order = lanes.order.intersect_domain(domain)
+    if order.is_empty():
+        return None
+    for q in range(lanes.outer):
+        upto = order.apply_range(keep(lanes.width, q + 1, 0, order.get_space()))
+        before = order.apply_range(keep(lanes.width, q, 0, order.get_space()))
+        if not before.reverse().apply_range(upto).is_single_valued():
+            return q
+    return None
+
+
+# o_k(p) = min over F(p) of e_k and size_k = 1 + max over p of (max e_k - min e_k):
+# the box o(p) + [0, size) holds F(p) (isl's simple fixed box hull, by hand: islpy
+# does not wrap isl_fixed_box's getters).
+def _box(footprint: isl.UnionMap) -> tuple[isl.Map, tuple[int, ...]] | None:
+    """The box o(p) + [0, size) of ``footprint``'s images: o as a map [p] -> A."""
+    maps = maps_of(footprint)
+    if len(maps) != 1:
+        return None
+    (relation,) = maps
+    lows, size = [], []
+    for k in range(relation.dim(isl.dim_type.out)):
+        low = relation.dim_min(k).coalesce()
+        extent = relation.dim_max(k).sub(low).max_val()
+        if not extent.is_int():
+            return None
+        lows.append(low)
+        size.append(extent.to_python() + 1)
+    offset = isl.PwMultiAff.from_pw_aff(lows[0])
+    for low in lows[1:]:
+        offset = offset.flat_range_product(isl.PwMultiAff.from_pw_aff(low))
+    offset = isl.Map.from_pw_multi_aff(offset).set_tuple_name(
+        isl.dim_type.out, relation.get_tuple_name(isl.dim_type.out))
+    return offset, tuple(size)
+
+
+def _thread_id(kernel: Kernel) -> tuple[str, int]:
+    """The block's flat thread id as isl text (x fastest) and the thread count."""
+    text, scale = [], 1
+    for member in sorted(kernel.mapped, key=lambda m: "xyz".index(m.axis)):
+        text.append(f"{scale} * {member.thread_id}")
+        scale *= member.block
+    return " + ".join(text) or "0", scale
+
+
+# A thread (t_x, t_y, t_z) loads the z = e - o(p) with z_last = t_x (mod B_x), the
+# dimension before it = t_y (mod B_y), and so on; a box with fewer dimensions than
+# the block has mapped axes spreads its dimension over the flat thread id.  The
+# threads of a warp then load consecutive elements of a row: coalesced.
+def _distribution(kernel: Kernel, size: tuple[int, ...], name: str) -> isl.Set:
+    """The z = e - o(p) one thread copies (the t parameters name the thread)."""
+    axes = sorted(kernel.mapped, key=lambda m: "xyz".index(m.axis))
+    z = [f"z{k}" for k in range(len(size))]
+    if len(size) < len(axes):
+        tid, n = _thread_id(kernel)
+        cond = [f"(z{len(size) - 1} - ({tid})) mod {n} = 0"]
+    else:
+        cond = [f"(z{len(size) - 1 - k} - {m.thread_id}) mod {m.block} = 0"
+                for k, m in enumerate(axes)]
+    params = ", ".join(m.thread_id for m in axes)
+    return isl.Set(f"[{params}] -> {{ {name}[{', '.join(z)}] : {' and '.join(cond)} }}")
+
+
+def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozenset[str],
+          budget: int) -> SharedOrder | None:
+    """The shared tiles of ``kernel`` (its read-only ``arrays`` worth one) within
+    ``budget`` bytes, with the order running their copies; None when none pays."""
+    scop = program.scop
+    context = kernel.context(scop.context)
+    domain = lanes.order.domain()
+    atomic = {s.reduction_array for s in scop.statements if s.name in kernel.atomic}
+    candidates = [a for a in scop.arrays if a.name in arrays and a.name not in kernel.writes
+                  and a.name not in atomic and not a.is_scalar]
+    if not candidates:
+        return None
+    reading = isl.UnionSet.empty(domain.get_space())
+    for array in candidates:
+        reading = reading.union(accesses(scop, kernel, array.name).intersect_domain(
+            domain).domain())
+    q = first_loop(lanes, reading)
+    if q is None:
+        return None
+    mined = strip_mine(lanes, q, STRIP)
+    prefix = mined.order.apply_range(keep(mined.width, q + 1, 0, mined.order.get_space()))
+    _, threads = _thread_id(kernel)
+    found: list[SharedTile] = []
+    used = 0
+    for array in candidates:
+        access = accesses(scop, kernel, array.name).intersect_domain(domain)
+        if access.is_empty():
+            continue
+        mine = prefix.reverse().apply_range(access)
+        block = blockwide(mine, kernel, context)
+        whole, own = _box(block), _box(mine)
+        if whole is None or own is None:
+            continue
+        offset, size = whole
+        reuse = threads * _product(own[1]) / _product(size)
+        coalesced = _coalesced(own[0], kernel)
+        extents = size[:-1] + (size[-1] + 1 if size[-1] % 2 == 0 and len(size) > 1
+                               else size[-1],)
+        bytes_ = _product(extents) * element_bytes(array.element_type)
+        if (reuse < 2 and coalesced) or used + bytes_ > budget:
+            continue
+        copies = _copies(block, offset, size, kernel, f"polycu_copy_{array.name}")
+        if not _loads_footprint(copies, block, kernel, context):
+            continue
+        used += bytes_
+        found.append(SharedTile(array.name, program.names.shared_id(len(found)), offset,
+                                size, extents, copies, reuse, coalesced))
+    if not found:
+        return None
+    room = q + 3 + max(len(t.size) for t in found)
+    while mined.width < room:     # zeros before the lanes: room for the copy loops
+        mined = LaneOrder(insert_dimension(mined.order, mined.outer, 0), mined.outer + 1,
+                          mined.lanes)
+    order = mined.order
+    for index, tile in enumerate(found):
+        order = order.union(_copy_order(tile, index, q + 1, mined.width))
+    # Barriers at every prefix of the block (not only where it copies): the loops
+    # around them then are the block's, with bounds free of the thread ids.
+    prefixes = blockwide(isl.UnionMap.from_range(prefix.intersect_domain(domain).range()),
+                         kernel, context).range()
+    for phase, name in ((SYNC_BEFORE, "polycu_sync0"), (SYNC_AFTER, "polycu_sync1")):
+        order = order.union(_barrier_order(prefixes, name, phase, mined.width))
+    return SharedOrder(order, q + 1, tuple(found), mined)
+
+
+def element_bytes(ctype: str) -> int:
+    """sizeof of an element type (8 for a type polycu does not know)."""
+    parsed = parse_type(ctype)
+    return parsed.bits // 8 if parsed is not None else 8
+
+
+def _product(values: tuple[int, ...]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
+
+
+def _coalesced(offset: isl.Map, kernel: Kernel) -> bool:
+    """Whether a thread's box moves by one element of the last dimension per x
+    thread, and by nothing in the others."""
+    x = [m for m in kernel.mapped if m.axis == "x"]
+    if not x:
+        return True
+    n = offset.dim(isl.dim_type.out)
+    coefficients = []
+    for k in range(n):
+        pieces = offset.dim_max(k).get_pieces()
+        if not pieces:
+            return True
+        aff = pieces[0][1]
+        pos = aff.get_space().find_dim_by_name(isl.dim_type.param, x[0].thread_id)
+        coefficients.append(0 if pos < 0 else
+                            aff.get_coefficient_val(isl.dim_type.param, pos).to_python())
+    return coefficients[-1] == 1 and not any(coefficients[:-1])
+
+
+def _shift(footprint: isl.Map, offset: isl.Map) -> isl.Map:
+    """[p -> e] -> z = e - o(p) on the wrapped footprint."""
+    corner = footprint.domain_map().apply_range(offset.align_params(footprint.get_space()))
+    cells = footprint.range_map().align_params(corner.get_space())
+    return cells.sum(corner.align_params(cells.get_space()).neg())
+
+
+def _copies(block: isl.UnionMap, offset: isl.Map, size: tuple[int, ...],
+            kernel: Kernel, name: str) -> isl.UnionSet:
+    """copy_A[p, e] of one thread: e in F(p), with e - o(p) in the thread's share."""
+    (footprint,) = maps_of(block)
+    shift = _shift(footprint, offset)
+    share = _distribution(kernel, size, shift.get_space().get_tuple_name(isl.dim_type.out))
+    share = share.align_params(shift.get_space())
+    shift = shift.align_params(share.get_space())
+    mine = shift.intersect_range(share).domain()
+    return isl.UnionSet.from_set(mine.flatten().set_tuple_name(name))
+
+
+def _copy_order(tile: SharedTile, index: int, depth: int, width: int) -> isl.UnionMap:
+    """{ copy_A[p, e] -> [p, COPY, index, e, 0 ..] } over ``width`` dimensions (each
+    tile's copy loops apart)."""
+    (copies,) = [s for s in _sets(tile.copies)]
+    rank = len(tile.size)
+    p = [f"p{k}" for k in range(depth)]
+    e = [f"e{k}" for k in range(rank)]
+    time = p + [str(COPY), str(index)] + e + ["0"] * (width - depth - 2 - rank)
+    copy = isl.Map(f"{{ {tile.copy}[{', '.join(p + e)}] -> [{', '.join(time)}] }}")
+    copy = copy.align_params(copies.get_space())
+    return isl.UnionMap.from_map(copy.intersect_domain(copies.align_params(copy.get_space())))
+
+
+def _barrier_order(prefixes: isl.UnionSet, name: str, phase: int, width: int
+                   ) -> isl.UnionMap:
+    """{ name[p] -> [p, phase, 0 ..] } for the block's prefixes p."""
+    (points,) = _sets(prefixes)
+    depth = points.dim(isl.dim_type.set)
+    p = [f"p{k}" for k in range(depth)]
+    time = p + [str(phase)] + ["0"] * (width - depth - 1)
+    sync = isl.Map(f"{{ {name}[{', '.join(p)}] -> [{', '.join(time)}] }}")
+    sync = sync.align_params(points.get_space())
+    points = points.set_tuple_name(name).align_params(sync.get_space())
+    return isl.UnionMap.from_map(sync.intersect_domain(points))
+
+
+def _sets(uset: isl.UnionSet) -> list[isl.Set]:
+    result: list[isl.Set] = []
+    uset.foreach_set(result.append)
+    return result
+
+
+# The copies of all threads, t projected out, must equal wrap(F) renamed: every
+# element the block reads at a prefix is loaded there, and nothing else.
+def _loads_footprint(copies: isl.UnionSet, block: isl.UnionMap, kernel: Kernel,
+                     context: isl.Set) -> bool:
+    """Whether the block's copies load exactly its footprint ``block``."""
+    loaded = blockwide(isl.UnionMap.from_domain(copies), kernel, context).domain()
+    (name,) = {s.get_tuple_name() for s in _sets(copies)}
+    (footprint,) = maps_of(block)
+    wanted = isl.UnionSet.from_set(footprint.wrap().flatten().set_tuple_name(name))
+    wanted = blockwide(isl.UnionMap.from_domain(wanted), kernel, context).domain()
+    return loaded.is_equal(wanted)
