@@ -13,7 +13,12 @@ kernels=(linear-algebra/blas/gemm linear-algebra/kernels/2mm linear-algebra/kern
          linear-algebra/kernels/doitgen linear-algebra/kernels/atax linear-algebra/kernels/bicg
          linear-algebra/kernels/mvt linear-algebra/blas/gemver linear-algebra/blas/gesummv)
 files=()
-for k in "${kernels[@]}"; do files+=("polybench/$k/$(basename "$k").c"); done
+for k in "${kernels[@]}"; do
+  # KERNELS="gemm atax" limits the run to those kernels
+  if [ -z "${KERNELS:-}" ] || [[ " $KERNELS " == *" $(basename "$k") "* ]]; then
+    files+=("polybench/$k/$(basename "$k").c")
+  fi
+done
 declare -A configs=(
   [global]="--no-shared-memory --no-private-memory"
   [shared]="--shared-memory --no-private-memory"

@@ -299,13 +299,15 @@ def _grid_exprs(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
 BARRIERS = ("polycu_sync0", "polycu_sync1")
 
 
-def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlacement) -> Node:
+def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlacement,
+                      atomic: bool = False) -> Node:
     """The loops one thread of ``kernel`` runs with its arrays where ``placed`` put
-    them: the order with the copies."""
+    them: the order with the copies (``atomic``: one loop per dimension, isl's
+    option, which keeps the block's loops apart from guards on the thread ids)."""
     if placed.order is None:
         return kernel_ast(program, kernel)
     return kernel_ast_of(program, kernel, placed.order, indices(program.scop, placed),
-                         atomic=placed.barriers)
+                         atomic=atomic)
 
 
 def uniform_barriers(node: Node, thread_ids: frozenset[str], inside: bool = False) -> bool:
@@ -342,15 +344,20 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
         if placed.order is None:
             built[kernel.name] = kernel_ast(program, kernel)
             continue
-        try:
-            with operation_budget(ctx, max_operations):
-                node = placed_kernel_ast(program, kernel, placed)
-        except BudgetExceeded:
+        threads = frozenset(m.thread_id for m in kernel.mapped)
+        # isl's separated loops read best; where they hoist a guard on the thread ids
+        # above a barrier, one loop per dimension (atomic) keeps the block's loops.
+        for atomic in (False, True) if placed.barriers else (False,):
+            try:
+                with operation_budget(ctx, max_operations):
+                    node = placed_kernel_ast(program, kernel, placed, atomic)
+            except BudgetExceeded:
+                break
+            if not placed.barriers or uniform_barriers(node, threads):
+                built[kernel.name] = node
+                break
+        else:
             failed.add(kernel.name)
-            continue
-        if placed.barriers and not uniform_barriers(
-                node, frozenset(m.thread_id for m in kernel.mapped)):
+        if kernel.name not in built:
             failed.add(kernel.name)
-            continue
-        built[kernel.name] = node
     return replace(placement, asts=built), frozenset(failed)

@@ -33,7 +33,7 @@ from ..frontend.ctype import INT, parse_type
 from ..gpu.kernel import GpuProgram, Kernel
 from ..memory import (COPY_INDEX, LANES, GLOBAL, PARAMETER, REGISTER, SHARED, KernelPlacement,
                       Placement, passed_by_value)
-from ..model import Access, Array, Scop, Statement
+from ..model import Access, Array, Scop, Statement, maps_of
 from .ast import BARRIERS, Block, Expr, For, If, Node, User, expr_of, placed_kernel_ast
 
 INDENT = "  "
@@ -123,31 +123,38 @@ def index_type(scop: Scop) -> str:
 
 
 def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
-               itype: str = "int", depth: int = 1) -> list[str]:
-    """Lines of C for an AST counting in ``itype``; ``user`` expands one ``User`` node."""
+               itype: str = "int", depth: int = 1,
+               unrolled: frozenset[str] = frozenset()) -> list[str]:
+    """Lines of C for an AST counting in ``itype``; ``user`` expands one ``User`` node;
+    the loops over the iterators ``unrolled`` get ``#pragma unroll`` (lane loops:
+    their registers need constant indices)."""
     pad = INDENT * depth
     wide = itype != "int" and not host
+
+    def child(n: Node, d: int) -> list[str]:
+        return print_node(n, user, host, itype, d, unrolled)
+
     if isinstance(node, Block):
-        return [line for child in node.children
-                for line in print_node(child, user, host, itype, depth)]
+        return [line for c in node.children for line in child(c, depth)]
     if isinstance(node, User):
         return [pad + line for line in user(node)]
     if isinstance(node, If):
         lines = [f"{pad}if ({c_expr(node.cond, host, wide)}) {{"]
-        lines += print_node(node.then, user, host, itype, depth + 1)
+        lines += child(node.then, depth + 1)
         if node.else_ is not None:
             lines.append(f"{pad}}} else {{")
-            lines += print_node(node.else_, user, host, itype, depth + 1)
+            lines += child(node.else_, depth + 1)
         return lines + [pad + "}"]
     assert isinstance(node, For)
     if node.degenerate:
         lines = [f"{pad}{{",
                  f"{pad}{INDENT}const {itype} {node.var} = {c_expr(node.init, host, wide)};"]
-        return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
-    lines = [f"{pad}for ({itype} {node.var} = {c_expr(node.init, host, wide)}; "
+        return lines + child(node.body, depth + 1) + [pad + "}"]
+    lines = [f"{pad}#pragma unroll"] if node.var in unrolled else []
+    lines += [f"{pad}for ({itype} {node.var} = {c_expr(node.init, host, wide)}; "
              f"{node.var} <= {_wrap(node.upper, _PREC['le'] + 1, host, wide)}; "
              f"{node.var} += {node.step}) {{"]
-    return lines + print_node(node.body, user, host, itype, depth + 1) + [pad + "}"]
+    return lines + child(node.body, depth + 1) + [pad + "}"]
 
 
 # -- arrays as flat device pointers -------------------------------------------------
@@ -397,6 +404,17 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
               for name in (p.load, p.store)}
     loads = {t.copy: t for t in memory.shared}
 
+    # A register's index is its lane: the iterator of the lane loop (0 for one lane).
+    unrolled: frozenset[str] = frozenset()
+    lane_index: tuple[Expr, ...] = ()
+    if memory.order is not None and memory.lanes:
+        width = maps_of(memory.order)[0].dim(isl.dim_type.out)
+        first = width - len(memory.lanes)
+        names = [program.names.iterator + str(first + k) for k in range(len(memory.lanes))]
+        unrolled = frozenset(n for n, count in zip(names, memory.lanes) if count > 1)
+        lane_index = tuple(Expr.id_(n) if count > 1 else Expr.int_(0)
+                           for n, count in zip(names, memory.lanes))
+
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
             return ["__syncthreads();"]
@@ -407,8 +425,8 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
             n = len(promotion.lanes)
             cell = _cell(promotion.array, node.args[promotion.depth + n:],
                          arrays[promotion.array])
-            register = _storage(registers[promotion.array],
-                                node.args[promotion.depth:promotion.depth + n], None, wide)
+            register = _storage(registers[promotion.array], lane_index if n else (), None,
+                                wide)
             return [f"{register} = {cell};" if load else f"{cell} = {register};"]
         if node.name in loads:
             tile = loads[node.name]
@@ -423,7 +441,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
                 promoted[id(access.node)] = _storage(tile.storage, node.ref(position),
                                                      tile.extents, wide)
             elif access.array in registers:
-                index = node.ref(position) if lanes[access.array].lanes else ()
+                index = lane_index if lanes[access.array].lanes else ()
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
@@ -446,6 +464,6 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
                      f"{m.thread_id} = threadIdx.{m.axis};")
     ast = placement.asts[kernel.name] if placement.asts is not None else \
         placed_kernel_ast(program, kernel, memory)
-    lines += print_node(ast, expand, host=False, itype=itype)
+    lines += print_node(ast, expand, host=False, itype=itype, unrolled=unrolled)
     lines.append("}")
     return "\n".join(lines)

@@ -178,18 +178,17 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
 COPY_INDEX = -1
 
 
-# Where a promoted reference lives, as a function of the instance:
-#   registers with lanes:  S[i] -> [u]       (M's last dimensions at S[i])
-#   a shared tile:         S[i] -> e - o(p)  (e = R(S[i]), p = P(S[i]))
-#   its copy:              copy[p, e] -> e - o(p)
+# Where a shared reference lives, as a function of the instance:
+#   a statement's read:  S[i] -> e - o(p)  (e = R(S[i]), p = P(S[i]))
+#   the tile's copy:     copy[p, e] -> e - o(p)
+# (A register's index is its lane u: the order's last dimensions, the iterators of
+# the lane loops themselves.)
 def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, isl.Map]]]:
-    """Per statement (and shared copy), the index maps of its references to promoted
-    arrays: (position in ``Statement.accesses`` or ``COPY_INDEX``, instance -> index)."""
+    """Per statement (and shared copy), the index maps of its references to shared
+    tiles: (position in ``Statement.accesses`` or ``COPY_INDEX``, instance -> index)."""
     result: dict[str, list[tuple[int, isl.Map]]] = {}
     if placed.instances is None:
         return result
-    lanes = len(placed.lanes)
-    registers = {p.array for p in placed.registers if p.lanes}
     tiles = {t.array: t for t in placed.shared}
     for stmt in scop.statements:
         order = placed.instances.intersect_domain(isl.UnionSet(
@@ -200,10 +199,7 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
         (time,) = maps_of(order)
         width = time.dim(isl.dim_type.out)
         for position, access in enumerate(stmt.accesses):
-            if access.array in registers:
-                last = time.project_out(isl.dim_type.out, 0, width - lanes)
-                result.setdefault(stmt.name, []).append((position, last))
-            elif access.array in tiles:
+            if access.array in tiles:
                 tile = tiles[access.array]
                 prefix = time.project_out(isl.dim_type.out, placed.tile_depth,
                                           width - placed.tile_depth)
