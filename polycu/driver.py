@@ -13,6 +13,7 @@ operations a step, down to the original order in one thread, which has no limit.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -28,7 +29,8 @@ from .gpu.mapping import map_sequential
 from .gpu.rank import Candidate, format_ranking, rank
 from .gpu.rank import candidates as ranked_candidates
 from .gpu.sizes import Sizes, parse_sizes
-from .memory import Placement, format_placement, place
+from .memory import GLOBAL, REGISTER, SHARED, Placement, format_placement, place
+from .memory.placement import ANY
 from .model import Scop
 from .options import Options
 from .schedule import (ALGORITHMS, MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy,
@@ -150,15 +152,29 @@ def _save(schedule: Schedule, options: Options, index: int) -> None:
         save_schedule(schedule, scop_file(options.save_schedule, index))
 
 
+def memory_overrides(items: Sequence[str]) -> dict[int, dict[str, str]]:
+    """--memory K:ARRAY=KIND items as ``memory.place``'s overrides."""
+    result: dict[int, dict[str, str]] = {}
+    for item in items:
+        match = re.fullmatch(r"\s*(\d+|\*)\s*:\s*([A-Za-z_]\w*)\s*=\s*(\w+)\s*", item)
+        if match is None or match.group(3) not in (GLOBAL, REGISTER, SHARED):
+            raise error(f"--memory wants K:ARRAY=KIND (K a kernel number or '*', KIND "
+                        f"global, register or shared), not {item!r}", Location("--memory"))
+        kernel = ANY if match.group(1) == "*" else int(match.group(1))
+        result.setdefault(kernel, {})[match.group(2)] = match.group(3)
+    return result
+
+
 def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
                  *, index: int = 0) -> Placement:
     """The GPU program of one SCoP with its arrays placed in memory."""
     options = options or Options()
+    overrides = memory_overrides(options.memory)
     program = program_of(scop, options, reporter, index=index)
     plain: frozenset[str] = frozenset()
     while True:
         placement = place(program, options.private_memory, options.shared_memory,
-                          options.max_shared_memory, plain)
+                          options.max_shared_memory, plain, overrides)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
             return placement

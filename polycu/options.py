@@ -107,6 +107,9 @@ OPTIONS: tuple[Option, ...] = (
            "(docs/memory.md)", ppcg=True),
     Option("--shared-memory", "bool", True, "read what a block reads across a loop "
            "through tiles in shared memory (docs/memory.md)", ppcg=True),
+    Option("--memory", "append", [], "where an array lives, overriding the cost model: "
+           "K:ARRAY=KIND with K a kernel number or '*' and KIND global, register or "
+           "shared (e.g. '0:A=global')", metavar="K:ARRAY=KIND"),
     Option("--max-shared-memory", "int", 48 * 1024, "bytes of shared memory a block "
            "may use for its tiles", ppcg=True, minimum=0, maximum=227 * 1024,
            metavar="BYTES"),

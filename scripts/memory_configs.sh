@@ -24,6 +24,7 @@ declare -A configs=(
   [shared]="--shared-memory --no-private-memory"
   [shared_private]="--shared-memory --private-memory"
   [shared_private_64]="--shared-memory --private-memory --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
+  [shared_private_64_all]="--shared-memory --private-memory --memory *:A=shared --memory *:B=shared --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
   [private_64]="--no-shared-memory --private-memory --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
 )
 names=("$@")

@@ -302,12 +302,22 @@ BARRIERS = ("polycu_sync0", "polycu_sync1")
 def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlacement,
                       atomic: bool = False) -> Node:
     """The loops one thread of ``kernel`` runs with its arrays where ``placed`` put
-    them: the order with the copies (``atomic``: one loop per dimension, isl's
-    option, which keeps the block's loops apart from guards on the thread ids)."""
+    them: the order with the copies, the blocks whose lanes are all in range apart
+    (``atomic``: one loop per dimension, isl's option, which keeps the block's loops
+    apart from guards on the thread ids)."""
     if placed.order is None:
         return kernel_ast(program, kernel)
-    return kernel_ast_of(program, kernel, placed.order, indices(program.scop, placed),
-                         atomic=atomic)
+    refs = indices(program.scop, placed)
+    context = kernel.context(program.scop.context)
+    full = placed.full.align_params(context.get_space()).intersect(context) \
+        if placed.full is not None else context
+    rest = context.subtract(full).coalesce()
+    if full.is_empty() or rest.is_empty():
+        return kernel_ast_of(program, kernel, placed.order, refs, context, atomic)
+    # Blocks whose lanes all lie inside the ranges run code without lane guards.
+    cond = to_expr(isl.AstBuild.from_context(context).expr_from_set(full.gist(context)))
+    return If(cond, kernel_ast_of(program, kernel, placed.order, refs, full, atomic),
+              kernel_ast_of(program, kernel, placed.order, refs, rest, atomic))
 
 
 def uniform_barriers(node: Node, thread_ids: frozenset[str], inside: bool = False) -> bool:

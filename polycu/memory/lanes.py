@@ -15,7 +15,9 @@ proved the mapped members free of dependences within a launch, so dependent
 instances of one thread have equal lanes and ``M'`` orders them by the rest of
 ``M``, as ``M`` does.  Each value a thread loads inside the lane loops now serves
 its ``U`` lanes from registers once nvcc unrolls them, which it does when the
-lane loops have constant bounds (``with_full_lanes``).
+lane loops have constant bounds (``with_full_lanes``).  The blocks whose tiles
+lie inside the members' ranges (``full_tiles``) get code of their own, without
+the guards.
 """
 from __future__ import annotations
 
@@ -102,6 +104,26 @@ def blockwide(umap: isl.UnionMap, kernel: Kernel, context: isl.Set) -> isl.Union
         if pos >= 0:
             result = result.project_out(isl.dim_type.param, pos, 1)
     return result
+
+
+# The block's tile lies inside [lo, hi] on every mapped member whose threads run
+# several lanes: T (b + floor(lo/T)) >= lo and T (b + floor(lo/T)) + T - 1 <= hi.
+def full_tiles(kernel: Kernel, context: isl.Set) -> isl.Set:
+    """The parameters (with b, h) at which no lane of a thread falls outside the
+    members' ranges: code for them needs no guard on the lanes."""
+    result = context
+    for member in kernel.mapped:
+        if lane_count(member) == 1:
+            continue
+        space = result.get_space()
+        local = isl.LocalSpace.from_space(space)
+        b = isl.PwAff.var_on_domain(local, isl.dim_type.param,
+                                    space.find_dim_by_name(isl.dim_type.param, member.block_id))
+        start = b.add(member.tile_offset.align_params(space)).scale_val(isl.Val(member.tile))
+        end = start.add_constant_val(isl.Val(member.tile - 1))
+        result = result.intersect(start.ge_set(member.lower.align_params(space)))
+        result = result.intersect(end.le_set(member.upper.align_params(space)))
+    return result.coalesce()
 
 
 # Loops over the lanes index registers, so nvcc must unroll them: their bounds must

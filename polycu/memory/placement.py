@@ -14,7 +14,7 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of
-from .lanes import LaneOrder, lane_order, with_full_lanes
+from .lanes import LaneOrder, full_tiles, lane_order, with_full_lanes
 from .registers import Promotion, keep, plain_order, promotions, with_copies
 from .shared import SharedTile, tiles
 
@@ -48,7 +48,8 @@ class KernelPlacement:
 
     ``instances`` is the order of the statement instances alone (its last
     ``len(lanes)`` dimensions are the lanes); ``tile_depth`` the prefix of it at
-    which the shared tiles are loaded."""
+    which the shared tiles are loaded; ``full`` the parameters (with b, h) of the
+    blocks whose lanes all fall inside the members' ranges (None: no lanes)."""
 
     kernel: str
     choices: tuple[Choice, ...]
@@ -58,6 +59,7 @@ class KernelPlacement:
     instances: isl.UnionMap | None = None
     lanes: tuple[int, ...] = ()
     tile_depth: int = 0
+    full: isl.Set | None = None
 
     @property
     def barriers(self) -> bool:
@@ -87,19 +89,29 @@ class Placement:
         raise KeyError(name)
 
 
+#: --memory's overrides: {kernel index or ANY: {array: kind}}.
+ANY = -1
+Overrides = dict[int, dict[str, str]]
+
+
 def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool = True,
           max_shared_memory: int = MAX_SHARED_MEMORY,
-          plain: frozenset[str] = frozenset()) -> Placement:
+          plain: frozenset[str] = frozenset(),
+          overrides: Overrides | None = None) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
     elements of it (registers.py, each thread's register tile: lanes.py); a
     parameter for a scalar the SCoP only reads; global memory otherwise.  The
     kernels named in ``plain`` keep their own order and global memory (the driver's
-    fall-back when a placed kernel's code cannot be built)."""
+    fall-back when a placed kernel's code cannot be built).  ``overrides`` (--memory)
+    keep an array in global memory, out of shared memory (``register``), or give it
+    a shared tile where one is legal even if the cost model says no (``shared``)."""
+    overrides = overrides or {}
     return Placement(program, tuple(
         _kernel(program, k, private_memory and k.name not in plain,
-                shared_memory and k.name not in plain, max_shared_memory)
+                shared_memory and k.name not in plain, max_shared_memory,
+                {**overrides.get(ANY, {}), **overrides.get(k.index, {})})
         for k in program.kernels))
 
 
@@ -112,17 +124,20 @@ def passed_by_value(scop: Scop, array: Array) -> bool:
 
 
 def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_memory: bool,
-            max_shared_memory: int) -> KernelPlacement:
+            max_shared_memory: int, overrides: dict[str, str]) -> KernelPlacement:
     used = (kernel.reads | kernel.writes) - kernel.private
     in_memory = frozenset(name for name in used
                           if not passed_by_value(program.scop, program.scop.array(name)))
+    kept = frozenset(a for a, kind in overrides.items() if kind == GLOBAL)
     lanes = lane_order(program, kernel) if private_memory or shared_memory else None
     base = lanes or plain_order(program, kernel)
-    shared = tiles(program, kernel, base, in_memory, max_shared_memory) \
+    shareable = in_memory - kept - {a for a, kind in overrides.items() if kind == REGISTER}
+    forced = frozenset(a for a, kind in overrides.items() if kind == SHARED)
+    shared = tiles(program, kernel, base, shareable, max_shared_memory, forced) \
         if shared_memory and lanes is not None else None
     tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
     instances = shared.lanes if shared else base
-    registers = promotions(program, kernel, in_memory - tiled, instances) \
+    registers = promotions(program, kernel, in_memory - tiled - kept, instances) \
         if private_memory else ()
     if not registers and shared is None:
         instances = plain_order(program, kernel)
@@ -136,12 +151,14 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     order = shared.order if shared else instances.order
     order = with_copies(order, registers) if registers else \
         (order if shared is not None else None)
+    full = None
     if order is not None and any(n > 1 for n in instances.lanes):
-        order = with_full_lanes(order, instances.lanes, kernel,
-                                kernel.context(program.scop.context))
+        context = kernel.context(program.scop.context)
+        order = with_full_lanes(order, instances.lanes, kernel, context)
+        full = full_tiles(kernel, context)
     return KernelPlacement(kernel.name, tuple(choices), registers, order,
                            shared.tiles if shared else (), instances.order,
-                           instances.lanes, shared.depth if shared else 0)
+                           instances.lanes, shared.depth if shared else 0, full)
 
 
 def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promotion],
@@ -153,10 +170,9 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
     tile = {t.array: t for t in shared.tiles}.get(array.name) if shared else None
     if tile is not None:
         size = "x".join(str(n) for n in tile.size)
-        why = f"reused {tile.reuse:.0f}x across the block's threads" if tile.reuse >= 2 \
-            else "its reads do not coalesce; the tile's copy does"
         return Choice(array.name, SHARED, f"{role}; a {size} tile per block and step of "
-                      f"schedule dimension {shared.depth - 1}, loaded coalesced: {why}")
+                      f"schedule dimension {shared.depth - 1}, loaded once, coalesced: each "
+                      f"element is read by {tile.sharing} threads in {tile.warps} warps")
     if array.name in promoted:
         promotion = promoted[array.name]
         count = 1

@@ -23,9 +23,13 @@ the copy ahead of the readers.  ``prove`` checks, exactly, that the copies of al
 threads load ``F`` (so each read finds its value), and the barriers' domain is the
 block's prefixes (no ``t``): every thread passes the same barriers.
 
-``A`` is worth a tile when its elements are read by several threads of the block
-(``reuse`` = N times a thread's box over the block's box, at least 2) or when its
-reads do not coalesce in ``x`` (the tile's copy does).
+``A`` is worth a tile when several warps of the block read the same elements: the
+threads along a mapped axis whose id a thread's footprint does not depend on read
+the same elements (``sharing``, the product of those axes' block sizes), and they
+lie in different warps unless the axis is ``x`` with ``B_x <= 32``, where the warp
+reads one address at a time anyway (a broadcast).  Measured on an H100 (docs/
+results/memory.md): a tile that only turns an uncoalesced read into a coalesced
+copy, or that only serves one warp, costs more in barriers than L1 saves.
 """
 from __future__ import annotations
 
@@ -55,8 +59,8 @@ class SharedTile:
     size: tuple[int, ...]        # the box's extents
     extents: tuple[int, ...]     # the storage's extents (last one padded to odd)
     copies: isl.UnionSet         # this thread's copy instances copy_A[p, e]
-    reuse: float                 # reads of a thread times N over the tile's elements
-    coalesced: bool              # the kernel's own reads of A coalesce in x
+    sharing: int                 # threads of the block reading each element
+    warps: int                   # of them in different warps
 
     @property
     def copy(self) -> str:
@@ -160,9 +164,10 @@ def _distribution(kernel: Kernel, size: tuple[int, ...], name: str) -> isl.Set:
 
 
 def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozenset[str],
-          budget: int) -> SharedOrder | None:
-    """The shared tiles of ``kernel`` (its read-only ``arrays`` worth one) within
-    ``budget`` bytes, with the order running their copies; None when none pays."""
+          budget: int, forced: frozenset[str] = frozenset()) -> SharedOrder | None:
+    """The shared tiles of ``kernel`` (its read-only ``arrays`` worth one, or in
+    ``forced``: --memory) within ``budget`` bytes, with the order running their
+    copies; None when none pays."""
     scop = program.scop
     context = kernel.context(scop.context)
     domain = lanes.order.domain()
@@ -193,19 +198,18 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
         if whole is None or own is None:
             continue
         offset, size = whole
-        reuse = threads * _product(own[1]) / _product(size)
-        coalesced = _coalesced(own[0], kernel)
+        sharing, warps = _sharing(own[0], kernel)
         extents = size[:-1] + (size[-1] + 1 if size[-1] % 2 == 0 and len(size) > 1
                                else size[-1],)
         bytes_ = _product(extents) * element_bytes(array.element_type)
-        if (reuse < 2 and coalesced) or used + bytes_ > budget:
+        if (warps < 2 and array.name not in forced) or used + bytes_ > budget:
             continue
         copies = _copies(block, offset, size, kernel, f"polycu_copy_{array.name}")
         if not _loads_footprint(copies, block, kernel, context):
             continue
         used += bytes_
         found.append(SharedTile(array.name, program.names.shared_id(len(found)), offset,
-                                size, extents, copies, reuse, coalesced))
+                                size, extents, copies, sharing, warps))
     if not found:
         return None
     room = q + 3 + max(len(t.size) for t in found)
@@ -237,23 +241,30 @@ def _product(values: tuple[int, ...]) -> int:
     return result
 
 
-def _coalesced(offset: isl.Map, kernel: Kernel) -> bool:
-    """Whether a thread's box moves by one element of the last dimension per x
-    thread, and by nothing in the others."""
-    x = [m for m in kernel.mapped if m.axis == "x"]
-    if not x:
-        return True
-    n = offset.dim(isl.dim_type.out)
-    coefficients = []
-    for k in range(n):
-        pieces = offset.dim_max(k).get_pieces()
-        if not pieces:
-            return True
-        aff = pieces[0][1]
-        pos = aff.get_space().find_dim_by_name(isl.dim_type.param, x[0].thread_id)
-        coefficients.append(0 if pos < 0 else
-                            aff.get_coefficient_val(isl.dim_type.param, pos).to_python())
-    return coefficients[-1] == 1 and not any(coefficients[:-1])
+# The threads along axis k read the same elements when the footprint's offset has no
+# t_k in it; along x they are one warp (one address a load: a broadcast) up to 32.
+def _sharing(offset: isl.Map, kernel: Kernel) -> tuple[int, int]:
+    """(threads reading each element of a thread's footprint, warps among them)."""
+    sharing = in_warp = 1
+    lanes = 32            # a warp's threads: x fastest, then y, then z
+    for member in sorted(kernel.mapped, key=lambda m: "xyz".index(m.axis)):
+        extent = max(1, min(member.block, lanes))
+        lanes = max(1, lanes // member.block)
+        if member.block == 1 or _involves(offset, member.thread_id):
+            continue
+        sharing *= member.block
+        in_warp *= extent
+    return sharing, max(1, sharing // in_warp)
+
+
+def _involves(offset: isl.Map, name: str) -> bool:
+    """Whether a thread's box offset depends on parameter ``name``."""
+    for k in range(offset.dim(isl.dim_type.out)):
+        for _, aff in offset.dim_max(k).get_pieces():
+            pos = aff.get_space().find_dim_by_name(isl.dim_type.param, name)
+            if pos >= 0 and not aff.get_coefficient_val(isl.dim_type.param, pos).is_zero():
+                return True
+    return False
 
 
 def _shift(footprint: isl.Map, offset: isl.Map) -> isl.Map:
