@@ -27,7 +27,8 @@ from typing import Callable, Mapping, Sequence, TypeVar, Union
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import KernelPlacement, Placement, indices
+from ..memory import LANE_INDEX, KernelPlacement, Placement, indices
+from ..model import maps_of
 from ..schedule import BudgetExceeded, operation_budget
 
 _OP = isl.ast_expr_op_type
@@ -217,7 +218,8 @@ def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
 
 def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
                   indices: Mapping[str, Sequence[tuple[int, isl.Map]]] | None = None,
-                  context: isl.Set | None = None, atomic: bool = False) -> Node:
+                  context: isl.Set | None = None, atomic: bool = False,
+                  lanes: int = 0) -> Node:
     """The loops one thread of ``kernel`` runs in the flat ``order`` (the memory
     phase's, with its copy statements), with every instance as a ``User``, within
     ``context`` (the kernel's by default).  ``indices`` (``memory.indices``) maps
@@ -237,27 +239,42 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
         band = band.band_set_ast_build_options(isl.UnionSet("{ atomic[x] }", context=band.get_ctx()))
         tree = band.get_schedule()
     build = _build(context, program.names.iterator)
+    iterator = program.names.iterator
+    first = maps_of(order)[0].dim(isl.dim_type.out) - lanes if lanes else 0
     found: dict[str, tuple[tuple[int, tuple[Expr, ...]], ...]] = {}
-    if indices:
+    if indices or lanes:
         def at_domain(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
             call = node.user_get_expr()
             name = call.get_op_arg(0).get_id().get_name()
-            if name not in indices:
+            known = {}
+            if indices and name in indices:
+                instance = isl.Map.from_union_map(build.get_schedule()).reverse()
+                for key, index in indices[name]:
+                    index = index.align_params(instance.get_space())
+                    at = isl.PwMultiAff.from_map(instance.apply_range(index))
+                    known[key] = _arguments(build.access_from_pw_multi_aff(at))
+            if lanes and LANE_INDEX in known:
+                # A lane is its loop's iterator (nvcc unrolls the loop and the index
+                # becomes a constant); where isl dropped the loop, its value.
+                space = build.get_schedule_space()
+                known[LANE_INDEX] = tuple(
+                    Expr.id_(f"{iterator}{first + k}")
+                    if space.find_dim_by_name(isl.dim_type.set, f"{iterator}{first + k}") >= 0
+                    else value for k, value in enumerate(known[LANE_INDEX]))
+            exprs = list(known.items())
+            if not exprs:
                 return node
-            instance = isl.Map.from_union_map(build.get_schedule()).reverse()
-            exprs = []
-            for key, index in indices[name]:
-                index = index.align_params(instance.get_space())
-                at = isl.PwMultiAff.from_map(instance.apply_range(index))
-                access = build.access_from_pw_multi_aff(at)
-                exprs.append((key, tuple(to_expr(access.get_op_arg(k))
-                                         for k in range(1, access.get_op_n_arg()))))
             label = f"polycu_refs{len(found)}"
             found[label] = tuple(exprs)
             return node.set_annotation(isl.Id(label, context=node.get_ctx()))
 
         build, _ = build.set_at_each_domain(at_domain)
     return to_node(build.node_from_schedule(tree), found)
+
+
+def _arguments(access: isl.AstExpr) -> tuple[Expr, ...]:
+    """The index expressions of an isl access expression ``A[e0][e1]..``."""
+    return tuple(to_expr(access.get_op_arg(k)) for k in range(1, access.get_op_n_arg()))
 
 
 def host_ast(program: GpuProgram) -> Node:
@@ -312,12 +329,13 @@ def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlaceme
     full = placed.full.align_params(context.get_space()).intersect(context) \
         if placed.full is not None else context
     rest = context.subtract(full).coalesce()
+    lanes = len(placed.lanes)
     if full.is_empty() or rest.is_empty():
-        return kernel_ast_of(program, kernel, placed.order, refs, context, atomic)
+        return kernel_ast_of(program, kernel, placed.order, refs, context, atomic, lanes)
     # Blocks whose lanes all lie inside the ranges run code without lane guards.
     cond = to_expr(isl.AstBuild.from_context(context).expr_from_set(full.gist(context)))
-    return If(cond, kernel_ast_of(program, kernel, placed.order, refs, full, atomic),
-              kernel_ast_of(program, kernel, placed.order, refs, rest, atomic))
+    return If(cond, kernel_ast_of(program, kernel, placed.order, refs, full, atomic, lanes),
+              kernel_ast_of(program, kernel, placed.order, refs, rest, atomic, lanes))
 
 
 def uniform_barriers(node: Node, thread_ids: frozenset[str], inside: bool = False) -> bool:

@@ -31,7 +31,7 @@ from pycparser import c_ast, c_generator
 from ..diagnostics import error
 from ..frontend.ctype import INT, parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import (COPY_INDEX, LANES, GLOBAL, PARAMETER, REGISTER, SHARED, KernelPlacement,
+from ..memory import (COPY_INDEX, LANE_INDEX, LANES, GLOBAL, PARAMETER, REGISTER, SHARED, KernelPlacement,
                       Placement, passed_by_value)
 from ..model import Access, Array, Scop, Statement, maps_of
 from .ast import BARRIERS, Block, Expr, For, If, Node, User, expr_of, placed_kernel_ast
@@ -404,16 +404,14 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
               for name in (p.load, p.store)}
     loads = {t.copy: t for t in memory.shared}
 
-    # A register's index is its lane: the iterator of the lane loop (0 for one lane).
+    # A register's index is its lane (LANE_INDEX): the lane loops' iterators, which
+    # nvcc unrolls.
     unrolled: frozenset[str] = frozenset()
-    lane_index: tuple[Expr, ...] = ()
     if memory.order is not None and memory.lanes:
         width = maps_of(memory.order)[0].dim(isl.dim_type.out)
         first = width - len(memory.lanes)
-        names = [program.names.iterator + str(first + k) for k in range(len(memory.lanes))]
-        unrolled = frozenset(n for n, count in zip(names, memory.lanes) if count > 1)
-        lane_index = tuple(Expr.id_(n) if count > 1 else Expr.int_(0)
-                           for n, count in zip(names, memory.lanes))
+        unrolled = frozenset(program.names.iterator + str(first + k)
+                             for k, count in enumerate(memory.lanes) if count > 1)
 
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
@@ -425,8 +423,8 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
             n = len(promotion.lanes)
             cell = _cell(promotion.array, node.args[promotion.depth + n:],
                          arrays[promotion.array])
-            register = _storage(registers[promotion.array], lane_index if n else (), None,
-                                wide)
+            register = _storage(registers[promotion.array],
+                                node.ref(LANE_INDEX) if n else (), None, wide)
             return [f"{register} = {cell};" if load else f"{cell} = {register};"]
         if node.name in loads:
             tile = loads[node.name]
@@ -441,7 +439,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
                 promoted[id(access.node)] = _storage(tile.storage, node.ref(position),
                                                      tile.extents, wide)
             elif access.array in registers:
-                index = lane_index if lanes[access.array].lanes else ()
+                index = node.ref(LANE_INDEX) if lanes[access.array].lanes else ()
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,

@@ -11,7 +11,7 @@ thread's register tile: lanes.py), every scalar the SCoP never writes travels by
 value as a kernel parameter, and the rest stays in global memory; the read-only
 path, textures, surfaces and ``__constant__`` come with issue 13.
 """
-from .placement import (COPY_INDEX, GLOBAL, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,
+from .placement import (COPY_INDEX, GLOBAL, LANE_INDEX, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,
                         SHARED, Choice, KernelPlacement, Placement, format_placement,
                         indices, passed_by_value, place)
 from .lanes import LANES
@@ -19,5 +19,5 @@ from .registers import Promotion
 from .shared import SharedTile
 
 __all__ = ["GLOBAL", "PARAMETER", "REGISTER", "SHARED", "KINDS", "MAX_SHARED_MEMORY",
-           "COPY_INDEX", "LANES", "Promotion", "SharedTile", "passed_by_value", "Choice",
+           "COPY_INDEX", "LANE_INDEX", "LANES", "Promotion", "SharedTile", "passed_by_value", "Choice",
            "KernelPlacement", "Placement", "place", "format_placement", "indices"]

@@ -190,18 +190,19 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
     return Choice(array.name, GLOBAL, f"{role}; {why}")
 
 
-#: The key of a shared copy's own index in ``indices``.
+#: The keys of a shared copy's own index and of an instance's lanes in ``indices``.
 COPY_INDEX = -1
+LANE_INDEX = -2
 
 
-# Where a shared reference lives, as a function of the instance:
-#   a statement's read:  S[i] -> e - o(p)  (e = R(S[i]), p = P(S[i]))
-#   the tile's copy:     copy[p, e] -> e - o(p)
-# (A register's index is its lane u: the order's last dimensions, the iterators of
-# the lane loops themselves.)
+# Where a promoted reference lives, as a function of the instance:
+#   a statement's read of a tile:  S[i] -> e - o(p)  (e = R(S[i]), p = P(S[i]))
+#   the tile's copy:               copy[p, e] -> e - o(p)
+#   an instance's lanes (the index of its registers):  S[i] -> u,  load[p, u, e] -> u
 def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, isl.Map]]]:
-    """Per statement (and shared copy), the index maps of its references to shared
-    tiles: (position in ``Statement.accesses`` or ``COPY_INDEX``, instance -> index)."""
+    """Per statement and copy, the index maps of its references to shared tiles and
+    its lanes: (position in ``Statement.accesses``, ``COPY_INDEX`` or ``LANE_INDEX``,
+    instance -> index)."""
     result: dict[str, list[tuple[int, isl.Map]]] = {}
     if placed.instances is None:
         return result
@@ -214,6 +215,10 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
             continue
         (time,) = maps_of(order)
         width = time.dim(isl.dim_type.out)
+        if placed.lanes:
+            result.setdefault(stmt.name, []).append(
+                (LANE_INDEX, time.project_out(isl.dim_type.out, 0, width - len(placed.lanes))
+                 .set_tuple_name(isl.dim_type.out, "lane")))
         for position, access in enumerate(stmt.accesses):
             if access.array in tiles:
                 tile = tiles[access.array]
@@ -226,6 +231,18 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
                 index = relation.sum(corner.align_params(relation.get_space()).neg())
                 result.setdefault(stmt.name, []).append(
                     (position, index.set_tuple_name(isl.dim_type.out, tile.storage)))
+    for promotion in placed.registers:
+        if not promotion.lanes:
+            continue
+        (relation,) = maps_of(promotion.footprint)
+        cells = relation.wrap().flatten()
+        n = cells.dim(isl.dim_type.set)
+        lanes = isl.Map.identity(cells.get_space().map_from_set()).project_out(
+            isl.dim_type.out, n - relation.dim(isl.dim_type.out),
+            relation.dim(isl.dim_type.out)).project_out(isl.dim_type.out, 0, promotion.depth)
+        for name in (promotion.load, promotion.store):
+            result[name] = [(LANE_INDEX, lanes.set_tuple_name(isl.dim_type.in_, name)
+                             .set_tuple_name(isl.dim_type.out, "lane"))]
     for tile in placed.shared:
         (copies,) = [m for m in _sets(tile.copies)]
         rank = len(tile.size)
