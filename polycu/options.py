@@ -102,7 +102,7 @@ OPTIONS: tuple[Option, ...] = (
            commands=(COMPILE,)),
     Option("--dump-deps", "flag", False, "print the dependences of each SCoP and stop",
            commands=(COMPILE,)),
-    Option("--private-memory", "bool", False, "keep array elements one thread reuses "
+    Option("--private-memory", "bool", True, "keep array elements one thread reuses "
            "across a loop in registers, one per lane of its register tile "
            "(docs/memory.md)", ppcg=True),
     Option("--shared-memory", "bool", True, "read what a block reads across a loop "

@@ -13,6 +13,9 @@ kernels=(linear-algebra/blas/gemm linear-algebra/kernels/2mm linear-algebra/kern
          linear-algebra/kernels/doitgen linear-algebra/kernels/atax linear-algebra/kernels/bicg
          linear-algebra/kernels/mvt linear-algebra/blas/gemver linear-algebra/blas/gesummv)
 files=()
+# KERNELS=all: the whole suite
+[ "${KERNELS:-}" = all ] && mapfile -t kernels < <(cd polybench && find . -mindepth 2 -name '*.c' \
+  ! -path './utilities/*' -printf '%h\n' | sed 's|^\./||' | sort) && KERNELS=""
 for k in "${kernels[@]}"; do
   # KERNELS="gemm atax" limits the run to those kernels
   if [ -z "${KERNELS:-}" ] || [[ " $KERNELS " == *" $(basename "$k") "* ]]; then
@@ -25,6 +28,7 @@ declare -A configs=(
   [shared_private]="--shared-memory --private-memory"
   [shared_private_64]="--shared-memory --private-memory --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
   [shared_private_64_all]="--shared-memory --private-memory --memory *:A=shared --memory *:B=shared --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
+  [private]="--no-shared-memory --private-memory"
   [private_64]="--no-shared-memory --private-memory --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
 )
 names=("$@")

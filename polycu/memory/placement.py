@@ -14,7 +14,7 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of
-from .lanes import LaneOrder, full_tiles, lane_order, with_full_lanes
+from .lanes import LaneOrder, full_tiles, lane_order, uniform_lanes, with_full_lanes
 from .registers import Promotion, keep, plain_order, promotions, with_copies
 from .shared import SharedTile, tiles
 
@@ -130,6 +130,8 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
                           if not passed_by_value(program.scop, program.scop.array(name)))
     kept = frozenset(a for a, kind in overrides.items() if kind == GLOBAL)
     lanes = lane_order(program, kernel) if private_memory or shared_memory else None
+    if lanes is not None and not uniform_lanes(lanes):
+        lanes = None
     base = lanes or plain_order(program, kernel)
     shareable = in_memory - kept - {a for a, kind in overrides.items() if kind == REGISTER}
     forced = frozenset(a for a, kind in overrides.items() if kind == SHARED)
@@ -137,8 +139,11 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
         if shared_memory and lanes is not None else None
     tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
     instances = shared.lanes if shared else base
+    # Registers come with the lanes: measured on an H100, one register per thread in
+    # the kernel's own order gained nothing over nvcc's (symm, correlation lost 8-11%:
+    # docs/results/register_promotion.md), a register tile gains up to 1.7x.
     registers = promotions(program, kernel, in_memory - tiled - kept, instances) \
-        if private_memory else ()
+        if private_memory and lanes is not None else ()
     if not registers and shared is None:
         instances = plain_order(program, kernel)
     promoted = {p.array: p for p in registers}
