@@ -174,7 +174,7 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     plain: frozenset[str] = frozenset()
     while True:
         placement = place(program, options.private_memory, options.shared_memory,
-                          options.max_shared_memory, plain, overrides)
+                          options.max_shared_memory, plain, overrides, MAX_OPERATIONS)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
             return placement

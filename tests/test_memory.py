@@ -9,9 +9,10 @@ import pytest
 
 import polycu
 from polycu.cli import main
+from polycu.diagnostics import PolycuError
 from polycu.codegen.cuda import kernel_source, layouts
 from polycu.driver import program_of
-from polycu.memory import GLOBAL, PARAMETER, REGISTER, format_placement, place
+from polycu.memory import GLOBAL, PARAMETER, format_placement, place
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,42 +63,141 @@ def test_dump_memory_names_every_kernel_and_array(capsys):
     out = capsys.readouterr().out
     scop = polycu.load(str(gemm))[0]
     assert out == format_placement(place(program_of(scop)))
-    assert "  C: global (read and written; registers are off (--private-memory turns " \
-        "them on))" in out
+    assert "  C: register (read and written; 4 element(s) per thread for each value of the " \
+        "first 0 schedule dimension(s), reused below them)" in out
+    assert "  B: shared (read; a 16x32 tile per block and step of schedule dimension 1, " \
+        "loaded once, coalesced: each element is read by 8 threads in 8 warps)" in out
+    assert "  A: global (read; no reuse a register or a shared tile can hold)" in out
     assert "  alpha: parameter (a scalar the SCoP never writes: passed by value)" in out
-    assert main(["--dump-memory", "--private-memory", str(gemm)]) == 0
+    assert main(["--dump-memory", "--no-private-memory", "--no-shared-memory", str(gemm)]) == 0
     out = capsys.readouterr().out
-    assert "  C: register (read and written; one element per thread for each value of " \
-        "the first 1 schedule dimension(s), reused below them)" in out
-    assert "  A: global (read; no reuse by one thread that a register can hold)" in out
+    assert "  C: global (read and written; registers are off (--private-memory turns them " \
+        "on); shared memory is off)" in out
 
 
-def gemm_program():
+def gemm_program(sizes: str | None = None):
+    from polycu.options import Options
     scop = polycu.load(str(ROOT / "examples" / "gemm.c"))[0]
-    return program_of(scop)
+    return program_of(scop, Options(sizes=sizes))
 
 
-def test_gemm_keeps_its_output_element_in_a_register_across_k():
+def test_gemm_keeps_a_register_tile_of_c_and_a_shared_tile_of_b():
     program = gemm_program()
     (kernel,) = program.kernels
-    (promotion,) = place(program, private_memory=True).kernel(kernel.name).registers
-    assert (promotion.array, promotion.depth, promotion.written) == ("C", 1, True)
-    # one thread, for each row i of its (strided) rows: the one element C[i][32 b1 + t1]
-    footprint = promotion.footprint
+    placed = place(program).kernel(kernel.name)
+    (promotion,) = placed.registers
+    assert (promotion.array, promotion.depth, promotion.written, promotion.lanes) == \
+        ("C", 0, True, (4, 1))
+    # lane u0 of thread (t0, t1) of block (b0, b1) holds C[32 b0 + t0 + 8 u0][32 b1 + t1]
     expected = isl.UnionMap(
-        "[b0, t0, b1, t1, ni, nj, nk] -> { [i] -> C[i, 32b1 + t1] : (t0 - i) mod 8 = 0 "
-        "and 32b0 <= i <= 31 + 32b0 and 0 <= i < ni and 0 <= t1 <= 31 and b1 >= 0 "
-        "and nj > 32b1 + t1 }")
-    assert footprint.is_equal(expected.align_params(footprint.get_space()))
-    source = kernel_source(place(program, True), kernel, layouts(program.scop))
+        "[b0, t0, b1, t1, ni, nj, nk] -> { [u0, 0] -> C[32b0 + t0 + 8u0, 32b1 + t1] : "
+        "0 <= u0 <= 3 and 32b0 + t0 + 8u0 < ni and 0 <= t0 <= 7 and b0 >= 0 and "
+        "0 <= t1 <= 31 and b1 >= 0 and nj > 32b1 + t1 }")
+    context = kernel.context(program.scop.context)
+    footprint = promotion.footprint.intersect_params(context)
+    assert footprint.is_equal(expected.align_params(footprint.get_space())
+                              .intersect_params(context))
+    (tile,) = placed.shared
+    assert (tile.array, tile.size, tile.extents, tile.sharing, tile.warps) == \
+        ("B", (16, 32), (16, 33), 8, 8)
+    source = kernel_source(place(program), kernel, layouts(program.scop))
     body = [line.strip() for line in source.splitlines()]
-    load = body.index("r0 = C[c0 * 220 + (32 * b1 + t1)];")
-    assert body[load + 1] == "r0 *= beta;"
-    assert body[load + 3] == "r0 += (alpha * A[c0 * 240 + c4]) * B[c4 * 220 + (32 * b1 + t1)];"
-    assert body[load + 5] == "C[c0 * 220 + (32 * b1 + t1)] = r0;"
-    assert "double r0;" in body
-    plain = kernel_source(place(program), kernel, layouts(program.scop))
-    assert "r0" not in plain and "C[c0 * 220 + (32 * b1 + t1)] *= beta;" in plain
+    assert "double r0[4][1];" in body and "POLYCU_SHARED(double, s0, 528);" in body
+    copy = body.index("s0[((-16 * c2 + c5)) * 33 + t1] = B[c5 * 220 + (32 * b1 + t1)];")
+    before = [k for k, line in enumerate(body[:copy]) if line == "__syncthreads();"]
+    after = [k for k, line in enumerate(body[copy:]) if line == "__syncthreads();"]
+    assert copy - before[-1] <= 4 and after[0] <= 4    # the copy between two barriers
+    assert "r0[c5][0] += (alpha * A[((32 * b0 + t0 + 8 * c5)) * 240 + (16 * c2 + c4)]) * " \
+        "s0[c4 * 33 + t1];" in body
+    assert body.count("#pragma unroll") >= 4   # every lane loop (registers: constants)
+    assert "r0[c5][0] = C[((32 * b0 + t0 + 8 * c5)) * 220 + (32 * b1 + t1)];" in body
+    plain = kernel_source(place(program, False, False), kernel, layouts(program.scop))
+    assert "r0" not in plain and "__syncthreads" not in plain
+    assert "C[c0 * 220 + (32 * b1 + t1)] *= beta;" in plain
+
+
+def test_full_blocks_run_without_lane_guards():
+    program = gemm_program("{ kernel[i] -> tile[64,64]; kernel[i] -> block[16,16] }")
+    (kernel,) = program.kernels
+    placed = place(program, shared_memory=False).kernel(kernel.name)
+    assert placed.lanes == (4, 4)
+    source = kernel_source(place(program, shared_memory=False), kernel,
+                           layouts(program.scop))
+    body = [line.strip() for line in source.splitlines()]
+    full = body.index("if (ni >= 64 * b0 + 64 && nj >= 64 * b1 + 64) {")
+    rest = body.index("} else {", full)
+    assert "r0[c3][c4] *= beta;" in body[full:rest]
+    assert not any(line.startswith("if (") for line in body[full + 1:rest])
+    assert any("ni >= 64 * b0 + t0 + 16 * c3 + 1" in line for line in body[rest:])
+
+
+def test_the_shared_copies_are_proven_to_load_the_footprint():
+    from polycu.memory import shared
+    from polycu.memory.lanes import blockwide, lane_order
+    from polycu.memory.registers import accesses, keep
+    program = gemm_program()
+    (kernel,) = program.kernels
+    lanes = lane_order(program, kernel)
+    context = kernel.context(program.scop.context)
+    mined = shared.strip_mine(lanes, 1, shared.STRIP)
+    prefix = mined.order.apply_range(keep(mined.width, 2, 0, mined.order.get_space()))
+    access = accesses(program.scop, kernel, "B").intersect_domain(lanes.order.domain())
+    block = blockwide(prefix.reverse().apply_range(access), kernel, context)
+    offset, size = shared._box(block)
+    assert size == (16, 32)
+    copies = shared._copies(block, offset, size, kernel, "polycu_copy_B")
+    assert shared._loads_footprint(copies, block, kernel, context)
+    # a thread that skips its share (t0 = 0 loads nothing) breaks the proof
+    gap = copies.subtract(isl.UnionSet(
+        "[t0] -> { polycu_copy_B[p0, p1, e0, e1] : t0 = 0 }").align_params(copies.get_space()))
+    assert not shared._loads_footprint(gap, block, kernel, context)
+
+
+def test_register_tiles_need_the_same_iterations_in_every_lane():
+    from polycu.memory.lanes import lane_order, uniform_lanes
+    (kernel,) = gemm_program().kernels
+    assert uniform_lanes(lane_order(gemm_program(), kernel))
+    symm = ROOT / "polybench/linear-algebra/blas/symm/symm.c"
+    scop = polycu.load(str(symm), includes=[str(ROOT / "polybench/utilities")])[0]
+    program = program_of(scop)
+    (kernel,) = program.kernels
+    assert not uniform_lanes(lane_order(program, kernel))   # k < i: lanes differ
+    placed = place(program).kernel(kernel.name)
+    assert placed.order is None and not placed.registers and not placed.shared
+
+
+def test_memory_overrides_and_switches(capsys):
+    gemm = str(ROOT / "examples" / "gemm.c")
+    assert main(["--dump-memory", "--memory", "0:B=global", "--memory", "*:A=shared",
+                 gemm]) == 0
+    out = capsys.readouterr().out
+    assert "  B: global (read; no reuse" in out and "  A: shared (read; a 32x16 tile" in out
+    assert main(["--dump-memory", "--max-shared-memory", "1024", gemm]) == 0
+    assert "shared (" not in capsys.readouterr().out      # 16x33 doubles do not fit
+    assert main(["--dump-memory", "--memory", "0:B=texture", gemm]) == 1
+    assert "--memory wants K:ARRAY=KIND" in capsys.readouterr().err
+
+
+def test_a_removed_barrier_is_caught_as_a_race():
+    from polycu.driver import compile_scops
+    from polycu.runtime.emulate import emulate_scop, scop_translation_unit
+    gemm = str(ROOT / "examples" / "gemm.c")
+    scop = polycu.load(gemm)[0]
+    description = compile_scops(gemm, [scop]).description["scops"][0]
+    cuda = scop_translation_unit(description)
+    copy = "s0[((-16 * c2 + c5)) * 33 + t1] = B[c5 * 220 + (32 * b1 + t1)];"
+    assert copy in cuda
+    good = emulate_scop(scop, cuda, description["host_function"], seed=3, nvcc=False,
+                        params={"ni": 40, "nj": 40, "nk": 40})
+    assert good.ok, good.format()
+    # drop the barrier between the copy and the reads of the tile
+    lines = cuda.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.strip() == copy)
+    after = next(k for k in range(at, len(lines)) if "__syncthreads();" in lines[k])
+    broken = "\n".join(lines[:after] + lines[after + 1:])
+    with pytest.raises(PolycuError, match=r"shared array s0 .*\(a missing barrier\)"):
+        emulate_scop(scop, broken, description["host_function"], seed=3, nvcc=False,
+                     params={"ni": 40, "nj": 40, "nk": 40})
 
 
 # x[0] is a reduction updated with atomicAdd once the reduction is relaxed: one
@@ -121,11 +221,6 @@ def test_an_atomically_updated_array_stays_in_global_memory():
     (kernel,) = program.kernels
     assert kernel.atomic == {"S0"} and kernel.mapped
     assert place(program, True).kernel(kernel.name).of("x").kind == GLOBAL
-    # without atomics the one thread keeps the sum in a register
-    serial = program_of(scop)
-    (kernel,) = serial.kernels
-    assert not kernel.mapped
-    assert place(serial, True).kernel(kernel.name).of("x").kind == REGISTER
 
 
 def test_the_copies_order_is_printed_with_the_right_parameters():
@@ -145,18 +240,22 @@ def test_the_copies_order_is_printed_with_the_right_parameters():
     assert text.count("(h0 + 1) % 32") == 2
 
 
-@pytest.mark.parametrize("path", [
-    "linear-algebra/blas/gemm/gemm.c", "linear-algebra/blas/symm/symm.c",
-    "linear-algebra/kernels/atax/atax.c", "linear-algebra/solvers/gramschmidt/gramschmidt.c",
-    "datamining/correlation/correlation.c", "stencils/adi/adi.c"])
-def test_promoted_programs_match_the_reference_in_emulation(path):
+@pytest.mark.parametrize("path,sizes", [
+    ("linear-algebra/blas/gemm/gemm.c", None),
+    ("linear-algebra/blas/gemm/gemm.c", "{ kernel[i] -> tile[16,16]; kernel[i] -> block[4,8] }"),
+    ("linear-algebra/blas/syrk/syrk.c", None), ("linear-algebra/kernels/3mm/3mm.c", None),
+    ("linear-algebra/kernels/atax/atax.c", None),
+    ("linear-algebra/solvers/gramschmidt/gramschmidt.c", None),
+    ("datamining/correlation/correlation.c", None), ("stencils/adi/adi.c", None)])
+def test_promoted_programs_match_the_reference_in_emulation(path, sizes):
     from polycu.options import Options
     from polycu.runtime.emulate import emulate_file
     options = Options(define=["MINI_DATASET"], include_dir=[str(ROOT / "polybench/utilities")],
-                      private_memory=True)
+                      sizes=sizes)
     source = ROOT / "polybench" / path
-    assert "register" in format_placement(place(program_of(
-        polycu.load(str(source), defines=options.define, includes=options.include_dir)[0]),
-        True))
+    placed = format_placement(place(program_of(
+        polycu.load(str(source), defines=options.define, includes=options.include_dir)[0],
+        options)))
+    assert "register (" in placed or "shared (" in placed
     for report in emulate_file(str(source), options, seed=7):
         assert report.ok, report.format()

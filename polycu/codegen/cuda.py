@@ -416,7 +416,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
             return ["__syncthreads();"]
-        if node.name == LANES:
+        if node.name.startswith(LANES):
             return []
         if node.name in copies:
             promotion, load = copies[node.name]

@@ -148,7 +148,7 @@ def full_tiles(kernel: Kernel, context: isl.Set) -> isl.Set:
 # be the constants 0 and U - 1.  isl bounds a loop by the union of the domains in
 # it, so a statement that does nothing, LANES[s, u] at [s, u] for every s at which
 # a statement or a register copy runs lane loops and every u in [0, U), makes the
-# bounds constant; isl guards the real statements inside.  Barriers and shared
+# bounds constant; isl guards the real statements inside.  (LANES_S for statement S.)  Barriers and shared
 # copies (whose last dimensions are not lanes) get none.
 LANES = "polycu_lanes"
 
@@ -158,21 +158,26 @@ def with_full_lanes(order: isl.UnionMap, lanes: tuple[int, ...], kernel: Kernel,
     """``order`` with the no-op ``LANES`` statement that makes its lane loops full,
     for every thread of the block alike (so no thread-dependent guard hoists)."""
     count = len(lanes)
-    times = isl.UnionSet.empty(order.get_space().params())
+    box = isl.Set("{ [" + ", ".join(f"u{k}" for k in range(count)) + "] : " + " and ".join(
+        f"0 <= u{k} < {n}" for k, n in enumerate(lanes)) + " }")
+    result = order
+    # One no-op per statement (named after it): one for all would join the times of
+    # different statements into one set, and isl would loop over a sequence's
+    # positions with a guard for each.
     for relation in _maps(order):
         name = relation.get_tuple_name(isl.dim_type.in_)
         if name.startswith("polycu_sync") or name.startswith("polycu_copy_"):
             continue
-        times = times.union(isl.UnionSet.from_set(relation.range()))
-    times = blockwide(isl.UnionMap.from_range(times), kernel, context).range()
-    (points,) = _sets(times)
-    width = points.dim(isl.dim_type.set)
-    outer = points.project_out(isl.dim_type.set, width - count, count)
-    box = isl.Set("{ [" + ", ".join(f"u{k}" for k in range(count)) + "] : " + " and ".join(
-        f"0 <= u{k} < {n}" for k, n in enumerate(lanes)) + " }")
-    full = outer.flat_product(box.align_params(outer.get_space()))
-    noop = isl.Map.identity(full.get_space().map_from_set()).intersect_domain(full)
-    return order.union(isl.UnionMap.from_map(noop.set_tuple_name(isl.dim_type.in_, LANES)))
+        times = blockwide(isl.UnionMap.from_range(isl.UnionSet.from_set(relation.range())),
+                          kernel, context).range()
+        (points,) = _sets(times)
+        width = points.dim(isl.dim_type.set)
+        outer = points.project_out(isl.dim_type.set, width - count, count)
+        full = outer.flat_product(box.align_params(outer.get_space()))
+        noop = isl.Map.identity(full.get_space().map_from_set()).intersect_domain(full)
+        result = result.union(isl.UnionMap.from_map(
+            noop.set_tuple_name(isl.dim_type.in_, f"{LANES}_{name}")))
+    return result
 
 
 def _maps(umap: isl.UnionMap) -> list[isl.Map]:

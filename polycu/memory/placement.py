@@ -14,6 +14,7 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of
+from ..schedule import BudgetExceeded, operation_budget
 from .lanes import LaneOrder, full_tiles, lane_order, uniform_lanes, with_full_lanes
 from .registers import Promotion, keep, plain_order, promotions, with_copies
 from .shared import SharedTile, tiles
@@ -97,7 +98,7 @@ Overrides = dict[int, dict[str, str]]
 def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool = True,
           max_shared_memory: int = MAX_SHARED_MEMORY,
           plain: frozenset[str] = frozenset(),
-          overrides: Overrides | None = None) -> Placement:
+          overrides: Overrides | None = None, max_operations: int = 0) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
@@ -106,13 +107,22 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     kernels named in ``plain`` keep their own order and global memory (the driver's
     fall-back when a placed kernel's code cannot be built).  ``overrides`` (--memory)
     keep an array in global memory, out of shared memory (``register``), or give it
-    a shared tile where one is legal even if the cost model says no (``shared``)."""
+    a shared tile where one is legal even if the cost model says no (``shared``).
+    A kernel whose analysis takes more than ``max_operations`` isl operations (0:
+    no limit) keeps its own order and global memory."""
     overrides = overrides or {}
-    return Placement(program, tuple(
-        _kernel(program, k, private_memory and k.name not in plain,
-                shared_memory and k.name not in plain, max_shared_memory,
-                {**overrides.get(ANY, {}), **overrides.get(k.index, {})})
-        for k in program.kernels))
+    ctx = program.scop.context.get_ctx()
+    kernels = []
+    for k in program.kernels:
+        chosen = {**overrides.get(ANY, {}), **overrides.get(k.index, {})}
+        try:
+            with operation_budget(ctx, max_operations):
+                kernels.append(_kernel(program, k, private_memory and k.name not in plain,
+                                       shared_memory and k.name not in plain,
+                                       max_shared_memory, chosen))
+        except BudgetExceeded:
+            kernels.append(_kernel(program, k, False, False, max_shared_memory, chosen))
+    return Placement(program, tuple(kernels))
 
 
 # A scalar no statement of the SCoP writes keeps one value in every kernel: it
