@@ -13,7 +13,8 @@ import pytest
 import polycu
 from polycu.codegen import generate
 from polycu.codegen.ast import Expr, For, If, host_ast, kernel_ast
-from polycu.codegen.cuda import c_expr, kernel_source, layouts, linearise, statement_text
+from polycu.codegen.cuda import c_expr, layouts, linearise, statement_text
+from polycu.codegen.kernel import kernel_source
 from polycu.codegen.host import call_site, splice, transfers
 from polycu.diagnostics import PolycuError
 from polycu.runtime.cexpr import evaluate

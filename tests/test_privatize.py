@@ -11,7 +11,8 @@ import pytest
 
 import polycu
 from polycu.driver import program_of
-from polycu.codegen.cuda import kernel_args, kernel_source, layouts
+from polycu.codegen.cuda import layouts
+from polycu.codegen.kernel import kernel_args, kernel_source
 from polycu.codegen.host import transfers
 from polycu.gpu.mapping import map_to_gpu
 from polycu.memory import place

@@ -20,7 +20,8 @@ from typing import Any, Sequence
 
 from ..memory import Placement
 from . import host
-from .cuda import kernel_source, layouts
+from .cuda import layouts
+from .kernel import kernel_source
 from .description import VERSION, describe
 
 

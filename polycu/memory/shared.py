@@ -123,7 +123,10 @@ def _box(footprint: isl.UnionMap) -> tuple[isl.Map, tuple[int, ...]] | None:
     lows, size = [], []
     for k in range(relation.dim(isl.dim_type.out)):
         low = relation.dim_min(k).coalesce()
-        extent = relation.dim_max(k).sub(low).max_val()
+        try:
+            extent = relation.dim_max(k).sub(low).max_val()
+        except isl.Error:    # a bound with a rational coefficient: no integer box
+            return None
         if not extent.is_int():
             return None
         lows.append(low)
@@ -212,8 +215,8 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
                                 size, extents, copies, sharing, warps))
     if not found:
         return None
-    room = q + 3 + max(len(t.size) for t in found)
-    while mined.width < room:     # zeros before the lanes: room for the copy loops
+    room = q + 3 + max(len(t.size) for t in found) + len(mined.lanes)
+    while mined.width < room:     # zeros before the lanes: the copy loops apart from them
         mined = LaneOrder(insert_dimension(mined.order, mined.outer, 0), mined.outer + 1,
                           mined.lanes)
     order = mined.order

@@ -587,16 +587,17 @@ inline std::uint32_t epoch() {
         blockIdx.y, blockIdx.z, current_thread, writes ? "writes" : "reads", i, array, other, did);
 }
 
-template <class T, std::size_t N, class Name> struct SharedArray {
-  T data[N];
-  Shadow shadow[N];
+/* Template parameters spelled polycu_*: a program's macros (-DN=40) must not reach them. */
+template <class polycu_T, std::size_t polycu_N, class polycu_Name> struct SharedArray {
+  polycu_T data[polycu_N];
+  Shadow shadow[polycu_N];
 
-  T read(long i) {
+  polycu_T read(long i) {
     Shadow &s = shadow[i];
     const std::uint32_t me = current_thread, now = epoch();
     Guard guard(&shadow_locks.stripes[(reinterpret_cast<std::uintptr_t>(&s) >> 4) % 64]);
-    if (s.writer == nobody) unwritten_read.note(Name::get(), i, me);
-    else if (s.writer != me && s.write_epoch == now) race(Name::get(), i, false, "wrote", s.writer);
+    if (s.writer == nobody) unwritten_read.note(polycu_Name::get(), i, me);
+    else if (s.writer != me && s.write_epoch == now) race(polycu_Name::get(), i, false, "wrote", s.writer);
     if (s.readers[0] == nobody || s.read_epoch != now) {
       s.readers[0] = me, s.readers[1] = nobody, s.read_epoch = now;
     } else if (s.readers[0] != me && s.readers[1] == nobody) {
@@ -604,35 +605,35 @@ template <class T, std::size_t N, class Name> struct SharedArray {
     }
     return data[i];
   }
-  T write(long i, T value) {
+  polycu_T write(long i, polycu_T value) {
     Shadow &s = shadow[i];
     const std::uint32_t me = current_thread, now = epoch();
     Guard guard(&shadow_locks.stripes[(reinterpret_cast<std::uintptr_t>(&s) >> 4) % 64]);
     if (s.writer != nobody && s.writer != me && s.write_epoch == now)
-      race(Name::get(), i, true, "also wrote", s.writer);
+      race(polycu_Name::get(), i, true, "also wrote", s.writer);
     if (s.readers[0] != nobody && s.read_epoch == now && (s.readers[0] != me || s.readers[1] != nobody))
-      race(Name::get(), i, true, "read", s.readers[0] != me ? s.readers[0] : s.readers[1]);
+      race(polycu_Name::get(), i, true, "read", s.readers[0] != me ? s.readers[0] : s.readers[1]);
     s.writer = me, s.write_epoch = now;
     return data[i] = value;
   }
 
-  /* name[i]: reads convert to T; writes are =, +=, -=, *=, /=. */
+  /* name[i]: reads convert to polycu_T; writes are =, +=, -=, *=, /=. */
   struct Element {
     SharedArray *array;
     long i;
-    operator T() const { return array->read(i); }
-    T operator=(T v) const { return array->write(i, v); }
-    T operator=(const Element &other) const { return array->write(i, T(other)); }
-    T operator+=(T v) const { return array->write(i, array->read(i) + v); }
-    T operator-=(T v) const { return array->write(i, array->read(i) - v); }
-    T operator*=(T v) const { return array->write(i, array->read(i) * v); }
-    T operator/=(T v) const { return array->write(i, array->read(i) / v); }
+    operator polycu_T() const { return array->read(i); }
+    polycu_T operator=(polycu_T v) const { return array->write(i, v); }
+    polycu_T operator=(const Element &other) const { return array->write(i, polycu_T(other)); }
+    polycu_T operator+=(polycu_T v) const { return array->write(i, array->read(i) + v); }
+    polycu_T operator-=(polycu_T v) const { return array->write(i, array->read(i) - v); }
+    polycu_T operator*=(polycu_T v) const { return array->write(i, array->read(i) * v); }
+    polycu_T operator/=(polycu_T v) const { return array->write(i, array->read(i) / v); }
   };
   Element operator[](long i) {
-    if (i < 0 || i >= static_cast<long>(N))
+    if (i < 0 || i >= static_cast<long>(polycu_N))
       fatal("kernel %s, block (%u,%u,%u): thread %u accesses element %ld of shared array %s of %zu "
             "elements", current_kernel, blockIdx.x, blockIdx.y, blockIdx.z, current_thread, i,
-            Name::get(), N);
+            polycu_Name::get(), polycu_N);
     return Element{this, i};
   }
 };
@@ -649,7 +650,7 @@ template <class T, std::size_t N, class Name> struct SharedArray {
 
 /* The read-only path: const __restrict__ pointers (g++ knows __restrict__) and
    __ldg loads. */
-template <class T> inline T __ldg(const T *p) { return *p; }
+template <class polycu_T> inline polycu_T __ldg(const polycu_T *p) { return *p; }
 
 /* Loop bounds take min/max of integers only (isl's AST expressions).  All of
    CUDA's same-type integer overloads are here, so that a call resolves, or is

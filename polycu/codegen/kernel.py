@@ -1,0 +1,179 @@
+"""Kernels: their parameters and their bodies, each array where the placement put it.
+
+In:  a ``Placement`` (``polycu.memory``), the kernel's AST (``ast.py``: built with the
+     placement's copies, its shared tiles' indices and its lanes) and the arrays'
+     device layouts (``cuda.layouts``).
+Out: ``extern "C" __global__`` functions as C text.
+
+A kernel's parameters are the SCoP's parameters and the host values it is launched
+at, the read-only scalars by value, then the arrays in device memory (``const``
+where the kernel only reads them).  Its body declares the privatised scalars, the
+register tiles ``T r[U0][U1]`` and the shared tiles ``POLYCU_SHARED(T, s, N)``, then
+prints one thread's loops: a statement with its promoted references replaced by
+their registers or tiles, a copy as one assignment, a barrier as
+``__syncthreads()``, the lanes' no-op statements as nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import islpy as isl
+
+from ..gpu.kernel import GpuProgram, Kernel
+from ..memory import (COPY_INDEX, GLOBAL, LANE_INDEX, LANES, PARAMETER, REGISTER, SHARED,
+                      KernelPlacement, Placement)
+from ..model import maps_of
+from .ast import BARRIERS, Expr, User, placed_kernel_ast
+from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    """One kernel parameter: C declaration pieces and its role for the runtimes."""
+
+    name: str
+    ctype: str
+    role: str              # 'param' | 'iterator' | 'scalar' | 'array'
+    array: str | None = None
+
+    @property
+    def declaration(self) -> str:
+        sep = "" if self.ctype.endswith("*") else " "
+        return f"{self.ctype}{sep}{self.name}"
+
+
+def kernel_args(program: GpuProgram, kernel: Kernel,
+                arrays: dict[str, Layout]) -> tuple[KernelArg, ...]:
+    """Parameters, host values, read-only scalars by value, then device pointers
+    (private scalars are none of these: each thread declares its own)."""
+    itype = index_type(program.scop)
+    args = [KernelArg(p, itype, "param") for p in program.scop.parameters]
+    args += [KernelArg(h, itype, "iterator") for h in kernel.host_ids]
+    used = (kernel.reads | kernel.writes) - kernel.private
+    for array in program.scop.arrays:
+        layout = arrays[array.name]
+        if array.name in used and layout.by_value:
+            args.append(KernelArg(array.name, array.element_type, "scalar", array.name))
+    for array in program.scop.arrays:
+        layout = arrays[array.name]
+        if array.name in used and not layout.by_value:
+            const = "" if array.name in kernel.writes else "const "
+            args.append(KernelArg(array.name, f"{const}{array.element_type} *__restrict__",
+                                  "array", array.name))
+    return tuple(args)
+
+
+#: How a kernel parameter is declared for each kind of memory its array lives in
+#: (``polycu.memory``): the new kinds of the memory phase add their printers here.
+PARAMETER_PRINTERS: dict[str, Callable[[KernelArg], str]] = {
+    GLOBAL: lambda arg: arg.declaration,      # const T *__restrict__ A
+    PARAMETER: lambda arg: arg.declaration,   # T alpha
+    REGISTER: lambda arg: arg.declaration,    # the array itself; its register is local
+    SHARED: lambda arg: arg.declaration,      # the array itself; its tile is __shared__
+}
+
+
+def _cell(array: str, subscripts: tuple[Expr, ...], layout: Layout) -> str:
+    """``A[linear offset]`` of the element with ``subscripts`` (``A[0]``: a scalar)."""
+    if not subscripts:
+        return f"{array}[0]"
+    texts = [atom(s, wide=layout.wide) for s in subscripts]   # a ? b : c binds loosest
+    return f"{array}[{linearise(texts, layout.extents, layout.wide)}]"
+
+
+def _parameter(arg: KernelArg, memory: KernelPlacement) -> str:
+    """The declaration of one kernel parameter where its array lives."""
+    if arg.role not in ("array", "scalar"):
+        return arg.declaration
+    return PARAMETER_PRINTERS[memory.of(arg.array or arg.name).kind](arg)
+
+
+def _storage(name: str, index: tuple[Expr, ...], extents: tuple[int, ...] | None,
+             wide: bool) -> str:
+    """``r0[u0][u1]`` (registers: ``extents`` None) or ``s0[lin]`` (a shared tile)."""
+    if extents is None:
+        return name + "".join(f"[{c_expr(e, wide=wide)}]" for e in index)
+    texts = [atom(e, wide=wide) for e in index]
+    return f"{name}[{linearise(texts, tuple(str(n) for n in extents))}]"
+
+
+def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> str:
+    """``extern "C" __global__ void K(...) { ids; loops of one thread }``, each array
+    where ``placement`` put it."""
+    program = placement.program
+    scop = program.scop
+    itype = index_type(scop)
+    wide = itype != "int"
+    args = kernel_args(program, kernel, arrays)
+    memory = placement.kernel(kernel.name)
+    statements = {s.name: s for s in scop.statements}
+    registers = {p.array: program.names.register_id(k)
+                 for k, p in enumerate(memory.registers)}
+    lanes = {p.array: p for p in memory.registers}
+    tiles = {t.array: t for t in memory.shared}
+    copies = {name: (p, name == p.load) for p in memory.registers
+              for name in (p.load, p.store)}
+    loads = {t.copy: t for t in memory.shared}
+
+    # A register's index is its lane (LANE_INDEX): the lane loops' iterators, which
+    # nvcc unrolls.
+    unrolled: frozenset[str] = frozenset()
+    if memory.order is not None and memory.lanes:
+        width = maps_of(memory.order)[0].dim(isl.dim_type.out)
+        first = width - len(memory.lanes)
+        unrolled = frozenset(program.names.iterator + str(first + k)
+                             for k, count in enumerate(memory.lanes) if count > 1)
+
+    def expand(node: User) -> list[str]:
+        if node.name in BARRIERS:
+            return ["__syncthreads();"]
+        if node.name.startswith(LANES):
+            return []
+        if node.name in copies:
+            promotion, load = copies[node.name]
+            n = len(promotion.lanes)
+            cell = _cell(promotion.array, node.args[promotion.depth + n:],
+                         arrays[promotion.array])
+            register = _storage(registers[promotion.array],
+                                node.ref(LANE_INDEX) if n else (), None, wide)
+            return [f"{register} = {cell};" if load else f"{cell} = {register};"]
+        if node.name in loads:
+            tile = loads[node.name]
+            cell = _cell(tile.array, node.args[memory.tile_depth:], arrays[tile.array])
+            return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = "
+                    f"{cell};"]
+        stmt = statements[node.name]
+        promoted = {}
+        for position, access in enumerate(stmt.accesses):
+            if access.array in tiles:
+                tile = tiles[access.array]
+                promoted[id(access.node)] = _storage(tile.storage, node.ref(position),
+                                                     tile.extents, wide)
+            elif access.array in registers:
+                index = node.ref(LANE_INDEX) if lanes[access.array].lanes else ()
+                promoted[id(access.node)] = _storage(registers[access.array], index, None,
+                                                     wide)
+        return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
+                               kernel.private, scop, promoted)]
+
+    lines = [f'extern "C" __global__ void {kernel.name}('
+             + ", ".join(_parameter(a, memory) for a in args) + ")", "{"]
+    for array in scop.arrays:
+        if array.name in kernel.private:
+            lines.append(f"{INDENT}{array.element_type} {array.name};")
+        if array.name in registers:
+            shape = "".join(f"[{n}]" for n in lanes[array.name].lanes)
+            lines.append(f"{INDENT}{array.element_type} {registers[array.name]}{shape};")
+        if array.name in tiles:
+            tile = tiles[array.name]
+            lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
+                         f"{tile.elements});")
+    for m in sorted(kernel.mapped, key=lambda m: m.member):
+        lines.append(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
+                     f"{m.thread_id} = threadIdx.{m.axis};")
+    ast = placement.asts[kernel.name] if placement.asts is not None else \
+        placed_kernel_ast(program, kernel, memory)
+    lines += print_node(ast, expand, host=False, itype=itype, unrolled=unrolled)
+    lines.append("}")
+    return "\n".join(lines)
