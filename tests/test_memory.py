@@ -262,3 +262,14 @@ def test_promoted_programs_match_the_reference_in_emulation(path, sizes):
     assert "register (" in placed or "shared (" in placed
     for report in emulate_file(str(source), options, seed=7):
         assert report.ok, report.format()
+
+
+def test_a_kernel_whose_analysis_exceeds_the_isl_budget_keeps_global_memory(capsys):
+    """Regression (fuzz seed 200096): the shared-tile analysis of a kernel with
+    unsigned bounds near 3e9 ran for minutes and took 12 GB; now it is cut at the
+    budget and says so."""
+    source = ROOT / "tests" / "data" / "fuzz_found" / "narrowing_wraps_for_small_m.c"
+    assert main(["--dump-memory", "--tile-size", "5", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert "  acc0: global (read and written; the analysis of registers and shared tiles " \
+        "ran out of its isl budget)" in out

@@ -7,7 +7,7 @@ words (``--dump-memory``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import islpy as isl
@@ -121,7 +121,11 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
                                        shared_memory and k.name not in plain,
                                        max_shared_memory, chosen))
         except BudgetExceeded:
-            kernels.append(_kernel(program, k, False, False, max_shared_memory, chosen))
+            plain_kernel = _kernel(program, k, False, False, max_shared_memory, chosen)
+            kernels.append(replace(plain_kernel, choices=tuple(
+                replace(c, reason=c.reason.split(";")[0] + "; the analysis of registers "
+                        "and shared tiles ran out of its isl budget")
+                if c.kind == GLOBAL else c for c in plain_kernel.choices)))
     return Placement(program, tuple(kernels))
 
 
