@@ -13,9 +13,10 @@ kernels=(linear-algebra/blas/gemm linear-algebra/kernels/2mm linear-algebra/kern
          linear-algebra/kernels/doitgen linear-algebra/kernels/atax linear-algebra/kernels/bicg
          linear-algebra/kernels/mvt linear-algebra/blas/gemver linear-algebra/blas/gesummv)
 files=()
-# KERNELS=all: the whole suite
-[ "${KERNELS:-}" = all ] && mapfile -t kernels < <(cd polybench && find . -mindepth 2 -name '*.c' \
-  ! -path './utilities/*' -printf '%h\n' | sed 's|^\./||' | sort) && KERNELS=""
+# KERNELS=all: the whole suite; KERNELS="gemm adi": those kernels of it
+[ -n "${KERNELS:-}" ] && mapfile -t kernels < <(cd polybench && find . -mindepth 2 -name '*.c' \
+  ! -path './utilities/*' -printf '%h\n' | sed 's|^\./||' | sort)
+[ "${KERNELS:-}" = all ] && KERNELS=""
 for k in "${kernels[@]}"; do
   # KERNELS="gemm atax" limits the run to those kernels
   if [ -z "${KERNELS:-}" ] || [[ " $KERNELS " == *" $(basename "$k") "* ]]; then
