@@ -32,6 +32,13 @@ def run(program: Path, case: str, env: dict[str, str] | None = None
                           env={**os.environ, **emulation_env(), **(env or {})})
 
 
+def fatal(program: Path, case: str) -> str:
+    """The error output of a case that must stop before printing 'not reached'."""
+    proc = run(program, case)
+    assert proc.returncode != 0 and "not reached" not in proc.stdout
+    return proc.stderr
+
+
 def test_shared_memory_with_barrier_is_right(program: Path) -> None:
     assert run(program, "reverse").stdout == "wrong 0\n"
 
@@ -65,18 +72,16 @@ def test_missing_barrier_on_checked_shared_memory_is_a_race_every_time(
 
 
 def test_reading_unwritten_shared_memory_is_fatal(program: Path) -> None:
-    proc = run(program, "unwritten")
-    assert proc.returncode != 0 and "not reached" not in proc.stdout
+    stderr = fatal(program, "unwritten")
     assert ("kernel unwritten, block (0,0,0): thread 7 reads element 39 of shared array buf "
-            "before any thread of the block wrote it") in proc.stderr
+            "before any thread of the block wrote it") in stderr
 
 
 def test_race_in_a_kernel_without_barriers_is_fatal(program: Path) -> None:
     # Threads run in reverse flattened order: (3,1) = 7, then (2,1) = 6.
-    proc = run(program, "same-element")
-    assert proc.returncode != 0 and "not reached" not in proc.stdout
+    stderr = fatal(program, "same-element")
     assert ("kernel same_element, block (0,0,0): thread 6 writes element 1 of shared array flag "
-            "that thread 7 also wrote with no __syncthreads() between them") in proc.stderr
+            "that thread 7 also wrote with no __syncthreads() between them") in stderr
 
 
 def test_blocks_of_1024_threads_with_barriers(program: Path) -> None:
@@ -103,10 +108,9 @@ def test_device_memory_starts_as_nan(program: Path) -> None:
 
 
 def test_writes_outside_device_memory_are_fatal(program: Path) -> None:
-    proc = run(program, "past-the-end")
-    assert proc.returncode != 0 and "not reached" not in proc.stdout
+    stderr = fatal(program, "past-the-end")
     assert ("kernel past_the_end wrote outside device memory: at byte 800 of the 800-byte "
-            "allocation") in proc.stderr
+            "allocation") in stderr
 
 
 def test_launch_and_copy_errors_are_reported_like_cuda(program: Path) -> None:

@@ -27,7 +27,7 @@ from typing import Callable, Mapping, Sequence, TypeVar, Union
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import LANE_INDEX, KernelPlacement, Placement, indices
+from ..memory import BARRIERS, LANE_INDEX, KernelPlacement, Placement, indices
 from ..model import maps_of
 from ..schedule import BudgetExceeded, operation_budget
 
@@ -312,9 +312,6 @@ def _grid_exprs(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
 
 
 # -- kernels with their memory placed -------------------------------------------------
-
-BARRIERS = ("polycu_sync0", "polycu_sync1")
-
 
 def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlacement,
                       atomic: bool = False) -> Node:

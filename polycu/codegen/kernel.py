@@ -21,10 +21,10 @@ from typing import Callable
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import (COPY_INDEX, GLOBAL, LANE_INDEX, LANES, PARAMETER, REGISTER, SHARED,
+from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, PARAMETER, REGISTER, SHARED,
                       KernelPlacement, Placement)
 from ..model import maps_of
-from .ast import BARRIERS, Expr, User, placed_kernel_ast
+from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
 
 

@@ -71,6 +71,18 @@ class MappedMember:
         """floor(lo / T): the tile index of block 0."""
         return self.lower.scale_down_val(isl.Val(self.tile)).floor()
 
+    # T (b + floor(lo / T)): the first value of the member in block b's tile.
+    def tile_start(self, space: isl.Space) -> isl.PwAff:
+        """The first value of this member in the tile of block ``b`` (a parameter of
+        ``space``), as a function on ``space`` (a set space, or a parameter space)."""
+        local = isl.LocalSpace.from_space(space)
+        b = isl.PwAff.var_on_domain(local, isl.dim_type.param,
+                                    space.find_dim_by_name(isl.dim_type.param, self.block_id))
+        offset = self.tile_offset.align_params(space)
+        if not space.is_params():
+            offset = offset.add_dims(isl.dim_type.in_, space.dim(isl.dim_type.set))
+        return b.add(offset).scale_val(isl.Val(self.tile))
+
     @property
     def grid(self) -> isl.PwAff:
         """floor(hi / T) - floor(lo / T) + 1 blocks along this member."""
@@ -178,13 +190,9 @@ def _param_aff(space: isl.Space, name: str) -> isl.PwAff:
 def _member_constraints(m: MappedMember, space: isl.Space) -> isl.Set:
     local = isl.LocalSpace.from_space(space)
     member = isl.PwAff.var_on_domain(local, isl.dim_type.set, m.member)
-    b = isl.PwAff.var_on_domain(
-        local, isl.dim_type.param, space.find_dim_by_name(isl.dim_type.param, m.block_id))
     t = isl.PwAff.var_on_domain(
         local, isl.dim_type.param, space.find_dim_by_name(isl.dim_type.param, m.thread_id))
-    offset = m.tile_offset.align_params(space).add_dims(isl.dim_type.in_,
-                                                        space.dim(isl.dim_type.set))
-    r = member.sub(b.add(offset).scale_val(isl.Val(m.tile)))
+    r = member.sub(m.tile_start(space))
     zero = isl.PwAff.zero_on_domain(local)
     inside = r.ge_set(zero).intersect(r.lt_set(zero.add_constant_val(isl.Val(m.tile))))
     if m.block < m.tile:

@@ -16,8 +16,8 @@ from .placement import (COPY_INDEX, GLOBAL, LANE_INDEX, KINDS, MAX_SHARED_MEMORY
                         indices, passed_by_value, place)
 from .lanes import LANES
 from .registers import Promotion
-from .shared import SharedTile
+from .shared import BARRIERS, SharedTile
 
 __all__ = ["GLOBAL", "PARAMETER", "REGISTER", "SHARED", "KINDS", "MAX_SHARED_MEMORY",
-           "COPY_INDEX", "LANE_INDEX", "LANES", "Promotion", "SharedTile", "passed_by_value", "Choice",
+           "COPY_INDEX", "LANE_INDEX", "LANES", "BARRIERS", "Promotion", "SharedTile", "passed_by_value", "Choice",
            "KernelPlacement", "Placement", "place", "format_placement", "indices"]

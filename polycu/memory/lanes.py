@@ -15,7 +15,7 @@ proved the mapped members free of dependences within a launch, so dependent
 instances of one thread have equal lanes and ``M'`` orders them by the rest of
 ``M``, as ``M`` does.  Each value a thread loads inside the lane loops now serves
 its ``U`` lanes from registers once nvcc unrolls them, which it does when the
-lane loops have constant bounds (``with_full_lanes``).  The blocks whose tiles
+lane loops have constant bounds (``full_lanes``).  The blocks whose tiles
 lie inside the members' ranges (``full_tiles``) get code of their own, without
 the guards.
 """
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel, MappedMember
+from ..model import maps_of, sets_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +86,7 @@ def _pw_aff_list(pieces: list[isl.PwAff]) -> isl.PwAffList:
 def uniform_lanes(lanes: LaneOrder) -> bool:
     """Whether each statement runs the same outer iterations in every lane."""
     count = len(lanes.lanes)
-    for relation in _maps(lanes.order):
+    for relation in maps_of(lanes.order):
         times = relation.range()
         width = times.dim(isl.dim_type.set)
         by_lane = isl.Map.from_range(times).move_dims(
@@ -101,15 +102,10 @@ def _lane(member: MappedMember, space: isl.Space, position: int) -> isl.PwAff:
     """The lane of ``member`` (at time dimension ``position``) as a function of time."""
     local = isl.LocalSpace.from_space(space)
     value = isl.PwAff.var_on_domain(local, isl.dim_type.set, position)
-
-    def param(name: str) -> isl.PwAff:
-        return isl.PwAff.var_on_domain(local, isl.dim_type.param,
-                                       space.find_dim_by_name(isl.dim_type.param, name))
-
-    offset = member.tile_offset.align_params(space).add_dims(
-        isl.dim_type.in_, space.dim(isl.dim_type.set))
-    r = value.sub(param(member.block_id).add(offset).scale_val(isl.Val(member.tile)))
-    return r.sub(param(member.thread_id)).scale_down_val(isl.Val(member.block)).floor()
+    t = isl.PwAff.var_on_domain(local, isl.dim_type.param,
+                                space.find_dim_by_name(isl.dim_type.param, member.thread_id))
+    r = value.sub(member.tile_start(space))
+    return r.sub(t).scale_down_val(isl.Val(member.block)).floor()
 
 
 def blockwide(umap: isl.UnionMap, kernel: Kernel, context: isl.Set) -> isl.UnionMap:
@@ -134,10 +130,7 @@ def full_tiles(kernel: Kernel, context: isl.Set) -> isl.Set:
         if lane_count(member) == 1:
             continue
         space = result.get_space()
-        local = isl.LocalSpace.from_space(space)
-        b = isl.PwAff.var_on_domain(local, isl.dim_type.param,
-                                    space.find_dim_by_name(isl.dim_type.param, member.block_id))
-        start = b.add(member.tile_offset.align_params(space)).scale_val(isl.Val(member.tile))
+        start = member.tile_start(space)
         end = start.add_constant_val(isl.Val(member.tile - 1))
         result = result.intersect(start.ge_set(member.lower.align_params(space)))
         result = result.intersect(end.le_set(member.upper.align_params(space)))
@@ -146,47 +139,32 @@ def full_tiles(kernel: Kernel, context: isl.Set) -> isl.Set:
 
 # Loops over the lanes index registers, so nvcc must unroll them: their bounds must
 # be the constants 0 and U - 1.  isl bounds a loop by the union of the domains in
-# it, so a statement that does nothing, LANES[s, u] at [s, u] for every s at which
-# a statement or a register copy runs lane loops and every u in [0, U), makes the
-# bounds constant; isl guards the real statements inside.  (LANES_S for statement S.)  Barriers and shared
-# copies (whose last dimensions are not lanes) get none.
+# it, so a statement that does nothing, LANES_S[s, u] at [s, u] for every s at which
+# statement S (or a register copy) runs lane loops and every u in [0, U), makes the
+# bounds constant; isl guards the real statements inside.  One no-op per statement:
+# one for all would join the times of different statements into one set, and isl
+# would loop over a sequence's positions with a guard for each.
 LANES = "polycu_lanes"
 
 
-def with_full_lanes(order: isl.UnionMap, lanes: tuple[int, ...], kernel: Kernel,
-                    context: isl.Set) -> isl.UnionMap:
-    """``order`` with the no-op ``LANES`` statement that makes its lane loops full,
-    for every thread of the block alike (so no thread-dependent guard hoists)."""
+def full_lanes(timed: isl.UnionMap, lanes: tuple[int, ...], kernel: Kernel,
+               context: isl.Set) -> isl.UnionMap:
+    """The no-op ``LANES`` statements that make the lane loops of ``timed`` (the
+    instances and register copies, whose last dimensions are lanes) full, for every
+    thread of the block alike (so no thread-dependent guard hoists)."""
     count = len(lanes)
     box = isl.Set("{ [" + ", ".join(f"u{k}" for k in range(count)) + "] : " + " and ".join(
         f"0 <= u{k} < {n}" for k, n in enumerate(lanes)) + " }")
-    result = order
-    # One no-op per statement (named after it): one for all would join the times of
-    # different statements into one set, and isl would loop over a sequence's
-    # positions with a guard for each.
-    for relation in _maps(order):
-        name = relation.get_tuple_name(isl.dim_type.in_)
-        if name.startswith("polycu_sync") or name.startswith("polycu_copy_"):
-            continue
+    result = isl.UnionMap.empty(timed.get_space())
+    for relation in maps_of(timed):
         times = blockwide(isl.UnionMap.from_range(isl.UnionSet.from_set(relation.range())),
                           kernel, context).range()
-        (points,) = _sets(times)
+        (points,) = sets_of(times)
         width = points.dim(isl.dim_type.set)
         outer = points.project_out(isl.dim_type.set, width - count, count)
         full = outer.flat_product(box.align_params(outer.get_space()))
         noop = isl.Map.identity(full.get_space().map_from_set()).intersect_domain(full)
-        result = result.union(isl.UnionMap.from_map(
-            noop.set_tuple_name(isl.dim_type.in_, f"{LANES}_{name}")))
+        name = f"{LANES}_{relation.get_tuple_name(isl.dim_type.in_)}"
+        result = result.union(isl.UnionMap.from_map(noop.set_tuple_name(isl.dim_type.in_,
+                                                                          name)))
     return result
-
-
-def _maps(umap: isl.UnionMap) -> list[isl.Map]:
-    found: list[isl.Map] = []
-    umap.foreach_map(found.append)
-    return found
-
-
-def _sets(uset: isl.UnionSet) -> list[isl.Set]:
-    found: list[isl.Set] = []
-    uset.foreach_set(found.append)
-    return found

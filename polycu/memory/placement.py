@@ -7,17 +7,18 @@ words (``--dump-memory``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop, maps_of
+from ..model import Array, Scop, maps_of, sets_of
 from ..schedule import BudgetExceeded, operation_budget
-from .lanes import LaneOrder, full_tiles, lane_order, uniform_lanes, with_full_lanes
+from .lanes import LaneOrder, full_lanes, full_tiles, lane_order, uniform_lanes
 from .registers import Promotion, keep, plain_order, promotions, with_copies
-from .shared import SharedTile, tiles
+from .shared import SharedOrder, SharedTile, tiles
 
 GLOBAL = "global"
 PARAMETER = "parameter"
@@ -173,7 +174,8 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     full = None
     if order is not None and any(n > 1 for n in instances.lanes):
         context = kernel.context(program.scop.context)
-        order = with_full_lanes(order, instances.lanes, kernel, context)
+        timed = with_copies(instances.order, registers) if registers else instances.order
+        order = order.union(full_lanes(timed, instances.lanes, kernel, context))
         full = full_tiles(kernel, context)
     return KernelPlacement(kernel.name, tuple(choices), registers, order,
                            shared.tiles if shared else (), instances.order,
@@ -181,7 +183,7 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
 
 
 def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promotion],
-            shared, private_memory: bool, shared_memory: bool) -> Choice:
+            shared: SharedOrder | None, private_memory: bool, shared_memory: bool) -> Choice:
     if passed_by_value(scop, array):
         return Choice(array.name, PARAMETER, "a scalar the SCoP never writes: passed by value")
     role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
@@ -194,9 +196,7 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
                       f"element is read by {tile.sharing} threads in {tile.warps} warps")
     if array.name in promoted:
         promotion = promoted[array.name]
-        count = 1
-        for n in promotion.lanes:
-            count *= n
+        count = math.prod(promotion.lanes)
         return Choice(array.name, REGISTER, f"{role}; {count} element(s) per thread for "
                       f"each value of the first {promotion.depth} schedule dimension(s), "
                       "reused below them")
@@ -240,16 +240,10 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
                  .set_tuple_name(isl.dim_type.out, "lane")))
         for position, access in enumerate(stmt.accesses):
             if access.array in tiles:
-                tile = tiles[access.array]
                 prefix = time.project_out(isl.dim_type.out, placed.tile_depth,
                                           width - placed.tile_depth)
-                corner = prefix.apply_range(tile.offset.align_params(
-                    prefix.get_space()))
-                relation = access.relation.align_params(corner.get_space()).intersect_domain(
-                    corner.domain())
-                index = relation.sum(corner.align_params(relation.get_space()).neg())
                 result.setdefault(stmt.name, []).append(
-                    (position, index.set_tuple_name(isl.dim_type.out, tile.storage)))
+                    (position, _in_tile(tiles[access.array], access.relation, prefix)))
     for promotion in placed.registers:
         if not promotion.lanes:
             continue
@@ -263,27 +257,24 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
             result[name] = [(LANE_INDEX, lanes.set_tuple_name(isl.dim_type.in_, name)
                              .set_tuple_name(isl.dim_type.out, "lane"))]
     for tile in placed.shared:
-        (copies,) = [m for m in _sets(tile.copies)]
+        (copies,) = sets_of(tile.copies)
         rank = len(tile.size)
         depth = copies.dim(isl.dim_type.set) - rank
-        identity = isl.Map.identity(copies.get_space().map_from_set())
-        cells = identity.project_out(isl.dim_type.out, 0, depth)
+        identity = isl.Map.identity(copies.get_space().map_from_set()).intersect_domain(copies)
+        cells = identity.project_out(isl.dim_type.out, 0, depth).set_tuple_name(
+            isl.dim_type.out, tile.array)
         points = identity.project_out(isl.dim_type.out, depth, rank)
-        corner = points.apply_range(tile.offset.align_params(
-            points.get_space()))
-        cells = cells.set_tuple_name(isl.dim_type.out, tile.array).align_params(
-            corner.get_space())
-        index = cells.sum(corner.align_params(cells.get_space()).neg()).intersect_domain(
-            copies.align_params(cells.get_space()))
-        result[tile.copy] = [(COPY_INDEX, index.set_tuple_name(isl.dim_type.out,
-                                                               tile.storage))]
+        result[tile.copy] = [(COPY_INDEX, _in_tile(tile, cells, points))]
     return result
 
 
-def _sets(uset: isl.UnionSet) -> list[isl.Set]:
-    found: list[isl.Set] = []
-    uset.foreach_set(found.append)
-    return found
+# e - o(p): an element e = R(x) of a tile at the prefix p = P(x) of instance x.
+def _in_tile(tile: SharedTile, relation: isl.Map, prefix: isl.Map) -> isl.Map:
+    """x -> the index in ``tile`` of the element ``relation`` maps x to."""
+    corner = prefix.apply_range(tile.offset.align_params(prefix.get_space()))
+    relation = relation.align_params(corner.get_space()).intersect_domain(corner.domain())
+    index = relation.sum(corner.align_params(relation.get_space()).neg())
+    return index.set_tuple_name(isl.dim_type.out, tile.storage)
 
 
 def format_placement(placement: Placement) -> str:

@@ -33,18 +33,21 @@ copy, or that only serves one warp, costs more in barriers than L1 saves.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import islpy as isl
 
-from ..gpu.kernel import GpuProgram, Kernel
+from ..gpu.kernel import AXES, GpuProgram, Kernel, MappedMember
 from ..frontend.ctype import parse_type
-from ..model import maps_of
+from ..model import maps_of, sets_of
 from .lanes import LaneOrder, blockwide
 from .registers import accesses, insert_dimension, keep
 
 #: Phases of one strip: barrier, copies, barrier, the instances.
 SYNC_BEFORE, COPY, SYNC_AFTER, RUN = 0, 1, 2, 3
+#: The barrier statements of the two barrier phases (printed as __syncthreads()).
+BARRIERS = ("polycu_sync0", "polycu_sync1")
 #: The strip of the loop the tiles follow.
 STRIP = 16
 
@@ -64,14 +67,17 @@ class SharedTile:
 
     @property
     def copy(self) -> str:
-        return f"polycu_copy_{self.array}"
+        """The name of the copy statement that loads the tile."""
+        return copy_name(self.array)
 
     @property
     def elements(self) -> int:
-        count = 1
-        for extent in self.extents:
-            count *= extent
-        return count
+        return math.prod(self.extents)
+
+
+def copy_name(array: str) -> str:
+    """The copy statement of ``array``'s tile."""
+    return f"polycu_copy_{array}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,10 +145,16 @@ def _box(footprint: isl.UnionMap) -> tuple[isl.Map, tuple[int, ...]] | None:
     return offset, tuple(size)
 
 
+def _x_first(kernel: Kernel) -> list[MappedMember]:
+    """The mapped members in the order of their axes: x, y, z (a warp's order)."""
+    axes = kernel.by_axis()
+    return [axes[a] for a in AXES if a in axes]
+
+
 def _thread_id(kernel: Kernel) -> tuple[str, int]:
     """The block's flat thread id as isl text (x fastest) and the thread count."""
     text, scale = [], 1
-    for member in sorted(kernel.mapped, key=lambda m: "xyz".index(m.axis)):
+    for member in _x_first(kernel):
         text.append(f"{scale} * {member.thread_id}")
         scale *= member.block
     return " + ".join(text) or "0", scale
@@ -154,7 +166,7 @@ def _thread_id(kernel: Kernel) -> tuple[str, int]:
 # threads of a warp then load consecutive elements of a row: coalesced.
 def _distribution(kernel: Kernel, size: tuple[int, ...], name: str) -> isl.Set:
     """The z = e - o(p) one thread copies (the t parameters name the thread)."""
-    axes = sorted(kernel.mapped, key=lambda m: "xyz".index(m.axis))
+    axes = _x_first(kernel)
     z = [f"z{k}" for k in range(len(size))]
     if len(size) < len(axes):
         tid, n = _thread_id(kernel)
@@ -188,7 +200,6 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
         return None
     mined = strip_mine(lanes, q, STRIP)
     prefix = mined.order.apply_range(keep(mined.width, q + 1, 0, mined.order.get_space()))
-    _, threads = _thread_id(kernel)
     found: list[SharedTile] = []
     used = 0
     for array in candidates:
@@ -204,10 +215,10 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
         sharing, warps = _sharing(own[0], kernel)
         extents = size[:-1] + (size[-1] + 1 if size[-1] % 2 == 0 and len(size) > 1
                                else size[-1],)
-        bytes_ = _product(extents) * element_bytes(array.element_type)
+        bytes_ = math.prod(extents) * element_bytes(array.element_type)
         if (warps < 2 and array.name not in forced) or used + bytes_ > budget:
             continue
-        copies = _copies(block, offset, size, kernel, f"polycu_copy_{array.name}")
+        copies = _copies(block, offset, size, kernel, copy_name(array.name))
         if not _loads_footprint(copies, block, kernel, context):
             continue
         used += bytes_
@@ -226,7 +237,7 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
     # around them then are the block's, with bounds free of the thread ids.
     prefixes = blockwide(isl.UnionMap.from_range(prefix.intersect_domain(domain).range()),
                          kernel, context).range()
-    for phase, name in ((SYNC_BEFORE, "polycu_sync0"), (SYNC_AFTER, "polycu_sync1")):
+    for phase, name in zip((SYNC_BEFORE, SYNC_AFTER), BARRIERS):
         order = order.union(_barrier_order(prefixes, name, phase, mined.width))
     return SharedOrder(order, q + 1, tuple(found), mined)
 
@@ -237,20 +248,13 @@ def element_bytes(ctype: str) -> int:
     return parsed.bits // 8 if parsed is not None else 8
 
 
-def _product(values: tuple[int, ...]) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
-
-
 # The threads along axis k read the same elements when the footprint's offset has no
 # t_k in it; along x they are one warp (one address a load: a broadcast) up to 32.
 def _sharing(offset: isl.Map, kernel: Kernel) -> tuple[int, int]:
     """(threads reading each element of a thread's footprint, warps among them)."""
     sharing = in_warp = 1
     lanes = 32            # a warp's threads: x fastest, then y, then z
-    for member in sorted(kernel.mapped, key=lambda m: "xyz".index(m.axis)):
+    for member in _x_first(kernel):
         extent = max(1, min(member.block, lanes))
         lanes = max(1, lanes // member.block)
         if member.block == 1 or _involves(offset, member.thread_id):
@@ -292,7 +296,7 @@ def _copies(block: isl.UnionMap, offset: isl.Map, size: tuple[int, ...],
 def _copy_order(tile: SharedTile, index: int, depth: int, width: int) -> isl.UnionMap:
     """{ copy_A[p, e] -> [p, COPY, index, e, 0 ..] } over ``width`` dimensions (each
     tile's copy loops apart)."""
-    (copies,) = [s for s in _sets(tile.copies)]
+    (copies,) = sets_of(tile.copies)
     rank = len(tile.size)
     p = [f"p{k}" for k in range(depth)]
     e = [f"e{k}" for k in range(rank)]
@@ -305,7 +309,7 @@ def _copy_order(tile: SharedTile, index: int, depth: int, width: int) -> isl.Uni
 def _barrier_order(prefixes: isl.UnionSet, name: str, phase: int, width: int
                    ) -> isl.UnionMap:
     """{ name[p] -> [p, phase, 0 ..] } for the block's prefixes p."""
-    (points,) = _sets(prefixes)
+    (points,) = sets_of(prefixes)
     depth = points.dim(isl.dim_type.set)
     p = [f"p{k}" for k in range(depth)]
     time = p + [str(phase)] + ["0"] * (width - depth - 1)
@@ -315,19 +319,13 @@ def _barrier_order(prefixes: isl.UnionSet, name: str, phase: int, width: int
     return isl.UnionMap.from_map(sync.intersect_domain(points))
 
 
-def _sets(uset: isl.UnionSet) -> list[isl.Set]:
-    result: list[isl.Set] = []
-    uset.foreach_set(result.append)
-    return result
-
-
 # The copies of all threads, t projected out, must equal wrap(F) renamed: every
 # element the block reads at a prefix is loaded there, and nothing else.
 def _loads_footprint(copies: isl.UnionSet, block: isl.UnionMap, kernel: Kernel,
                      context: isl.Set) -> bool:
     """Whether the block's copies load exactly its footprint ``block``."""
     loaded = blockwide(isl.UnionMap.from_domain(copies), kernel, context).domain()
-    (name,) = {s.get_tuple_name() for s in _sets(copies)}
+    (name,) = {s.get_tuple_name() for s in sets_of(copies)}
     (footprint,) = maps_of(block)
     wanted = isl.UnionSet.from_set(footprint.wrap().flatten().set_tuple_name(name))
     wanted = blockwide(isl.UnionMap.from_domain(wanted), kernel, context).domain()
