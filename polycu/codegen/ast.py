@@ -28,7 +28,6 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..memory import BARRIERS, LANE_INDEX, KernelPlacement, Placement, indices
-from ..model import maps_of
 from ..schedule import BudgetExceeded, operation_budget
 
 _OP = isl.ast_expr_op_type
@@ -219,10 +218,11 @@ def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
 def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
                   indices: Mapping[str, Sequence[tuple[int, isl.Map]]] | None = None,
                   context: isl.Set | None = None, atomic: bool = False,
-                  lanes: int = 0) -> Node:
+                  lanes: range = range(0)) -> Node:
     """The loops one thread of ``kernel`` runs in the flat ``order`` (the memory
     phase's, with its copy statements), with every instance as a ``User``, within
-    ``context`` (the kernel's by default).  ``indices`` (``memory.indices``) maps
+    ``context`` (the kernel's by default).  ``lanes``: the time dimensions of the
+    lanes (``KernelPlacement.lane_dimensions``).  ``indices`` (``memory.indices``) maps
     statements to (key, instance -> index): each ``User`` gets those indices as
     expressions of the loop iterators (PPCG's ``transform_index``: the instance is
     the inverse of the build's schedule, a function of its iterators).
@@ -236,13 +236,12 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
         isl.MultiUnionPwAff.from_union_map(order))
     if atomic:
         band = tree.get_root().child(0)
-        band = band.band_set_ast_build_options(isl.UnionSet("{ atomic[x] }", context=band.get_ctx()))
-        tree = band.get_schedule()
+        options = isl.UnionSet("{ atomic[x] }", context=band.get_ctx())
+        tree = band.band_set_ast_build_options(options).get_schedule()
     build = _build(context, program.names.iterator)
     iterator = program.names.iterator
-    first = maps_of(order)[0].dim(isl.dim_type.out) - lanes if lanes else 0
     found: dict[str, tuple[tuple[int, tuple[Expr, ...]], ...]] = {}
-    if indices or lanes:
+    if indices:
         def at_domain(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
             call = node.user_get_expr()
             name = call.get_op_arg(0).get_id().get_name()
@@ -258,9 +257,9 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
                 # becomes a constant); where isl dropped the loop, its value.
                 space = build.get_schedule_space()
                 known[LANE_INDEX] = tuple(
-                    Expr.id_(f"{iterator}{first + k}")
-                    if space.find_dim_by_name(isl.dim_type.set, f"{iterator}{first + k}") >= 0
-                    else value for k, value in enumerate(known[LANE_INDEX]))
+                    Expr.id_(f"{iterator}{d}")
+                    if space.find_dim_by_name(isl.dim_type.set, f"{iterator}{d}") >= 0
+                    else value for d, value in zip(lanes, known[LANE_INDEX]))
             exprs = list(known.items())
             if not exprs:
                 return node
@@ -326,7 +325,7 @@ def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlaceme
     full = placed.full.align_params(context.get_space()).intersect(context) \
         if placed.full is not None else context
     rest = context.subtract(full).coalesce()
-    lanes = len(placed.lanes)
+    lanes = placed.lane_dimensions
     if full.is_empty() or rest.is_empty():
         return kernel_ast_of(program, kernel, placed.order, refs, context, atomic, lanes)
     # Blocks whose lanes all lie inside the ranges run code without lane guards.
@@ -381,8 +380,6 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
             if not placed.barriers or uniform_barriers(node, threads):
                 built[kernel.name] = node
                 break
-        else:
-            failed.add(kernel.name)
         if kernel.name not in built:
             failed.add(kernel.name)
     return replace(placement, asts=built), frozenset(failed)

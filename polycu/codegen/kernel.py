@@ -18,12 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import islpy as isl
-
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, PARAMETER, REGISTER, SHARED,
-                      KernelPlacement, Placement)
-from ..model import maps_of
+from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, PARAMETER, REGISTER,
+                      SHARED, KernelPlacement, Placement)
 from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
 
@@ -110,7 +107,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
     statements = {s.name: s for s in scop.statements}
     registers = {p.array: program.names.register_id(k)
                  for k, p in enumerate(memory.registers)}
-    lanes = {p.array: p for p in memory.registers}
+    promotions = {p.array: p for p in memory.registers}
     tiles = {t.array: t for t in memory.shared}
     copies = {name: (p, name == p.load) for p in memory.registers
               for name in (p.load, p.store)}
@@ -118,12 +115,8 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
 
     # A register's index is its lane (LANE_INDEX): the lane loops' iterators, which
     # nvcc unrolls.
-    unrolled: frozenset[str] = frozenset()
-    if memory.order is not None and memory.lanes:
-        width = maps_of(memory.order)[0].dim(isl.dim_type.out)
-        first = width - len(memory.lanes)
-        unrolled = frozenset(program.names.iterator + str(first + k)
-                             for k, count in enumerate(memory.lanes) if count > 1)
+    unrolled = frozenset(program.names.iterator + str(d)
+                         for d, count in zip(memory.lane_dimensions, memory.lanes) if count > 1)
 
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
@@ -151,7 +144,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
                 promoted[id(access.node)] = _storage(tile.storage, node.ref(position),
                                                      tile.extents, wide)
             elif access.array in registers:
-                index = node.ref(LANE_INDEX) if lanes[access.array].lanes else ()
+                index = node.ref(LANE_INDEX) if promotions[access.array].lanes else ()
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
@@ -163,7 +156,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
         if array.name in kernel.private:
             lines.append(f"{INDENT}{array.element_type} {array.name};")
         if array.name in registers:
-            shape = "".join(f"[{n}]" for n in lanes[array.name].lanes)
+            shape = "".join(f"[{n}]" for n in promotions[array.name].lanes)
             lines.append(f"{INDENT}{array.element_type} {registers[array.name]}{shape};")
         if array.name in tiles:
             tile = tiles[array.name]

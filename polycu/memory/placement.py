@@ -16,8 +16,8 @@ import islpy as isl
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of, sets_of
 from ..schedule import BudgetExceeded, operation_budget
-from .lanes import LaneOrder, full_lanes, full_tiles, lane_order, uniform_lanes
-from .registers import Promotion, keep, plain_order, promotions, with_copies
+from .lanes import full_lanes, full_tiles, lane_order, uniform_lanes
+from .registers import Promotion, promotions, with_copies
 from .shared import SharedOrder, SharedTile, tiles
 
 GLOBAL = "global"
@@ -62,6 +62,14 @@ class KernelPlacement:
     lanes: tuple[int, ...] = ()
     tile_depth: int = 0
     full: isl.Set | None = None
+
+    @property
+    def lane_dimensions(self) -> range:
+        """The positions of the lanes in ``order``'s time (its last ones)."""
+        if self.order is None or not self.lanes:
+            return range(0)
+        width = maps_of(self.order)[0].dim(isl.dim_type.out)
+        return range(width - len(self.lanes), width)
 
     @property
     def barriers(self) -> bool:
@@ -147,37 +155,34 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     lanes = lane_order(program, kernel) if private_memory or shared_memory else None
     if lanes is not None and not uniform_lanes(lanes):
         lanes = None
-    base = lanes or plain_order(program, kernel)
-    shareable = in_memory - kept - {a for a, kind in overrides.items() if kind == REGISTER}
-    forced = frozenset(a for a, kind in overrides.items() if kind == SHARED)
-    shared = tiles(program, kernel, base, shareable, max_shared_memory, forced) \
-        if shared_memory and lanes is not None else None
-    tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
-    instances = shared.lanes if shared else base
-    # Registers come with the lanes: measured on an H100, one register per thread in
-    # the kernel's own order gained nothing over nvcc's (symm, correlation lost 8-11%:
-    # docs/results/register_promotion.md), a register tile gains up to 1.7x.
-    registers = promotions(program, kernel, in_memory - tiled - kept, instances) \
-        if private_memory and lanes is not None else ()
-    if not registers and shared is None:
-        instances = plain_order(program, kernel)
+    shared, registers = None, ()
+    if lanes is not None:
+        shareable = in_memory - kept - {a for a, kind in overrides.items() if kind == REGISTER}
+        forced = frozenset(a for a, kind in overrides.items() if kind == SHARED)
+        if shared_memory:
+            shared = tiles(program, kernel, lanes, shareable, max_shared_memory, forced)
+        tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
+        # Registers come with the lanes: measured on an H100, one register per thread
+        # in the kernel's own order gained nothing over nvcc's (symm, correlation lost
+        # 8-11%: docs/results/register_promotion.md), a register tile up to 1.7x.
+        if private_memory:
+            registers = promotions(program, kernel, in_memory - tiled - kept,
+                                   shared.lanes if shared else lanes)
     promoted = {p.array: p for p in registers}
-    choices = []
-    for array in program.scop.arrays:
-        if array.name not in used:
-            continue
-        choices.append(_choice(program.scop, kernel, array, promoted, shared, private_memory,
-                               shared_memory))
-    order = shared.order if shared else instances.order
-    order = with_copies(order, registers) if registers else \
-        (order if shared is not None else None)
+    choices = tuple(_choice(program.scop, kernel, array, promoted, shared, private_memory,
+                            shared_memory)
+                    for array in program.scop.arrays if array.name in used)
+    if lanes is None or (shared is None and not registers):
+        return KernelPlacement(kernel.name, choices)   # the kernel's own order
+    instances = shared.lanes if shared else lanes
+    order = with_copies(shared.order if shared else instances.order, registers)
     full = None
-    if order is not None and any(n > 1 for n in instances.lanes):
+    if any(n > 1 for n in instances.lanes):
         context = kernel.context(program.scop.context)
-        timed = with_copies(instances.order, registers) if registers else instances.order
+        timed = with_copies(instances.order, registers)
         order = order.union(full_lanes(timed, instances.lanes, kernel, context))
         full = full_tiles(kernel, context)
-    return KernelPlacement(kernel.name, tuple(choices), registers, order,
+    return KernelPlacement(kernel.name, choices, registers, order,
                            shared.tiles if shared else (), instances.order,
                            instances.lanes, shared.depth if shared else 0, full)
 

@@ -59,13 +59,6 @@ def thread_order(program: GpuProgram, kernel: Kernel) -> isl.UnionMap:
     return program.schedule.intersect_domain(domain).get_map().intersect_domain(domain)
 
 
-def plain_order(program: GpuProgram, kernel: Kernel) -> LaneOrder:
-    """M as a ``LaneOrder`` without lanes (one value of each mapped member a thread)."""
-    order = thread_order(program, kernel)
-    width = maps_of(order)[0].dim(isl.dim_type.out) if not order.is_empty() else 0
-    return LaneOrder(order, width, ())
-
-
 def keep(width: int, depth: int, lanes: int, params: isl.Space) -> isl.UnionMap:
     """[s_0 .. s_{width-1}, u] -> [s_0 .. s_{depth-1}, u]."""
     names = [f"s{k}" for k in range(width)]
