@@ -182,6 +182,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--seed", "int", None, "seed of the random inputs (default: a fresh one, "
            "printed)", commands=(CHECK, EMULATE, BENCH), metavar="N", minimum=0,
            maximum=2**32 - 1),
+    Option("--fmad", "bool", False, "check and time the build that contracts a*b+c into "
+           "FMAs (nvcc's default, what `nvcc -O3` makes of polycu's output; cuBLAS uses "
+           "them too) instead of the one that rounds like the CPU reference; the check "
+           "keeps its tolerance", commands=(CHECK, BENCH)),
     Option("--repeat", "int", 10, "timed runs per kernel (median and spread reported)",
            commands=(BENCH,), metavar="N", minimum=1),
     Option("--out", "str", None, "directory of the reports (default: out/bench-<DATASET>)",

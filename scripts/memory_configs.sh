@@ -31,6 +31,11 @@ declare -A configs=(
   [shared_private_64_all]="--shared-memory --private-memory --memory *:A=shared --memory *:B=shared --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
   [private]="--no-shared-memory --private-memory"
   [private_64]="--no-shared-memory --private-memory --sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
+  [tiles]=""
+  [tiles_fmad]="--fmad"
+  [tiles_64x32]="--sizes {kernel[i]->tile[64,32];kernel[i]->block[16,16]}"
+  [tiles_64x64]="--sizes {kernel[i]->tile[64,64];kernel[i]->block[16,16]}"
+  [tiles_64x32_fmad]="--fmad --sizes {kernel[i]->tile[64,32];kernel[i]->block[16,16]}"
 )
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(global shared shared_private shared_private_64 private_64)

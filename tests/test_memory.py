@@ -67,8 +67,12 @@ def test_dump_memory_names_every_kernel_and_array(capsys):
     assert "  C: register (read and written; 4 element(s) per thread for each value of the " \
         "first 0 schedule dimension(s), reused below them)" in out
     assert "  B: shared (read; a 16x32 tile per block and step of schedule dimension 1, " \
-        "loaded once, coalesced: each element is read by 8 threads in 8 warps)" in out
-    assert "  A: global (read; no reuse a register or a shared tile can hold)" in out
+        "loaded once, coalesced: each element is read by 8 threads in 8 warp(s))" in out
+    # one warp reads each element of A: it is tiled only because that pads S0 and S1
+    assert "  A: shared (read; a 32x16 tile per block and step of schedule dimension 1, " \
+        "loaded once, coalesced: each element is read by 32 threads in 1 warp(s), and the " \
+        "tile lets the statements reading it run padded)" in out
+    assert "  padded: S0, S1 run on every lane of the register tile" in out
     assert "  alpha: parameter (a scalar the SCoP never writes: passed by value)" in out
     assert main(["--dump-memory", "--no-private-memory", "--no-shared-memory", str(gemm)]) == 0
     out = capsys.readouterr().out
@@ -98,21 +102,36 @@ def test_gemm_keeps_a_register_tile_of_c_and_a_shared_tile_of_b():
     footprint = promotion.footprint.intersect_params(context)
     assert footprint.is_equal(expected.align_params(footprint.get_space())
                               .intersect_params(context))
-    (tile,) = placed.shared
-    assert (tile.array, tile.size, tile.extents, tile.sharing, tile.warps) == \
-        ("B", (16, 32), (16, 33), 8, 8)
+    a, b = placed.shared
+    assert (b.array, b.size, b.extents, b.sharing, b.warps) == ("B", (16, 32), (16, 33), 8, 8)
+    assert (a.array, a.size, a.extents, a.sharing, a.warps) == ("A", (32, 16), (32, 17), 32, 1)
+    assert placed.padded == {"S0", "S1"}
     source = kernel_source(place(program), kernel, layouts(program.scop))
     body = [line.strip() for line in source.splitlines()]
-    assert "double r0[4][1];" in body and "POLYCU_SHARED(double, s0, 528);" in body
-    copy = body.index("s0[((-16 * c2 + c5)) * 33 + t1] = B[c5 * 220 + (32 * b1 + t1)];")
+    assert "double r0[4][1] = {};" in body and "POLYCU_SHARED(double, s1, 528);" in body
+    # each thread copies its two rows of the strip in an unrolled lane loop, and sets
+    # the elements of the box outside the footprint to zero
+    copy = body.index("s1[((t0 + 8 * c7)) * 33 + t1] = B[((t0 + 16 * c2 + 8 * c7)) * 220 + "
+                      "(32 * b1 + t1)];")
+    assert body[copy - 2:copy] == ["for (int c7 = 0; c7 <= 1; c7 += 1) {",
+                                   "if (nj >= 32 * b1 + t1 + 1 && nk >= t0 + 16 * c2 + 8 * c7 + 1) {"]
+    assert body[copy + 2:copy + 5] == [
+        "if (16 * c2 + 15 >= nk || 32 * b1 + 31 >= nj) {",
+        "if (t0 + 16 * c2 + 8 * c7 >= nk || 32 * b1 + t1 >= nj) {",
+        "s1[((t0 + 8 * c7)) * 33 + t1] = 0;"]
     before = [k for k, line in enumerate(body[:copy]) if line == "__syncthreads();"]
     after = [k for k, line in enumerate(body[copy:]) if line == "__syncthreads();"]
-    assert copy - before[-1] <= 4 and after[0] <= 4    # the copy between two barriers
-    assert "r0[c7][0] += (alpha * A[((32 * b0 + t0 + 8 * c7)) * 240 + (16 * c2 + c4)]) * " \
-        "s0[c4 * 33 + t1];" in body
-    # every lane loop (registers need constant indices), and no other loop
+    # the copy between two barriers, with nothing but the copy phase between them
+    assert not any("r0[" in line for line in body[before[-1]:copy + after[0]])
+    # padded: no guard around the update in either kind of block
+    update = "r0[c7][0] += (alpha * s0[((t0 + 8 * c7)) * 17 + c4]) * s1[c4 * 33 + t1];"
+    at = [k for k, line in enumerate(body) if line == update]
+    assert len(at) == 2 and all(body[k - 1].startswith("for (int c7 = 0; c7 <= 3;")
+                                for k in at)
+    # every lane loop (registers need constant indices; copies all in flight), and
+    # no other loop
     assert body.count("#pragma unroll") == sum(
-        1 for line in body if line.startswith("for (int c7 = 0; c7 <= 3;"))
+        1 for line in body if line.startswith("for (int c7 = 0; c7 <= "))
     assert "r0[c7][0] = C[((32 * b0 + t0 + 8 * c7)) * 220 + (32 * b1 + t1)];" in body
     plain = kernel_source(place(program, False, False), kernel, layouts(program.scop))
     assert "r0" not in plain and "__syncthreads" not in plain
@@ -188,7 +207,7 @@ def test_a_removed_barrier_is_caught_as_a_race():
     scop = polycu.load(gemm)[0]
     description = compile_scops(gemm, [scop]).description["scops"][0]
     cuda = scop_translation_unit(description)
-    copy = "s0[((-16 * c2 + c5)) * 33 + t1] = B[c5 * 220 + (32 * b1 + t1)];"
+    copy = "s1[((t0 + 8 * c7)) * 33 + t1] = B[((t0 + 16 * c2 + 8 * c7)) * 220 + (32 * b1 + t1)];"
     assert copy in cuda
     good = emulate_scop(scop, cuda, description["host_function"], seed=3, nvcc=False,
                         params={"ni": 40, "nj": 40, "nk": 40})
@@ -198,7 +217,7 @@ def test_a_removed_barrier_is_caught_as_a_race():
     at = next(k for k, line in enumerate(lines) if line.strip() == copy)
     after = next(k for k in range(at, len(lines)) if "__syncthreads();" in lines[k])
     broken = "\n".join(lines[:after] + lines[after + 1:])
-    with pytest.raises(PolycuError, match=r"shared array s0 .*\(a missing barrier\)"):
+    with pytest.raises(PolycuError, match=r"shared array s[01] .*\(a missing barrier\)"):
         emulate_scop(scop, broken, description["host_function"], seed=3, nvcc=False,
                      params={"ni": 40, "nj": 40, "nk": 40})
 
@@ -273,3 +292,77 @@ def test_a_kernel_whose_analysis_exceeds_the_isl_budget_keeps_global_memory(caps
     out = capsys.readouterr().out
     assert "  acc0: global (read and written; the analysis of registers and shared tiles " \
         "ran out of its isl budget)" in out
+
+
+# syrk's triangle: the update reads A from global memory, so it is padded only in the
+# blocks whose lanes all lie in [0, n) (there its triangular guard goes), and keeps
+# its guards in the edge blocks, where a padded lane would read a row past n.
+SYRK = """
+void syrk(int n, int m, double alpha, double beta, double C[80][80], double A[80][70])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j <= i; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < m; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += alpha * A[i][k] * A[j][k];
+  }
+#pragma endscop
+}
+"""
+
+
+def emulated(scop, options, params, seed=5):
+    from polycu.driver import compile_scops
+    from polycu.runtime.emulate import emulate_scop, scop_translation_unit
+    description = compile_scops(scop.location.file, [scop], options).description["scops"][0]
+    cuda = scop_translation_unit(description)
+    report = emulate_scop(scop, cuda, description["host_function"], seed=seed, nvcc=False,
+                          params=params)
+    return cuda, report
+
+
+def test_padding_in_full_blocks_when_a_padded_lane_reads_global_memory(tmp_path):
+    from polycu.options import Options
+    source = tmp_path / "syrk.c"
+    source.write_text(SYRK)
+    scop = polycu.load(str(source))[0]
+    program = program_of(scop)
+    (kernel,) = program.kernels
+    placed = place(program).kernel(kernel.name)
+    assert placed.padded == {"S0", "S1"} and not placed.shared
+    body = [line.strip() for line in
+            kernel_source(place(program), kernel, layouts(scop)).splitlines()]
+    update = "r0[c3][0] += (alpha * A[((32 * b0 + t0 + 8 * c3)) * 70 + c2]) * " \
+        "A[((32 * b1 + t1)) * 70 + c2];"
+    full, edge = [k for k, line in enumerate(body) if line == update]
+    assert body[full - 1] == "for (int c3 = 0; c3 <= 3; c3 += 1) {"
+    assert body[edge - 1].startswith("if (n >= 32 * b0 + t0 + 8 * c3 + 1 && ")
+    for n in (37, 64, 80):       # edge blocks, full ones only, both
+        _, report = emulated(scop, Options(), {"n": n, "m": 23})
+        assert report.ok, report.format()
+
+
+def test_a_division_is_never_padded():
+    from polycu.memory.padding import _divides
+    from pycparser import c_parser
+    body = c_parser.CParser().parse("void f(){ x = a * (b / c); }").ext[0].body
+    assert _divides(body)
+    body = c_parser.CParser().parse("void f(){ x = a * b + c; }").ext[0].body
+    assert not _divides(body)
+
+
+def test_padded_gemm_edge_blocks_run_the_full_blocks_code_and_match():
+    from polycu.options import Options
+    sizes = "{ kernel[i] -> tile[64,64]; kernel[i] -> block[16,16] }"
+    program = gemm_program(sizes)
+    (kernel,) = program.kernels
+    body = [line.strip() for line in
+            kernel_source(place(program), kernel, layouts(program.scop)).splitlines()]
+    update = "r0[c7][c8] += (alpha * s0[((t0 + 16 * c7)) * 17 + c4]) * " \
+        "s1[c4 * 65 + (t1 + 16 * c8)];"
+    assert [line for line in body if "+= (alpha" in line] == [update, update]
+    scop = polycu.load(str(ROOT / "examples" / "gemm.c"))[0]
+    cuda, report = emulated(scop, Options(sizes=sizes), None)
+    assert report.ok, report.format()

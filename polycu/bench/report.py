@@ -118,7 +118,9 @@ def markdown(results: Sequence[BenchResult], meta: Mapping[str, Any]) -> str:
         "GPU = kernel time (median, data on the device); e2e = with transfers; "
         "min = compulsory bytes at the copy bandwidth; roof = roofline bound / time; "
         "speedups = baseline time / GPU kernel time; check = the timed build (nvcc "
-        "--fmad=false, which rounds like the CPU reference) against the CPU reference, "
+        + ("--fmad=true, FMA-contracted like `nvcc -O3`'s build" if meta.get("fmad") else
+           "--fmad=false, which rounds like the CPU reference")
+        + ") against the CPU reference, "
         "ok when every element is within the tolerance (rel. err: the largest "
         "relative error).", "",
         "| kernel | check | rel. err | GPU ms | ± | e2e ms | GFLOP/s | GB/s | min ms | × min "

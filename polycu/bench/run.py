@@ -79,7 +79,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         result.flops, result.bytes = work.flops, work.bytes
         result.footprint_bytes = work.footprint_bytes
         # The program that is timed below is the one that was checked.
-        checked = check_target(target, seed, init=options.init)
+        checked = check_target(target, seed, init=options.init, fmad=options.fmad)
         arrays = checked.report.arrays
         result.max_rel_error = max((c.max_rel_error for c in arrays), default=0.0)
         result.mismatches = sum(c.mismatches for c in arrays)
@@ -125,7 +125,8 @@ def run_command(args: argparse.Namespace) -> int:
             "date": datetime.datetime.now().isoformat(timespec="seconds"),
             "command": " ".join(["polycu bench", *map(shlex.quote, args.files),
                                  f"--dataset {dataset}", f"--repeat {args.repeat}",
-                                 f"--seed {seed}"]),
+                                 f"--seed {seed}"] + (["--fmad"] if args.fmad else [])),
+            "fmad": bool(args.fmad),
             "ceilings": asdict(info.ceilings), "device_info": asdict(info), "seed": seed,
             "repeat": args.repeat,
             "cpu": (cpu_description() if args.cpu_baseline and not cpu_times else

@@ -138,8 +138,10 @@ def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
     if isinstance(node, User):
         return [pad + line for line in user(node)]
     if isinstance(node, If):
-        lines = [f"{pad}if ({c_expr(node.cond, host, wide)}) {{"]
-        lines += child(node.then, depth + 1)
+        then = child(node.then, depth + 1)
+        if not then and node.else_ is None:     # a guard around no-ops only
+            return []
+        lines = [f"{pad}if ({c_expr(node.cond, host, wide)}) {{"] + then
         if node.else_ is not None:
             lines.append(f"{pad}}} else {{")
             lines += child(node.else_, depth + 1)

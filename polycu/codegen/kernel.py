@@ -112,11 +112,11 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
     copies = {name: (p, name == p.load) for p in memory.registers
               for name in (p.load, p.store)}
     loads = {t.copy: t for t in memory.shared}
+    zeros = {t.zero: t for t in memory.shared if t.zeros is not None}
 
     # A register's index is its lane (LANE_INDEX): the lane loops' iterators, which
-    # nvcc unrolls.
-    unrolled = frozenset(program.names.iterator + str(d)
-                         for d, count in zip(memory.lane_dimensions, memory.lanes) if count > 1)
+    # nvcc unrolls; a tile's copies run in the same dimensions (all loads in flight).
+    unrolled = frozenset(program.names.iterator + str(d) for d in memory.lane_dimensions)
 
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
@@ -136,6 +136,9 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
             cell = _cell(tile.array, node.args[memory.tile_depth:], arrays[tile.array])
             return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = "
                     f"{cell};"]
+        if node.name in zeros:
+            tile = zeros[node.name]
+            return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = 0;"]
         stmt = statements[node.name]
         promoted = {}
         for position, access in enumerate(stmt.accesses):
@@ -157,7 +160,9 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
             lines.append(f"{INDENT}{array.element_type} {array.name};")
         if array.name in registers:
             shape = "".join(f"[{n}]" for n in promotions[array.name].lanes)
-            lines.append(f"{INDENT}{array.element_type} {registers[array.name]}{shape};")
+            # padded lanes read registers no copy loads: give them a value
+            zero = " = {}" if memory.padded and promotions[array.name].lanes else ""
+            lines.append(f"{INDENT}{array.element_type} {registers[array.name]}{shape}{zero};")
         if array.name in tiles:
             tile = tiles[array.name]
             lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "

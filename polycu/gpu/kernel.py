@@ -113,6 +113,10 @@ class Kernel:
     # it (None for a single-thread kernel).  Threads adjacent in x run instances
     # equal in all of it but the x member, at position len(host_ids) + len(mapped) - 1.
     order: isl.UnionMap | None = None
+    # --sizes' tile size after the mapped members' (PPCG's tile of the next band
+    # member): the strip of the first loop inside the kernel that shared tiles
+    # are loaded for; None for the memory placement's default.
+    strip: int | None = None
 
     @property
     def launch_name(self) -> str:

@@ -316,8 +316,11 @@ class _Mapper:
         shared = {s.reduction_array for s in self.scop.statements if s.name in atomic}
         private = self.private(domain, prefix, _members(nodes[0], count) if count else None)
         private = (private & (reads | writes)) - shared
+        tiles = self.sizes.lookup(index, "tile") or ()
+        strip = tiles[count] if count and len(tiles) > count else None
         k = Kernel(f"{self.scop.name}_kernel{index}", index, domain, prefix, host_ids, band,
-                   mapped, atomic, stmts, frozenset(reads), frozenset(writes), private, order)
+                   mapped, atomic, stmts, frozenset(reads), frozenset(writes), private, order,
+                   strip)
         self.kernels.append(k)
         return isl.Schedule.from_domain(isl.UnionSet.from_set(k.launches))
 

@@ -7,8 +7,9 @@ Out: a ``Placement``: for every kernel and every array it touches, a ``Choice``
 
 An array a block reads across a loop goes to a shared tile (shared.py), array
 elements one thread reuses to its registers (registers.py, one per lane of the
-thread's register tile: lanes.py), every scalar the SCoP never writes travels by
-value as a kernel parameter, and the rest stays in global memory; the read-only
+thread's register tile: lanes.py; statements that may run on every lane of it
+are padded: padding.py), every scalar the SCoP never writes travels by value as a
+kernel parameter, and the rest stays in global memory; the read-only
 path, textures, surfaces and ``__constant__`` come with issue 13.
 """
 from .placement import (COPY_INDEX, GLOBAL, LANE_INDEX, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import islpy as isl
@@ -16,9 +17,10 @@ import islpy as isl
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of, sets_of
 from ..schedule import BudgetExceeded, operation_budget
-from .lanes import full_lanes, full_tiles, lane_order, uniform_lanes
+from .lanes import LaneOrder, full_lanes, full_tiles, lane_order, uniform_lanes
 from .registers import Promotion, promotions, with_copies
-from .shared import SharedOrder, SharedTile, tiles
+from .padding import Padding, padding
+from .shared import SharedOrder, SharedTile, copy_lanes, tile_index, tiles, with_zeros
 
 GLOBAL = "global"
 PARAMETER = "parameter"
@@ -51,7 +53,8 @@ class KernelPlacement:
     ``instances`` is the order of the statement instances alone (its last
     ``len(lanes)`` dimensions are the lanes); ``tile_depth`` the prefix of it at
     which the shared tiles are loaded; ``full`` the parameters (with b, h) of the
-    blocks whose lanes all fall inside the members' ranges (None: no lanes)."""
+    blocks whose lanes all fall inside the members' ranges (None: no lanes);
+    ``padded`` the statements that run on every lane, in range or not."""
 
     kernel: str
     choices: tuple[Choice, ...]
@@ -62,6 +65,7 @@ class KernelPlacement:
     lanes: tuple[int, ...] = ()
     tile_depth: int = 0
     full: isl.Set | None = None
+    padded: frozenset[str] = frozenset()   # statements run on every lane (padding.py)
 
     @property
     def lane_dimensions(self) -> range:
@@ -155,19 +159,24 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     lanes = lane_order(program, kernel) if private_memory or shared_memory else None
     if lanes is not None and not uniform_lanes(lanes):
         lanes = None
-    shared, registers = None, ()
+    shared: SharedOrder | None = None
+    registers: tuple[Promotion, ...] = ()
+    padded: Padding | None = None
+    context = kernel.context(program.scop.context)
     if lanes is not None:
         shareable = in_memory - kept - {a for a, kind in overrides.items() if kind == REGISTER}
         forced = frozenset(a for a, kind in overrides.items() if kind == SHARED)
-        if shared_memory:
-            shared = tiles(program, kernel, lanes, shareable, max_shared_memory, forced)
+        plan = partial(_plan, program, kernel, lanes, shareable, in_memory - kept,
+                       private_memory, shared_memory, max_shared_memory, context)
+        shared, registers, padded = plan(forced)
+        # A tile also where it lets more register-tiled statements run padded: the
+        # edge blocks then run the full blocks' code (gemm's kernel 1.5x faster on an
+        # H100 with A in a tile, docs/results/memory.md).
         tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
-        # Registers come with the lanes: measured on an H100, one register per thread
-        # in the kernel's own order gained nothing over nvcc's (symm, correlation lost
-        # 8-11%: docs/results/register_promotion.md), a register tile up to 1.7x.
-        if private_memory:
-            registers = promotions(program, kernel, in_memory - tiled - kept,
-                                   shared.lanes if shared else lanes)
+        if shared_memory and private_memory and shareable - tiled - forced:
+            other = plan(forced | (shareable - tiled))
+            if (other[2].score if other[2] else (0, 0)) > (padded.score if padded else (0, 0)):
+                shared, registers, padded = other
     promoted = {p.array: p for p in registers}
     choices = tuple(_choice(program.scop, kernel, array, promoted, shared, private_memory,
                             shared_memory)
@@ -175,16 +184,53 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     if lanes is None or (shared is None and not registers):
         return KernelPlacement(kernel.name, choices)   # the kernel's own order
     instances = shared.lanes if shared else lanes
+    if padded is not None:
+        instances = replace(instances, order=padded.apply(instances.order))
+        if shared is not None:
+            shared = replace(shared, order=padded.apply(shared.order), lanes=instances)
     order = with_copies(shared.order if shared else instances.order, registers)
     full = None
     if any(n > 1 for n in instances.lanes):
-        context = kernel.context(program.scop.context)
         timed = with_copies(instances.order, registers)
         order = order.union(full_lanes(timed, instances.lanes, kernel, context))
         full = full_tiles(kernel, context)
+    for tile in shared.tiles if shared else ():
+        for copies in (tile.copies, tile.zeros):
+            if copies is not None:
+                order = order.union(full_lanes(order.intersect_domain(copies),
+                                               copy_lanes(kernel, tile.size), kernel,
+                                               context))
     return KernelPlacement(kernel.name, choices, registers, order,
                            shared.tiles if shared else (), instances.order,
-                           instances.lanes, shared.depth if shared else 0, full)
+                           instances.lanes, shared.depth if shared else 0, full,
+                           frozenset(padded.orders) if padded else frozenset())
+
+
+def _plan(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, shareable: frozenset[str],
+          candidates: frozenset[str], private_memory: bool, shared_memory: bool,
+          max_shared_memory: int, context: isl.Set, forced: frozenset[str]
+          ) -> tuple[SharedOrder | None, tuple[Promotion, ...], Padding | None]:
+    """The shared tiles (``forced`` ones beyond the cost model's), the register tiles
+    and the padded statements of one kernel, with the tiles the padded statements
+    read filled with zeros outside their footprints."""
+    shared = tiles(program, kernel, lanes, shareable, max_shared_memory, forced) \
+        if shared_memory else None
+    tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
+    # Registers come with the lanes: measured on an H100, one register per thread
+    # in the kernel's own order gained nothing over nvcc's (symm, correlation lost
+    # 8-11%: docs/results/register_promotion.md), a register tile up to 1.7x.
+    registers = promotions(program, kernel, candidates - tiled,
+                           shared.lanes if shared else lanes) if private_memory else ()
+    by_value = frozenset(a.name for a in program.scop.arrays
+                         if passed_by_value(program.scop, a))
+    padded = padding(program, kernel, shared.lanes if shared else lanes, registers, shared,
+                     context, by_value)
+    if padded is not None and shared is not None:
+        filled = with_zeros(shared, padded.tiles, kernel, context)
+        if filled is None:
+            return shared, registers, None        # a zero fill could not be proven
+        shared = filled
+    return shared, registers, padded
 
 
 def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promotion],
@@ -196,9 +242,11 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
     tile = {t.array: t for t in shared.tiles}.get(array.name) if shared else None
     if tile is not None:
         size = "x".join(str(n) for n in tile.size)
+        why = f"each element is read by {tile.sharing} threads in {tile.warps} warp(s)"
+        if tile.warps < 2 and tile.zeros is not None:
+            why += ", and the tile lets the statements reading it run padded"
         return Choice(array.name, SHARED, f"{role}; a {size} tile per block and step of "
-                      f"schedule dimension {shared.depth - 1}, loaded once, coalesced: each "
-                      f"element is read by {tile.sharing} threads in {tile.warps} warps")
+                      f"schedule dimension {shared.depth - 1}, loaded once, coalesced: {why}")
     if array.name in promoted:
         promotion = promoted[array.name]
         count = math.prod(promotion.lanes)
@@ -248,7 +296,7 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
                 prefix = time.project_out(isl.dim_type.out, placed.tile_depth,
                                           width - placed.tile_depth)
                 result.setdefault(stmt.name, []).append(
-                    (position, _in_tile(tiles[access.array], access.relation, prefix)))
+                    (position, tile_index(tiles[access.array], access.relation, prefix)))
     for promotion in placed.registers:
         if not promotion.lanes:
             continue
@@ -262,24 +310,19 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
             result[name] = [(LANE_INDEX, lanes.set_tuple_name(isl.dim_type.in_, name)
                              .set_tuple_name(isl.dim_type.out, "lane"))]
     for tile in placed.shared:
-        (copies,) = sets_of(tile.copies)
-        rank = len(tile.size)
-        depth = copies.dim(isl.dim_type.set) - rank
-        identity = isl.Map.identity(copies.get_space().map_from_set()).intersect_domain(copies)
-        cells = identity.project_out(isl.dim_type.out, 0, depth).set_tuple_name(
-            isl.dim_type.out, tile.array)
-        points = identity.project_out(isl.dim_type.out, depth, rank)
-        result[tile.copy] = [(COPY_INDEX, _in_tile(tile, cells, points))]
+        for name, instances in ((tile.copy, tile.copies), (tile.zero, tile.zeros)):
+            if instances is None:
+                continue
+            (copies,) = sets_of(instances)
+            rank = len(tile.size)
+            depth = copies.dim(isl.dim_type.set) - rank
+            identity = isl.Map.identity(copies.get_space().map_from_set()).intersect_domain(
+                copies)
+            cells = identity.project_out(isl.dim_type.out, 0, depth).set_tuple_name(
+                isl.dim_type.out, tile.array)
+            points = identity.project_out(isl.dim_type.out, depth, rank)
+            result[name] = [(COPY_INDEX, tile_index(tile, cells, points))]
     return result
-
-
-# e - o(p): an element e = R(x) of a tile at the prefix p = P(x) of instance x.
-def _in_tile(tile: SharedTile, relation: isl.Map, prefix: isl.Map) -> isl.Map:
-    """x -> the index in ``tile`` of the element ``relation`` maps x to."""
-    corner = prefix.apply_range(tile.offset.align_params(prefix.get_space()))
-    relation = relation.align_params(corner.get_space()).intersect_domain(corner.domain())
-    index = relation.sum(corner.align_params(relation.get_space()).neg())
-    return index.set_tuple_name(isl.dim_type.out, tile.storage)
 
 
 def format_placement(placement: Placement) -> str:
@@ -290,6 +333,10 @@ def format_placement(placement: Placement) -> str:
         lines.append(f"{placed.kernel}:")
         for choice in placed.choices:
             lines.append(f"  {choice.array}: {choice.kind} ({choice.reason})")
+        if placed.padded:
+            lines.append(f"  padded: {', '.join(sorted(placed.padded))} run on every lane "
+                         "of the register tile, in range or not (no guard in edge blocks; "
+                         "the extra lanes' results are never stored)")
         if not placed.choices:
             lines.append("  (no array)")
     return "\n".join(lines) + "\n"

@@ -34,7 +34,7 @@ copy, or that only serves one warp, costs more in barriers than L1 saves.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import islpy as isl
 
@@ -64,11 +64,18 @@ class SharedTile:
     copies: isl.UnionSet         # this thread's copy instances copy_A[p, e]
     sharing: int                 # threads of the block reading each element
     warps: int                   # of them in different warps
+    footprint: isl.Map | None = None    # F: p -> A, the block's footprint
+    zeros: isl.UnionSet | None = None   # this thread's zero fills zero_A[p, e] (padding)
 
     @property
     def copy(self) -> str:
         """The name of the copy statement that loads the tile."""
         return copy_name(self.array)
+
+    @property
+    def zero(self) -> str:
+        """The name of the statement that fills the box outside the footprint."""
+        return f"polycu_zero_{self.array}"
 
     @property
     def elements(self) -> int:
@@ -164,18 +171,35 @@ def _thread_id(kernel: Kernel) -> tuple[str, int]:
 # dimension before it = t_y (mod B_y), and so on; a box with fewer dimensions than
 # the block has mapped axes spreads its dimension over the flat thread id.  The
 # threads of a warp then load consecutive elements of a row: coalesced.
+def _strides(kernel: Kernel, size: tuple[int, ...]) -> list[tuple[str, int] | None]:
+    """Per dimension of the box, (thread id expression, thread count) of the threads
+    it is spread over, or None for a dimension each thread runs whole."""
+    axes = _x_first(kernel)
+    result: list[tuple[str, int] | None] = [None] * len(size)
+    if len(size) < len(axes):
+        result[-1] = _thread_id(kernel)
+    else:
+        for k, m in enumerate(axes):
+            result[len(size) - 1 - k] = (m.thread_id, m.block)
+    return result
+
+
 def _distribution(kernel: Kernel, size: tuple[int, ...], name: str) -> isl.Set:
     """The z = e - o(p) one thread copies (the t parameters name the thread)."""
-    axes = _x_first(kernel)
     z = [f"z{k}" for k in range(len(size))]
-    if len(size) < len(axes):
-        tid, n = _thread_id(kernel)
-        cond = [f"(z{len(size) - 1} - ({tid})) mod {n} = 0"]
-    else:
-        cond = [f"(z{len(size) - 1 - k} - {m.thread_id}) mod {m.block} = 0"
-                for k, m in enumerate(axes)]
-    params = ", ".join(m.thread_id for m in axes)
+    cond = [f"(z{k} - ({tid})) mod {n} = 0"
+            for k, spread in enumerate(_strides(kernel, size)) if spread
+            for tid, n in [spread]]
+    params = ", ".join(m.thread_id for m in _x_first(kernel))
     return isl.Set(f"[{params}] -> {{ {name}[{', '.join(z)}] : {' and '.join(cond)} }}")
+
+
+def copy_lanes(kernel: Kernel, size: tuple[int, ...]) -> tuple[int, ...]:
+    """The trip counts of a thread's copy loops over a box of ``size``: its share of
+    each dimension, ``ceil(size_k / n_k)`` along a dimension spread over ``n_k``
+    threads."""
+    return tuple(-(-extent // spread[1]) if spread else extent
+                 for extent, spread in zip(size, _strides(kernel, size)))
 
 
 def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozenset[str],
@@ -198,7 +222,7 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
     q = first_loop(lanes, reading)
     if q is None:
         return None
-    mined = strip_mine(lanes, q, STRIP)
+    mined = strip_mine(lanes, q, kernel.strip or STRIP)
     prefix = mined.order.apply_range(keep(mined.width, q + 1, 0, mined.order.get_space()))
     found: list[SharedTile] = []
     used = 0
@@ -223,7 +247,7 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
             continue
         used += bytes_
         found.append(SharedTile(array.name, program.names.shared_id(len(found)), offset,
-                                size, extents, copies, sharing, warps))
+                                size, extents, copies, sharing, warps, maps_of(block)[0]))
     if not found:
         return None
     room = q + 3 + max(len(t.size) for t in found) + len(mined.lanes)
@@ -232,7 +256,8 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
                           mined.lanes)
     order = mined.order
     for index, tile in enumerate(found):
-        order = order.union(_copy_order(tile, index, q + 1, mined.width))
+        order = order.union(_copy_order(tile.copy, tile.copies, tile, index, q + 1,
+                                         mined.width, kernel))
     # Barriers at every prefix of the block (not only where it copies): the loops
     # around them then are the block's, with bounds free of the thread ids.
     prefixes = blockwide(isl.UnionMap.from_range(prefix.intersect_domain(domain).range()),
@@ -293,17 +318,35 @@ def _copies(block: isl.UnionMap, offset: isl.Map, size: tuple[int, ...],
     return isl.UnionSet.from_set(mine.flatten().set_tuple_name(name))
 
 
-def _copy_order(tile: SharedTile, index: int, depth: int, width: int) -> isl.UnionMap:
-    """{ copy_A[p, e] -> [p, COPY, index, e, 0 ..] } over ``width`` dimensions (each
-    tile's copy loops apart)."""
-    (copies,) = sets_of(tile.copies)
+# A thread's copies run in its own lanes: z_k = n_k l_k + t_k along a dimension
+# spread over n_k threads (z_k itself along one it runs whole), with l in the last
+# dimensions of the time, where the statements' lanes are.  The loops over l then
+# have constant bounds once the no-op lanes fill them (lanes.full_lanes) and are
+# unrolled, so that a thread's loads of a tile are all in flight at once.
+def _copy_order(name: str, instances: isl.UnionSet, tile: SharedTile, index: int,
+                depth: int, width: int, kernel: Kernel) -> isl.UnionMap:
+    """{ name[p, e] -> [p, COPY, index, 0 .., l] } over ``width`` dimensions for the
+    copies (or zero fills) ``instances`` of ``tile``, with l the thread's lane of
+    z = e - o(p)."""
+    (copies,) = sets_of(instances)
     rank = len(tile.size)
     p = [f"p{k}" for k in range(depth)]
     e = [f"e{k}" for k in range(rank)]
-    time = p + [str(COPY), str(index)] + e + ["0"] * (width - depth - 2 - rank)
-    copy = isl.Map(f"{{ {tile.copy}[{', '.join(p + e)}] -> [{', '.join(time)}] }}")
-    copy = copy.align_params(copies.get_space())
-    return isl.UnionMap.from_map(copy.intersect_domain(copies.align_params(copy.get_space())))
+    z = [f"z{k}" for k in range(rank)]
+    array = tile.offset.get_tuple_name(isl.dim_type.out)
+    instance = f"{name}[{', '.join(p + e)}]"
+    prefix = isl.Map(f"{{ {instance} -> [{', '.join(p)}] }}")
+    corner = prefix.apply_range(tile.offset.align_params(prefix.get_space()))
+    cell = isl.Map(f"{{ {instance} -> {array}[{', '.join(e)}] }}")
+    shift = cell.align_params(corner.get_space()).sum(corner.neg())
+    lanes = [f"floor(z{k} / {spread[1]})" if spread else f"z{k}"
+             for k, spread in enumerate(_strides(kernel, tile.size))]
+    time = p + [str(COPY), str(index)] + ["0"] * (width - depth - 2 - rank) + lanes
+    timing = isl.Map(f"{{ [{', '.join(p + z)}] -> [{', '.join(time)}] }}")
+    copy = prefix.align_params(shift.get_space()).flat_range_product(shift)
+    copy = copy.apply_range(timing.align_params(copy.get_space()))
+    copy = copy.intersect_domain(copies.align_params(copy.get_space()))
+    return isl.UnionMap.from_map(copy)
 
 
 def _barrier_order(prefixes: isl.UnionSet, name: str, phase: int, width: int
@@ -317,6 +360,47 @@ def _barrier_order(prefixes: isl.UnionSet, name: str, phase: int, width: int
     sync = sync.align_params(points.get_space())
     points = points.set_tuple_name(name).align_params(sync.get_space())
     return isl.UnionMap.from_map(sync.intersect_domain(points))
+
+
+# The box o(p) + [0, size) minus F(p), spread over the threads like the copies: with
+# them, every element of the box is written at each prefix (padded lanes read it).
+def with_zeros(shared: SharedOrder, arrays: frozenset[str], kernel: Kernel,
+               context: isl.Set) -> SharedOrder | None:
+    """``shared`` with the tiles of ``arrays`` set to zero outside their footprints,
+    in the copy phase; None when a fill cannot be proven to cover exactly that."""
+    order, found = shared.order, []
+    for index, tile in enumerate(shared.tiles):
+        rest = _box_of(tile).subtract(tile.footprint) \
+            if tile.array in arrays and tile.footprint is not None else None
+        if rest is None or rest.is_empty():
+            found.append(tile)
+            continue
+        rest = isl.UnionMap.from_map(rest)
+        zeros = _copies(rest, tile.offset, tile.size, kernel, tile.zero)
+        if not _loads_footprint(zeros, rest, kernel, context):
+            return None
+        order = order.union(_copy_order(tile.zero, zeros, tile, index, shared.depth,
+                                        shared.lanes.width, kernel))
+        found.append(replace(tile, zeros=zeros))
+    return SharedOrder(order, shared.depth, tuple(found), shared.lanes)
+
+
+def _box_of(tile: SharedTile) -> isl.Map:
+    """p -> the elements o(p) + [0, size) of the tile's box."""
+    cells = isl.Map.universe(tile.offset.get_space())
+    for k, extent in enumerate(tile.size):
+        cells = cells.lower_bound_val(isl.dim_type.out, k, isl.Val(0)).upper_bound_val(
+            isl.dim_type.out, k, isl.Val(extent - 1))
+    return cells.intersect_domain(tile.offset.domain()).sum(tile.offset)
+
+
+# e - o(p): an element e = R(x) of a tile at the prefix p = P(x) of instance x.
+def tile_index(tile: SharedTile, relation: isl.Map, prefix: isl.Map) -> isl.Map:
+    """x -> the index in ``tile`` of the element ``relation`` maps x to."""
+    corner = prefix.apply_range(tile.offset.align_params(prefix.get_space()))
+    relation = relation.align_params(corner.get_space()).intersect_domain(corner.domain())
+    index = relation.sum(corner.align_params(relation.get_space()).neg())
+    return index.set_tuple_name(isl.dim_type.out, tile.storage)
 
 
 # The copies of all threads, t projected out, must equal wrap(F) renamed: every

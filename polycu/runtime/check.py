@@ -87,8 +87,10 @@ def targets(path: str, options: Options, *, dataset: str | None = None,
 
 
 #: nvcc options of the build that is checked and timed: no contraction of a*b+c
-#: into an FMA, as in the CPU reference (see the module docstring).
+#: into an FMA, as in the CPU reference (see the module docstring); with --fmad,
+#: nvcc's default contraction (FMA_OPTIONS).
 DEVICE_OPTIONS = ("--fmad=false",)
+FMA_OPTIONS = ("--fmad=true",)
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,16 +104,18 @@ class Checked:
 
 def check_target(target: Target, seed: int, *, rtol: float | None = None,
                  timeout: float = 600.0, init: str | None = None,
-                 profile: str = DEFAULT_PROFILE) -> Checked:
+                 profile: str = DEFAULT_PROFILE, fmad: bool = False) -> Checked:
     """Run the CPU reference and the GPU kernels on copies of the same inputs and
     compare every array they may change.
 
-    One build is made (``DEVICE_OPTIONS``): the program returned is the one that
-    was compared, so a timing of it is a timing of checked code."""
+    One build is made (``DEVICE_OPTIONS``, or ``FMA_OPTIONS`` with ``fmad``): the
+    program returned is the one that was compared, so a timing of it is a timing of
+    checked code."""
     scop, params = target.scop, target.params
     ran = run_reference(scop, params, lambda kind: target.inputs(seed, init, kind), profile,
                         timeout=timeout)
-    program = DeviceProgram(target.description, params, ran.inputs, options=DEVICE_OPTIONS)
+    program = DeviceProgram(target.description, params, ran.inputs,
+                            options=FMA_OPTIONS if fmad else DEVICE_OPTIONS)
     actual = program.run()
     comparisons = compare_scop_arrays(scop, ran.expected, actual, rtol)
     report = EmulationReport(scop.name, params, seed, comparisons, location=scop.location,
@@ -128,6 +132,7 @@ def check_file(path: str, options: Options | None = None, *, dataset: str | None
     import_pycuda()  # before any compilation: without a GPU nothing can be checked
     seed = fresh_seed() if seed is None else seed
     options = options or Options()
-    return [check_target(target, seed, init=options.init, profile=profile).report
+    return [check_target(target, seed, init=options.init, profile=profile,
+                         fmad=options.fmad).report
             for target in targets(path, options, dataset=dataset, overrides=params,
                                   limit=limit)]
