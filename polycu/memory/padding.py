@@ -25,11 +25,12 @@ lane of ``S``: ``outer`` projects out the lanes and the thread ids), when:
    reads ``S`` is padded in the blocks whose lanes are all in the members' ranges
    (``full_tiles``: there triangular guards go), elsewhere it keeps its domain;
 3. its arrays are floating-point and its body divides nothing (no trap on
-   values computed from a padded lane) and it is no atomic update.
+   values computed from a padded lane) and it is no atomic update;
+4. it runs inside a loop of the kernel (elsewhere its guards cost once).
 
 ``T_S^-1`` is one affine piece, one-to-one on the padded times, so each time still
-runs one instance and each instance one time.  The padded instances need no guard, so the lane loops of a partial
-block run the full block's code.
+runs one instance and each instance one time.  The padded instances need no guard,
+so the lane loops of a partial block run the full block's code.
 """
 from __future__ import annotations
 
@@ -96,8 +97,9 @@ def padding(program: GpuProgram, kernel: Kernel, instances: LaneOrder,
         if found is None:
             continue
         relation = _relation(instances.order, stmt)
-        padded = _padded(relation, instances.lanes, kernel, context) \
-            if relation is not None else None
+        if relation is None or not _in_a_loop(relation, lanes):
+            continue
+        padded = _padded(relation, instances.lanes, kernel, context)
         if padded is not None and found:          # global reads: full blocks only
             padded = padded.intersect_params(full.align_params(padded.get_space())) \
                 .union(relation.align_params(padded.get_space())).coalesce()
@@ -151,6 +153,16 @@ def _relation(order: isl.UnionMap, stmt: Statement) -> isl.Map | None:
         isl.Set.universe(stmt.domain.get_space()).align_params(order.get_space())))
     found = maps_of(part)
     return found[0] if len(found) == 1 else None
+
+
+# A statement outside every loop of the kernel runs its lanes once per thread: its
+# guards cost once, and padding it gains nothing.
+def _in_a_loop(relation: isl.Map, lanes: int) -> bool:
+    """Whether T_S takes several times outside the lanes (for some parameters)."""
+    times = relation.range()
+    width = times.dim(isl.dim_type.set)
+    outer = times.project_out(isl.dim_type.set, width - lanes, lanes)
+    return not outer.lexmin().is_equal(outer)
 
 
 # E_S = T_S^-1(outer(T_S(D_S)) x box): the inverse of T_S (time -> instance, one
