@@ -165,12 +165,34 @@ def memory_overrides(items: Sequence[str]) -> dict[int, dict[str, str]]:
     return result
 
 
+def unmatched_overrides(program: GpuProgram, overrides: dict[int, dict[str, str]]
+                        ) -> list[str]:
+    """What of --memory names no kernel or no array of the kernels it names in this
+    SCoP (said, not fatal: a file may have several SCoPs)."""
+    kernels = {k.index: k for k in program.kernels}
+    said = []
+    for index, arrays in sorted(overrides.items()):
+        if index != ANY and index not in kernels:
+            said.append(f"{index}:{','.join(sorted(arrays))}: {program.scop.name} has no "
+                        f"kernel {index} (kernels 0 to {len(kernels) - 1}); ignored here")
+            continue
+        chosen = kernels.values() if index == ANY else [kernels[index]]
+        used = {a for k in chosen for a in k.reads | k.writes}
+        for array in sorted(set(arrays) - used):
+            where = "no kernel" if index == ANY else f"kernel {index}"
+            said.append(f"{'*' if index == ANY else index}:{array}={arrays[array]}: "
+                        f"{where} of {program.scop.name} touches '{array}'; ignored here")
+    return said
+
+
 def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
                  *, index: int = 0) -> Placement:
     """The GPU program of one SCoP with its arrays placed in memory."""
     options = options or Options()
     overrides = memory_overrides(options.memory)
     program = program_of(scop, options, reporter, index=index)
+    for item in unmatched_overrides(program, overrides):
+        (reporter or Reporter()).note(f"--memory {item}", scop.location)
     plain: frozenset[str] = frozenset()
     while True:
         placement = place(program, options.private_memory, options.shared_memory,

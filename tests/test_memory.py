@@ -198,6 +198,16 @@ def test_memory_overrides_and_switches(capsys):
     assert "shared (" not in capsys.readouterr().out      # 16x33 doubles do not fit
     assert main(["--dump-memory", "--memory", "0:B=texture", gemm]) == 1
     assert "--memory wants K:ARRAY=KIND" in capsys.readouterr().err
+    # what names nothing is said (a file may have other SCoPs), and changes nothing
+    assert main(["--dump-memory", "--memory", "3:A=shared", "--memory", "*:Q=global",
+                 gemm]) == 0
+    said = capsys.readouterr()
+    assert "note: --memory *:Q=global: no kernel of kernel_gemm_scop0 touches 'Q'; " \
+        "ignored here" in said.err
+    assert "note: --memory 3:A: kernel_gemm_scop0 has no kernel 3 (kernels 0 to 0); " \
+        "ignored here" in said.err
+    assert main(["--dump-memory", gemm]) == 0
+    assert capsys.readouterr().out == said.out
 
 
 def test_a_removed_barrier_is_caught_as_a_race():
