@@ -354,13 +354,16 @@ def test_padding_in_full_blocks_when_a_padded_lane_reads_global_memory(tmp_path)
         assert report.ok, report.format()
 
 
-def test_a_division_is_never_padded():
-    from polycu.memory.padding import _divides
+def test_a_division_or_an_integer_conversion_is_never_padded():
+    from polycu.memory.padding import _may_trap
     from pycparser import c_parser
-    body = c_parser.CParser().parse("void f(){ x = a * (b / c); }").ext[0].body
-    assert _divides(body)
-    body = c_parser.CParser().parse("void f(){ x = a * b + c; }").ext[0].body
-    assert not _divides(body)
+
+    def body(text):
+        return c_parser.CParser().parse(f"void f(){{ {text} }}").ext[0].body
+
+    assert _may_trap(body("x = a * (b / c);")) and _may_trap(body("x %= 3;"))
+    assert _may_trap(body("x = a + (int) b;"))
+    assert not _may_trap(body("x = a * b + (double) c;"))
 
 
 def test_padded_gemm_edge_blocks_run_the_full_blocks_code_and_match():

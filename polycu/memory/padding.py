@@ -24,8 +24,9 @@ lane of ``S``: ``outer`` projects out the lanes and the thread ids), when:
    global memory inside its array, so every value it reads is defined.  With global
    reads ``S`` is padded in the blocks whose lanes are all in the members' ranges
    (``full_tiles``: there triangular guards go), elsewhere it keeps its domain;
-3. its arrays are floating-point and its body divides nothing (no trap on
-   values computed from a padded lane) and it is no atomic update;
+3. its arrays are floating-point and its body neither divides nor converts to a
+   type that is not floating (no trap or undefined conversion on values computed
+   from a padded lane), and it is no atomic update;
 4. it runs inside a loop of the kernel (elsewhere its guards cost once).
 
 ``T_S^-1`` is one affine piece, one-to-one on the padded times, so each time still
@@ -35,7 +36,7 @@ so the lane loops of a partial block run the full block's code.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Mapping
 
 import islpy as isl
 from pycparser import c_ast
@@ -90,6 +91,7 @@ def padding(program: GpuProgram, kernel: Kernel, instances: LaneOrder,
     orders: dict[str, isl.Map] = {}
     read_tiles: set[str] = set()
     everywhere: set[str] = set()
+    read: dict[str, isl.UnionSet] = {}       # per global array, what the block reads
     for stmt in scop.statements:
         if stmt.name not in kernel.statements or stmt.name in kernel.atomic:
             continue
@@ -106,11 +108,11 @@ def padding(program: GpuProgram, kernel: Kernel, instances: LaneOrder,
         if padded is None or padded.domain().is_subset(relation.domain()):
             continue
         extra = padded.subtract_domain(relation.domain())
+        for name in found - set(read):
+            read[name] = _block_reads(program, kernel, instances.order, name, context)
         if not _registers_free(extra, stmt, promoted, lanes, context) or \
                 not _inside_tiles(padded, stmt, tiles, shared, context) or \
-                not _inside_arrays(padded.domain(), stmt, found, arrays,
-                                   _block_reads(program, kernel, instances.order, found,
-                                                context), context):
+                not _inside_arrays(padded.domain(), stmt, found, arrays, read, context):
             continue
         orders[stmt.name] = padded
         if not found:
@@ -136,15 +138,21 @@ def _eligible(stmt: Statement, kernel: Kernel, promoted: dict[str, Promotion],
             if access.array in kernel.writes or array.extent_set is None:
                 return None
             globals_.add(access.array)
-    return None if _divides(stmt.body) else frozenset(globals_)
+    return None if _may_trap(stmt.body) else frozenset(globals_)
 
 
-def _divides(node: c_ast.Node) -> bool:
-    """Whether the C body ``node`` has a division or a remainder."""
+def _may_trap(node: c_ast.Node) -> bool:
+    """Whether the C body ``node`` divides, takes a remainder or converts to a type
+    that is not floating (undefined for a padded lane's value out of range)."""
     if isinstance(node, (c_ast.BinaryOp, c_ast.Assignment)) and \
             node.op in ("/", "%", "/=", "%="):
         return True
-    return any(_divides(child) for _, child in node.children())
+    if isinstance(node, c_ast.Cast) and not (
+            isinstance(node.to_type.type, c_ast.TypeDecl)
+            and isinstance(node.to_type.type.type, c_ast.IdentifierType)
+            and " ".join(node.to_type.type.type.names) in FLOATING):
+        return True
+    return any(_may_trap(child) for _, child in node.children())
 
 
 def _relation(order: isl.UnionMap, stmt: Statement) -> isl.Map | None:
@@ -231,21 +239,18 @@ def _inside_arrays(domain: isl.Set, stmt: Statement, names: frozenset[str],
     return True
 
 
-def _block_reads(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
-                 names: Iterable[str], context: isl.Set) -> dict[str, isl.UnionSet]:
-    """Per array of ``names``, the elements the real instances of the block read."""
+def _block_reads(program: GpuProgram, kernel: Kernel, order: isl.UnionMap, name: str,
+                 context: isl.Set) -> isl.UnionSet:
+    """The elements of array ``name`` that the real instances of the block read."""
     domain = order.domain()
-    result = {}
-    for name in names:
-        read = isl.UnionMap.empty(domain.get_space())
-        for stmt in program.scop.statements:
-            for access in stmt.accesses:
-                if access.is_read and access.array == name:
-                    read = read.union(isl.UnionMap.from_map(
-                        access.relation.align_params(domain.get_space())))
-        cells = domain.apply(read.align_params(domain.get_space()))
-        result[name] = blockwide(isl.UnionMap.from_range(cells), kernel, context).range()
-    return result
+    read = isl.UnionMap.empty(domain.get_space())
+    for stmt in program.scop.statements:
+        for access in stmt.accesses:
+            if access.is_read and access.array == name:
+                read = read.union(isl.UnionMap.from_map(
+                    access.relation.align_params(domain.get_space())))
+    cells = domain.apply(read.align_params(domain.get_space()))
+    return blockwide(isl.UnionMap.from_range(cells), kernel, context).range()
 
 
 def _inside_tiles(padded: isl.Map, stmt: Statement, tiles: dict[str, SharedTile],
