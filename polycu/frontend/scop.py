@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
+from typing import Iterable
 
 import islpy as isl
 from pycparser import c_ast
@@ -83,7 +84,8 @@ def _build_scop(region: Region, symbols: dict[str, Symbol], source: str, index: 
     param_space = isl.Space.create_from_names(CTX, set=[], params=list(params))
     types = tuple(builder.type_of(p) for p in params)
     ctx = _context(params, [v for _, v in described] + _type_ranges(params, types)
-                   + builder.assumptions, context, region.location).align_params(param_space)
+                   + builder.assumptions + _pointer_rows(builder.statements, arrays),
+                   context, region.location).align_params(param_space)
     # Within the context, the pieces that conversions and wrap-arounds add for
     # impossible parameter values (an unsigned extent below 0) drop out.
     known = ctx
@@ -102,6 +104,34 @@ def _build_scop(region: Region, symbols: dict[str, Symbol], source: str, index: 
                 statements=statements, schedule=schedule, location=region.location,
                 original_code=code, declarations=declarations,
                 parameter_types=tuple(t.name for t in types))
+
+
+# A pointer parameter's device copy starts at its element 0 (its rows are counted
+# from the footprint's largest index), so the kernels assume that no instance
+# indexes it below 0: { p : no access of A at p has i_0 < 0 }.  C allows a negative
+# index into a pointer that points inside an array; the host function then stops
+# with the assumption instead of copying the wrong rows.
+def _pointer_rows(statements: Iterable[Statement], arrays: tuple[Array, ...]) -> list[isl.Set]:
+    """Per array passed as a pointer, the parameters at which no access indexes its
+    first dimension below 0."""
+    result = []
+    for array in arrays:
+        if not array.extents or array.extents[0] is not None:
+            continue
+        below = isl.Set.empty(isl.Space.params_alloc(CTX, 0))
+        for stmt in statements:
+            for access in stmt.accesses:
+                if access.array != array.name:
+                    continue
+                cells = stmt.domain.apply(access.relation.intersect_domain(stmt.domain))
+                negative = cells.intersect(isl.Set(
+                    f"{{ {array.name}[" + ", ".join(f"i{k}" for k in range(array.rank))
+                    + "] : i0 < 0 }").align_params(cells.get_space()))
+                below = below.align_params(negative.get_space()).union(
+                    negative.params().align_params(below.get_space()))
+        if not below.is_empty():
+            result.append(below.complement().coalesce())
+    return result
 
 
 def _type_ranges(params: tuple[str, ...], types: tuple[Arith, ...]) -> list[isl.Set]:
