@@ -137,6 +137,13 @@ def full_tiles(kernel: Kernel, context: isl.Set) -> isl.Set:
     return result.coalesce()
 
 
+def box(extents: tuple[int, ...], name: str = "") -> isl.Set:
+    """{ name[x] : 0 <= x_k < extents_k }."""
+    dims = ", ".join(f"x{k}" for k in range(len(extents)))
+    bounds = " and ".join(f"0 <= x{k} < {n}" for k, n in enumerate(extents))
+    return isl.Set(f"{{ {name}[{dims}] : {bounds} }}")
+
+
 # Loops over the lanes index registers, so nvcc must unroll them: their bounds must
 # be the constants 0 and U - 1.  isl bounds a loop by the union of the domains in
 # it, so a statement that does nothing, LANES_S[s, u] at [s, u] for every s at which
@@ -153,8 +160,7 @@ def full_lanes(timed: isl.UnionMap, lanes: tuple[int, ...], kernel: Kernel,
     instances and register copies, whose last dimensions are lanes) full, for every
     thread of the block alike (so no thread-dependent guard hoists)."""
     count = len(lanes)
-    box = isl.Set("{ [" + ", ".join(f"u{k}" for k in range(count)) + "] : " + " and ".join(
-        f"0 <= u{k} < {n}" for k, n in enumerate(lanes)) + " }")
+    lane_box = box(lanes)
     result = isl.UnionMap.empty(timed.get_space())
     for relation in maps_of(timed):
         times = blockwide(isl.UnionMap.from_range(isl.UnionSet.from_set(relation.range())),
@@ -162,7 +168,7 @@ def full_lanes(timed: isl.UnionMap, lanes: tuple[int, ...], kernel: Kernel,
         (points,) = sets_of(times)
         width = points.dim(isl.dim_type.set)
         outer = points.project_out(isl.dim_type.set, width - count, count)
-        full = outer.flat_product(box.align_params(outer.get_space()))
+        full = outer.flat_product(lane_box.align_params(outer.get_space()))
         noop = isl.Map.identity(full.get_space().map_from_set()).intersect_domain(full)
         name = f"{LANES}_{relation.get_tuple_name(isl.dim_type.in_)}"
         result = result.union(isl.UnionMap.from_map(noop.set_tuple_name(isl.dim_type.in_,

@@ -43,7 +43,7 @@ from pycparser import c_ast
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Statement, maps_of, sets_of
-from .lanes import LaneOrder, blockwide, full_tiles
+from .lanes import LaneOrder, blockwide, box, full_tiles
 from .registers import Promotion
 from .shared import SharedOrder, SharedTile, tile_index
 
@@ -192,9 +192,7 @@ def _padded(relation: isl.Map, lanes: tuple[int, ...], kernel: Kernel,
     outer = times.project_out(isl.dim_type.set, width - len(lanes), len(lanes))
     (outer,) = sets_of(blockwide(isl.UnionMap.from_range(isl.UnionSet.from_set(outer)),
                                  kernel, context).range())
-    box = isl.Set("{ [" + ", ".join(f"u{k}" for k in range(len(lanes))) + "] : " +
-                  " and ".join(f"0 <= u{k} < {n}" for k, n in enumerate(lanes)) + " }")
-    full = outer.flat_product(box.align_params(outer.get_space()))
+    full = outer.flat_product(box(lanes).align_params(outer.get_space()))
     padded = isl.Map.from_multi_aff(inverse).intersect_domain(
         full.align_params(inverse.get_space())).reverse().coalesce()
     return padded if padded.is_single_valued() else None
@@ -267,11 +265,8 @@ def _inside_tiles(padded: isl.Map, stmt: Statement, tiles: dict[str, SharedTile]
         tile = tiles[access.array]
         index = tile_index(tile, access.relation, prefix)
         cells = index.range()
-        box = isl.Set(f"{{ {tile.storage}[" + ", ".join(f"z{k}" for k in range(len(tile.size)))
-                      + "] : " + " and ".join(f"0 <= z{k} < {n}"
-                                              for k, n in enumerate(tile.size)) + " }")
         cells = cells.intersect_params(context.align_params(cells.get_space()))
-        if not cells.is_subset(box.align_params(cells.get_space())):
+        if not cells.is_subset(box(tile.size, tile.storage).align_params(cells.get_space())):
             return False
         # every padded instance finds its tile's corner (the prefix has a tile)
         if not padded.domain().is_subset(index.domain()):

@@ -64,7 +64,7 @@ class SharedTile:
     copies: isl.UnionSet         # this thread's copy instances copy_A[p, e]
     sharing: int                 # threads of the block reading each element
     warps: int                   # of them in different warps
-    footprint: isl.Map | None = None    # F: p -> A, the block's footprint
+    footprint: isl.Map           # F: p -> A, the block's footprint
     zeros: isl.UnionSet | None = None   # this thread's zero fills zero_A[p, e] (padding)
 
     @property
@@ -333,12 +333,10 @@ def _copy_order(name: str, instances: isl.UnionSet, tile: SharedTile, index: int
     p = [f"p{k}" for k in range(depth)]
     e = [f"e{k}" for k in range(rank)]
     z = [f"z{k}" for k in range(rank)]
-    array = tile.offset.get_tuple_name(isl.dim_type.out)
     instance = f"{name}[{', '.join(p + e)}]"
     prefix = isl.Map(f"{{ {instance} -> [{', '.join(p)}] }}")
-    corner = prefix.apply_range(tile.offset.align_params(prefix.get_space()))
-    cell = isl.Map(f"{{ {instance} -> {array}[{', '.join(e)}] }}")
-    shift = cell.align_params(corner.get_space()).sum(corner.neg())
+    cell = isl.Map(f"{{ {instance} -> {tile.array}[{', '.join(e)}] }}")
+    shift = tile_index(tile, cell, prefix)
     lanes = [f"floor(z{k} / {spread[1]})" if spread else f"z{k}"
              for k, spread in enumerate(_strides(kernel, tile.size))]
     time = p + [str(COPY), str(index)] + ["0"] * (width - depth - 2 - rank) + lanes
@@ -370,8 +368,7 @@ def with_zeros(shared: SharedOrder, arrays: frozenset[str], kernel: Kernel,
     in the copy phase; None when a fill cannot be proven to cover exactly that."""
     order, found = shared.order, []
     for index, tile in enumerate(shared.tiles):
-        rest = _box_of(tile).subtract(tile.footprint) \
-            if tile.array in arrays and tile.footprint is not None else None
+        rest = _box_of(tile).subtract(tile.footprint) if tile.array in arrays else None
         if rest is None or rest.is_empty():
             found.append(tile)
             continue
