@@ -241,8 +241,21 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
     build = _build(context, program.names.iterator)
     iterator = program.names.iterator
     found: dict[str, tuple[tuple[int, tuple[Expr, ...]], ...]] = {}
+    # An error raised inside isl's callback must not cross the C code (isl went on
+    # with a null node and crashed: fuzz seed 1500116, out of its budget there); it
+    # is kept and raised once isl has returned.
+    raised: list[Exception] = []
     if indices:
         def at_domain(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
+            if raised:
+                return node
+            try:
+                return _annotated(node, build)
+            except Exception as exc:  # noqa: BLE001 - raised again below, outside isl
+                raised.append(exc)
+                return node
+
+        def _annotated(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
             call = node.user_get_expr()
             name = call.get_op_arg(0).get_id().get_name()
             known = {}
@@ -268,7 +281,10 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
             return node.set_annotation(isl.Id(label, context=node.get_ctx()))
 
         build, _ = build.set_at_each_domain(at_domain)
-    return to_node(build.node_from_schedule(tree), found)
+    node = build.node_from_schedule(tree)
+    if raised:
+        raise raised[0]
+    return to_node(node, found)
 
 
 def _arguments(access: isl.AstExpr) -> tuple[Expr, ...]:
