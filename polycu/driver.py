@@ -13,6 +13,7 @@ operations a step, down to the original order in one thread, which has no limit.
 """
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -26,10 +27,11 @@ from .diagnostics import Location, Reporter, error
 from .frontend.load import load_file
 from .gpu.kernel import GpuProgram
 from .gpu.mapping import map_sequential
-from .gpu.rank import Candidate, format_ranking, rank
+from .gpu.rank import Candidate, format_ranking, map_schedule, rank
 from .gpu.rank import candidates as ranked_candidates
-from .gpu.sizes import Sizes, parse_sizes
-from .memory import GLOBAL, REGISTER, SHARED, Placement, format_placement, place
+from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
+from .memory import (GLOBAL, REGISTER, SHARED, Placement, format_placement, place,
+                     reads_on_chip)
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
@@ -41,6 +43,13 @@ ISL_SCHEDULE_OPTIONS = ("outer_coincidence", "maximize_band_depth", "maximize_co
                         "serialize_sccs", "whole_component", "treat_coalescing",
                         "separate_components", "carry_self_first", "max_coefficient",
                         "max_constant_term")
+
+#: Sizes of a kernel fed from registers and shared tiles alone: 64x32 tiles run by
+#: 16x16 threads, 4x2 lanes each (gemm LARGE on an H100: 0.31 ms against 0.44 ms
+#: with the default 32x32 tiles run by 32x8 threads; docs/results/memory.md).  With
+#: global reads in the loop the default's full-row warps keep them coalesced (syrk
+#: with A in global memory took 2-4x longer with these sizes).
+SQUARE = {"tile": (64, 32), "block": (16, 16)}
 
 
 def strategy_of(options: Options) -> Strategy:
@@ -111,6 +120,13 @@ def program_of(scop: Scop, options: Options | None = None, reporter: Reporter | 
     with a note; the last resort, the original order in one thread, has no limit.
     The program belongs to the model of its schedule (the SCoP with scalars
     expanded, for an ``expand(...)`` candidate)."""
+    return _program(scop, options, reporter, index)[0]
+
+
+def _program(scop: Scop, options: Options | None, reporter: Reporter | None,
+             index: int) -> tuple[GpuProgram, Schedule | None]:
+    """``program_of``'s program and the candidate schedule it maps (None for the
+    last resort)."""
     options = options or Options()
     reporter = reporter or Reporter()
     deps = compute_dependences(scop)
@@ -119,7 +135,7 @@ def program_of(scop: Scop, options: Options | None = None, reporter: Reporter | 
                              reporter)
         if program is not None:
             _save(candidate.schedule, options, index)
-            return program
+            return program, candidate.schedule
     fallback = original(scop, deps)
     try:
         program = with_asts(map_sequential(scop, deps, fallback.tree))
@@ -127,7 +143,7 @@ def program_of(scop: Scop, options: Options | None = None, reporter: Reporter | 
         raise error(f"isl cannot generate code for SCoP '{scop.name}' "
                     f"({isl_message(exc)})", scop.location) from None
     _save(fallback, options, index)
-    return program
+    return program, None
 
 
 def _with_asts(program: GpuProgram, name: str, limit: int,
@@ -187,12 +203,39 @@ def unmatched_overrides(program: GpuProgram, overrides: dict[int, dict[str, str]
 
 def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
                  *, index: int = 0) -> Placement:
-    """The GPU program of one SCoP with its arrays placed in memory."""
+    """The GPU program of one SCoP with its arrays placed in memory.
+
+    Kernels whose statements then read only registers and shared tiles are mapped
+    again with ``SQUARE`` sizes (unless --sizes or --tile-size chose the sizes) and
+    keep them where they still do."""
     options = options or Options()
+    reporter = reporter or Reporter()
     overrides = memory_overrides(options.memory)
-    program = program_of(scop, options, reporter, index=index)
+    program, schedule = _program(scop, options, reporter, index)
     for item in unmatched_overrides(program, overrides):
-        (reporter or Reporter()).note(f"--memory {item}", scop.location)
+        reporter.note(f"--memory {item}", scop.location)
+    placement = _placed(program, options, overrides, reporter)
+    if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE:
+        return placement
+    square = [k.index for k in program.kernels
+              if reads_on_chip(scop, k, placement.kernel(k.name))]
+    if not square:
+        return placement
+    quiet = Reporter(stream=io.StringIO())
+    sizes = Sizes(DEFAULT_TILE, {k: SQUARE for k in square})
+    other = _with_asts(map_schedule(schedule, sizes), schedule.name, MAX_OPERATIONS, quiet)
+    if other is None or [k.name for k in other.kernels] != [k.name for k in program.kernels]:
+        return placement
+    squared = _placed(other, options, overrides, quiet)
+    kept = all(reads_on_chip(other.scop, k, squared.kernel(k.name))
+               for k in other.kernels if k.index in square)
+    return squared if kept and not quiet.diagnostics else placement
+
+
+def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str, str]],
+            reporter: Reporter) -> Placement:
+    """``program`` placed, with the kernels whose placed code isl cannot build within
+    the budget kept in global memory."""
     plain: frozenset[str] = frozenset()
     while True:
         placement = place(program, options.private_memory, options.shared_memory,
@@ -201,10 +244,10 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
         if not failed - plain:
             return placement
         for name in sorted(failed - plain):
-            (reporter or Reporter()).note(
+            reporter.note(
                 f"kernel {name}: its placed code could not be built within the isl "
                 "budget with barriers every thread passes; it keeps global memory",
-                scop.location)
+                program.scop.location)
         plain |= failed
 
 

@@ -10,8 +10,8 @@
 # `work` is the working tree itself.  Each tree benches the kernels with the same
 # seed, without the CPU baseline (extra bench options in BENCH_OPTIONS);
 # OUTDIR/summary.csv gets one line per tree and kernel: tree, kernel, status,
-# kernel ms, spread.  The device returns at most 8 files, so only the summary and
-# one log per tree are kept.
+# kernel ms, spread, library (cuBLAS) ms where bench has one.  The device returns
+# at most 8 files, so only the summary and one log per tree are kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -53,7 +53,7 @@ for tree in "$@"; do
 import csv, sys
 for row in csv.DictReader(open(sys.argv[1])):
     print(",".join([sys.argv[2], row["kernel"], row["status"], row["kernel_ms"],
-                    row["kernel_spread"]]))
+                    row["kernel_spread"], row.get("library_ms", "")]))
 PY
   rm -rf "${out:?}/$tree"
 done

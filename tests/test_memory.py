@@ -6,14 +6,18 @@ from pathlib import Path
 
 import islpy as isl
 import pytest
+from pycparser import c_generator
 
 import polycu
 from polycu.cli import main
 from polycu.diagnostics import PolycuError
 from polycu.codegen.cuda import layouts
 from polycu.codegen.kernel import kernel_source
-from polycu.driver import program_of
+from polycu.driver import placement_of, program_of
 from polycu.memory import GLOBAL, PARAMETER, format_placement, place
+from polycu.memory.placement import ANY
+
+_GENERATOR = c_generator.CGenerator()
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,15 +67,17 @@ def test_dump_memory_names_every_kernel_and_array(capsys):
     assert main(["--dump-memory", str(gemm)]) == 0
     out = capsys.readouterr().out
     scop = polycu.load(str(gemm))[0]
-    assert out == format_placement(place(program_of(scop)))
-    assert "  C: register (read and written; 4 element(s) per thread for each value of the " \
+    assert out == format_placement(placement_of(scop))
+    # fed from registers and tiles alone, the kernel runs 16x16 threads of 4x2 lanes
+    assert "  C: register (read and written; 8 element(s) per thread for each value of the " \
         "first 0 schedule dimension(s), reused below them)" in out
     assert "  B: shared (read; a 16x32 tile per block and step of schedule dimension 1, " \
-        "loaded once, coalesced: each element is read by 8 threads in 8 warp(s))" in out
+        "loaded once, coalesced: each element is read by 16 threads in 8 warp(s))" in out
     # one warp reads each element of A: it is tiled only because that pads S1
-    assert "  A: shared (read; a 32x16 tile per block and step of schedule dimension 1, " \
-        "loaded once, coalesced: each element is read by 32 threads in 1 warp(s), and the " \
-        "tile lets the statements reading it run padded)" in out
+    assert "  A: shared (read; a 64x16 tile per block and step of schedule dimension 1, " \
+        "loaded once, coalesced: each element is read by 16 threads in 1 warp(s), and the " \
+        "tile lets the statements reading it run padded; it holds alpha * A[..], multiplied " \
+        "once in the copy)" in out
     assert "  padded: S1 run on every lane of the register tile" in out
     assert "  alpha: parameter (a scalar the SCoP never writes: passed by value)" in out
     assert main(["--dump-memory", "--no-private-memory", "--no-shared-memory", str(gemm)]) == 0
@@ -115,16 +121,13 @@ def test_gemm_keeps_a_register_tile_of_c_and_a_shared_tile_of_b():
                       "(32 * b1 + t1)];")
     assert body[copy - 2:copy] == ["for (int c7 = 0; c7 <= 1; c7 += 1) {",
                                    "if (nj >= 32 * b1 + t1 + 1 && nk >= t0 + 16 * c2 + 8 * c7 + 1) {"]
-    assert body[copy + 2:copy + 5] == [
-        "if (16 * c2 + 15 >= nk || 32 * b1 + 31 >= nj) {",
-        "if (t0 + 16 * c2 + 8 * c7 >= nk || 32 * b1 + t1 >= nj) {",
-        "s1[((t0 + 8 * c7)) * 33 + t1] = 0;"]
+    assert body[copy + 1:copy + 3] == ["} else {", "s1[((t0 + 8 * c7)) * 33 + t1] = 0;"]
     before = [k for k, line in enumerate(body[:copy]) if line == "__syncthreads();"]
     after = [k for k, line in enumerate(body[copy:]) if line == "__syncthreads();"]
     # the copy between two barriers, with nothing but the copy phase between them
     assert not any("r0[" in line for line in body[before[-1]:copy + after[0]])
     # padded: no guard around the update in either kind of block
-    update = "r0[c7][0] += (alpha * s0[((t0 + 8 * c7)) * 17 + c4]) * s1[c4 * 33 + t1];"
+    update = "r0[c7][0] += (s0[((t0 + 8 * c7)) * 17 + c4]) * s1[c4 * 33 + t1];"
     at = [k for k, line in enumerate(body) if line == update]
     assert len(at) == 2 and all(body[k - 1].startswith("for (int c7 = 0; c7 <= 3;")
                                 for k in at)
@@ -155,6 +158,7 @@ def test_full_blocks_run_without_lane_guards():
 
 def test_the_shared_copies_are_proven_to_load_the_footprint():
     from polycu.memory import shared
+    from polycu.memory.footprint import box_of
     from polycu.memory.lanes import blockwide, lane_order
     from polycu.memory.registers import accesses, keep
     program = gemm_program()
@@ -165,7 +169,7 @@ def test_the_shared_copies_are_proven_to_load_the_footprint():
     prefix = mined.order.apply_range(keep(mined.width, 2, 0, mined.order.get_space()))
     access = accesses(program.scop, kernel, "B").intersect_domain(lanes.order.domain())
     block = blockwide(prefix.reverse().apply_range(access), kernel, context)
-    offset, size = shared._box(block)
+    offset, size = box_of(block)
     assert size == (16, 32)
     copies = shared._copies(block, offset, size, kernel, "polycu_copy_B")
     assert shared._loads_footprint(copies, block, kernel, context)
@@ -217,19 +221,20 @@ def test_a_removed_barrier_is_caught_as_a_race():
     scop = polycu.load(gemm)[0]
     description = compile_scops(gemm, [scop]).description["scops"][0]
     cuda = scop_translation_unit(description)
-    copy = "s1[((t0 + 8 * c7)) * 33 + t1] = B[((t0 + 16 * c2 + 8 * c7)) * 220 + (32 * b1 + t1)];"
+    copy = "s1[t0 * 33 + (t1 + 16 * c8)] = B[((t0 + 16 * c2)) * 220 + (32 * b1 + t1 + 16 * c8)];"
     assert copy in cuda
     good = emulate_scop(scop, cuda, description["host_function"], seed=3, nvcc=False,
-                        params={"ni": 40, "nj": 40, "nk": 40})
+                        params={"ni": 70, "nj": 70, "nk": 40})
     assert good.ok, good.format()
-    # drop the barrier between the copy and the reads of the tile
+    # drop the barrier between the copy and the reads of the tile (in the code of the
+    # full blocks: ni = 70 has one row of them)
     lines = cuda.splitlines()
     at = next(k for k, line in enumerate(lines) if line.strip() == copy)
     after = next(k for k in range(at, len(lines)) if "__syncthreads();" in lines[k])
     broken = "\n".join(lines[:after] + lines[after + 1:])
     with pytest.raises(PolycuError, match=r"shared array s[01] .*\(a missing barrier\)"):
         emulate_scop(scop, broken, description["host_function"], seed=3, nvcc=False,
-                     params={"ni": 40, "nj": 40, "nk": 40})
+                     params={"ni": 70, "nj": 70, "nk": 40})
 
 
 # x[0] is a reduction updated with atomicAdd once the reduction is relaxed: one
@@ -340,16 +345,43 @@ def test_padding_in_full_blocks_when_a_padded_lane_reads_global_memory(tmp_path)
     scop = polycu.load(str(source))[0]
     program = program_of(scop)
     (kernel,) = program.kernels
-    placed = place(program).kernel(kernel.name)
+    overrides = {ANY: {"A": GLOBAL}}             # A in global memory (--memory '*:A=global')
+    placed = place(program, overrides=overrides).kernel(kernel.name)
     assert placed.padded == {"S1"} and not placed.shared
-    body = [line.strip() for line in
-            kernel_source(place(program), kernel, layouts(scop)).splitlines()]
+    body = [line.strip() for line in kernel_source(
+        place(program, overrides=overrides), kernel, layouts(scop)).splitlines()]
     update = "r0[c3][0] += (alpha * A[((32 * b0 + t0 + 8 * c3)) * 70 + c2]) * " \
         "A[((32 * b1 + t1)) * 70 + c2];"
     full, edge = [k for k, line in enumerate(body) if line == update]
     assert body[full - 1] == "for (int c3 = 0; c3 <= 3; c3 += 1) {"
     assert body[edge - 1].startswith("if (n >= 32 * b0 + t0 + 8 * c3 + 1 && ")
     for n in (37, 64, 80):       # edge blocks, full ones only, both
+        _, report = emulated(scop, Options(memory=["*:A=global"]), {"n": n, "m": 23})
+        assert report.ok, report.format()
+
+
+def test_each_reference_of_an_array_gets_its_own_tile_when_one_box_would_span_it(tmp_path):
+    # syrk reads A[i][k] and A[j][k]: rows of the block's i and of its j, which lie
+    # apart; one box around both would span the matrix, so each gets a 32x16 tile
+    # (A[j][k], read by the 8 warps of a column of threads, is then read coalesced).
+    from polycu.options import Options
+    source = tmp_path / "syrk.c"
+    source.write_text(SYRK)
+    scop = polycu.load(str(source))[0]
+    program = program_of(scop)
+    (kernel,) = program.kernels
+    placed = place(program).kernel(kernel.name)
+    refs = {a.ref: _GENERATOR.visit(a.node) for s in scop.statements for a in s.accesses}
+    held = sorted((tuple(sorted(refs[r] for r in t.references)), t.size, t.sharing, t.warps)
+                  for t in placed.shared)
+    assert held == [(("A[i][k]",), (32, 16), 32, 1), (("A[j][k]",), (32, 16), 8, 8)]
+    assert placed.padded == {"S1"} and all(t.zeros is not None for t in placed.shared)
+    reason = placed.of("A").reason
+    assert "a 32x16 tile for A[i][k]" in reason and "a 32x16 tile for A[j][k]" in reason
+    body = [line.strip() for line in
+            kernel_source(place(program), kernel, layouts(scop)).splitlines()]
+    assert "r0[c7][0] += (s0[((t0 + 8 * c7)) * 17 + c4]) * s1[t1 * 17 + c4];" in body
+    for n in (37, 64, 80):
         _, report = emulated(scop, Options(), {"n": n, "m": 23})
         assert report.ok, report.format()
 
@@ -373,9 +405,9 @@ def test_padded_gemm_edge_blocks_run_the_full_blocks_code_and_match():
     (kernel,) = program.kernels
     body = [line.strip() for line in
             kernel_source(place(program), kernel, layouts(program.scop)).splitlines()]
-    update = "r0[c7][c8] += (alpha * s0[((t0 + 16 * c7)) * 17 + c4]) * " \
+    update = "r0[c7][c8] += (s0[((t0 + 16 * c7)) * 17 + c4]) * " \
         "s1[c4 * 65 + (t1 + 16 * c8)];"
-    assert [line for line in body if "+= (alpha" in line] == [update, update]
+    assert [line for line in body if "+= (s0" in line] == [update, update]
     scop = polycu.load(str(ROOT / "examples" / "gemm.c"))[0]
     cuda, report = emulated(scop, Options(sizes=sizes), None)
     assert report.ok, report.format()

@@ -272,6 +272,11 @@ class _BodyPrinter(c_generator.CGenerator):
         layout = self.arrays[access.array]
         return f"{access.array}[{linearise(subscripts[::-1], layout.extents, layout.wide)}]"
 
+    def visit_BinaryOp(self, n: c_ast.BinaryOp) -> str:
+        if id(n) in self.promoted:          # a product a scaled shared tile holds
+            return self.promoted[id(n)]
+        return super().visit_BinaryOp(n)
+
     def _subscript(self, node: c_ast.Node) -> str:
         text = self._visit_expr(node)
         return f"({text})" if isinstance(node, (c_ast.TernaryOp, c_ast.ExprList)) else text

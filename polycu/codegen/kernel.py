@@ -20,7 +20,7 @@ from typing import Callable
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, PARAMETER, REGISTER,
-                      SHARED, KernelPlacement, Placement)
+                      SHARED, KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
 
@@ -108,7 +108,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
     registers = {p.array: program.names.register_id(k)
                  for k, p in enumerate(memory.registers)}
     promotions = {p.array: p for p in memory.registers}
-    tiles = {t.array: t for t in memory.shared}
+    tiles = serving(memory.shared)
     copies = {name: (p, name == p.load) for p in memory.registers
               for name in (p.load, p.store)}
     loads = {t.copy: t for t in memory.shared}
@@ -134,18 +134,21 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
         if node.name in loads:
             tile = loads[node.name]
             cell = _cell(tile.array, node.args[memory.tile_depth:], arrays[tile.array])
+            value = f"{tile.scale} * {cell}" if tile.scale else cell
             return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = "
-                    f"{cell};"]
+                    f"{value};"]
         if node.name in zeros:
             tile = zeros[node.name]
             return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = 0;"]
         stmt = statements[node.name]
         promoted = {}
         for position, access in enumerate(stmt.accesses):
-            if access.array in tiles:
-                tile = tiles[access.array]
-                promoted[id(access.node)] = _storage(tile.storage, node.ref(position),
-                                                     tile.extents, wide)
+            if access.ref in tiles:
+                tile = tiles[access.ref]
+                # a scaled tile holds the product c * A[e] the statement reads
+                read = product_of(stmt, access) if tile.scale else access.node
+                promoted[id(read)] = _storage(tile.storage, node.ref(position),
+                                              tile.extents, wide)
             elif access.array in registers:
                 index = node.ref(LANE_INDEX) if promotions[access.array].lanes else ()
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
@@ -163,10 +166,10 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
             # padded lanes read registers no copy loads: give them a value
             zero = " = {}" if memory.padded and promotions[array.name].lanes else ""
             lines.append(f"{INDENT}{array.element_type} {registers[array.name]}{shape}{zero};")
-        if array.name in tiles:
-            tile = tiles[array.name]
-            lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
-                         f"{tile.elements});")
+        for tile in memory.shared:
+            if tile.array == array.name:
+                lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
+                             f"{tile.elements});")
     for m in sorted(kernel.mapped, key=lambda m: m.member):
         lines.append(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
                      f"{m.thread_id} = threadIdx.{m.axis};")

@@ -45,7 +45,7 @@ from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Statement, maps_of, sets_of
 from .lanes import LaneOrder, blockwide, box, full_tiles
 from .registers import Promotion
-from .shared import SharedOrder, SharedTile, tile_index
+from .shared import SharedOrder, SharedTile, serving, tile_index
 
 #: Element types whose arithmetic never traps.
 FLOATING = frozenset({"float", "double"})
@@ -53,8 +53,8 @@ FLOATING = frozenset({"float", "double"})
 
 @dataclass(frozen=True, eq=False)
 class Padding:
-    """The padded statements' lane orders (``T_S`` on ``E_S``) and the arrays whose
-    shared tiles they read (to be filled with zeros outside their footprints)."""
+    """The padded statements' lane orders (``T_S`` on ``E_S``) and the storage names
+    of the shared tiles they read (to be filled with zeros outside their footprints)."""
 
     orders: dict[str, isl.Map]
     tiles: frozenset[str]
@@ -84,7 +84,7 @@ def padding(program: GpuProgram, kernel: Kernel, instances: LaneOrder,
     lanes = len(instances.lanes)
     if not lanes or all(n == 1 for n in instances.lanes):
         return None
-    tiles = {t.array: t for t in shared.tiles} if shared else {}
+    tiles = serving(shared.tiles) if shared else {}
     promoted = {p.array: p for p in registers if p.lanes and p.depth == 0}
     arrays = {a.name: a for a in scop.arrays}
     full = full_tiles(kernel, context)
@@ -112,12 +112,13 @@ def padding(program: GpuProgram, kernel: Kernel, instances: LaneOrder,
             read[name] = _block_reads(program, kernel, instances.order, name, context)
         if not _registers_free(extra, stmt, promoted, lanes, context) or \
                 not _inside_tiles(padded, stmt, tiles, shared, context) or \
-                not _inside_arrays(padded.domain(), stmt, found, arrays, read, context):
+                not _inside_arrays(padded.domain(), stmt, found, arrays, read, context,
+                                tiles):
             continue
         orders[stmt.name] = padded
         if not found:
             everywhere.add(stmt.name)
-        read_tiles |= {a.array for a in stmt.accesses if a.is_read and a.array in tiles}
+        read_tiles |= {tiles[a.ref].storage for a in stmt.accesses if a.ref in tiles}
     return Padding(orders, frozenset(read_tiles), frozenset(everywhere)) if orders else None
 
 
@@ -133,7 +134,7 @@ def _eligible(stmt: Statement, kernel: Kernel, promoted: dict[str, Promotion],
             return None
         if access.is_write and access.array not in promoted:
             return None
-        if access.is_read and not (access.array in promoted or access.array in tiles
+        if access.is_read and not (access.array in promoted or access.ref in tiles
                                    or access.array in by_value):
             if access.array in kernel.writes or array.extent_set is None:
                 return None
@@ -220,12 +221,12 @@ def _registers_free(extra: isl.Map, stmt: Statement, promoted: dict[str, Promoti
 # a real instance of the block (what the program reads, it may read).
 def _inside_arrays(domain: isl.Set, stmt: Statement, names: frozenset[str],
                    arrays: dict[str, Array], real: Mapping[str, isl.UnionSet],
-                   context: isl.Set) -> bool:
+                   context: isl.Set, tiles: Mapping[str, SharedTile]) -> bool:
     """Whether every read of ``stmt``'s padded instances ``domain`` from the global
-    arrays ``names`` falls inside the array or among the elements ``real[A]`` that
-    the block's real instances read (proof 2 for global memory)."""
+    arrays ``names`` (through no tile) falls inside the array or among the elements
+    ``real[A]`` that the block's real instances read (proof 2 for global memory)."""
     for access in stmt.accesses:
-        if not (access.is_read and access.array in names):
+        if not (access.is_read and access.array in names) or access.ref in tiles:
             continue
         cells = isl.UnionSet.from_set(domain).apply(isl.UnionMap.from_map(
             access.relation.align_params(domain.get_space())))
@@ -260,9 +261,9 @@ def _inside_tiles(padded: isl.Map, stmt: Statement, tiles: dict[str, SharedTile]
     width = padded.dim(isl.dim_type.out)
     prefix = padded.project_out(isl.dim_type.out, shared.depth, width - shared.depth)
     for access in stmt.accesses:
-        if not (access.is_read and access.array in tiles):
+        if access.ref not in tiles:
             continue
-        tile = tiles[access.array]
+        tile = tiles[access.ref]
         index = tile_index(tile, access.relation, prefix)
         cells = index.range()
         cells = cells.intersect_params(context.align_params(cells.get_space()))

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 import islpy as isl
+from pycparser import c_generator
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of, sets_of
@@ -20,7 +21,8 @@ from ..schedule import BudgetExceeded, operation_budget
 from .lanes import LaneOrder, full_lanes, full_tiles, lane_order, uniform_lanes
 from .registers import Promotion, promotions, with_copies
 from .padding import Padding, padding
-from .shared import SharedOrder, SharedTile, copy_lanes, tile_index, tiles, with_zeros
+from .scaling import scaled
+from .shared import SharedOrder, SharedTile, copy_lanes, serving, tile_index, tiles, with_zeros
 
 GLOBAL = "global"
 PARAMETER = "parameter"
@@ -31,6 +33,7 @@ SHARED = "shared"
 #: of each thread (in device memory between the thread's uses) and a tile in
 #: shared memory (in device memory between the block's copies).
 KINDS = (GLOBAL, PARAMETER, REGISTER, SHARED)
+_GENERATOR = c_generator.CGenerator()
 #: Shared memory a block may use without CUDA's opt-in attribute (bytes).
 MAX_SHARED_MEMORY = 48 * 1024
 
@@ -142,6 +145,23 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     return Placement(program, tuple(kernels))
 
 
+# Whether the FMA loop is fed from the chip: every read of a statement of K is of a
+# register, of a shared tile or of a scalar passed by value, and each thread runs a
+# 2-D register tile.  Then no warp reads global memory in the loop, and square
+# blocks, whose warps read half rows, lose no coalescing (driver.SQUARE).
+def reads_on_chip(scop: Scop, kernel: Kernel, placed: KernelPlacement) -> bool:
+    """Whether ``kernel``'s statements read only registers, shared tiles and by-value
+    scalars, in threads with 2-D register tiles."""
+    if len(placed.lanes) != 2 or not placed.registers:
+        return False
+    served = serving(placed.shared)
+    promoted = {p.array for p in placed.registers}
+    return all(a.ref in served or a.array in promoted or a.array in kernel.private
+               or passed_by_value(scop, scop.array(a.array))
+               for s in scop.statements if s.name in kernel.statements
+               for a in s.accesses if a.is_read)
+
+
 # A scalar no statement of the SCoP writes keeps one value in every kernel: it
 # travels by value, in the parameters of each launch.
 def passed_by_value(scop: Scop, array: Array) -> bool:
@@ -173,9 +193,12 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
         # edge blocks then run the full blocks' code (gemm's kernel on an H100: 0.600
         # ms padded in full blocks only with A global, 0.46 ms padded everywhere with
         # A in a tile; docs/results/memory.md).
-        tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
-        if shared_memory and private_memory and shareable - tiled - forced:
-            other = plan(forced | (shareable - tiled))
+        served = serving(shared.tiles) if shared else {}
+        partly = frozenset(a.array for s in program.scop.statements
+                           if s.name in kernel.statements for a in s.accesses
+                           if a.is_read and a.ref not in served) & shareable
+        if shared_memory and private_memory and partly - forced:
+            other = plan(forced | partly)
             if (other[2].score if other[2] else (0, 0)) > (padded.score if padded else (0, 0)):
                 shared, registers, padded = other
     promoted = {p.array: p for p in registers}
@@ -224,6 +247,8 @@ def _plan(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, shareable: froz
                            shared.lanes if shared else lanes) if private_memory else ()
     by_value = frozenset(a.name for a in program.scop.arrays
                          if passed_by_value(program.scop, a))
+    if shared is not None:
+        shared = scaled(shared, program.scop, kernel, by_value)
     padded = padding(program, kernel, shared.lanes if shared else lanes, registers, shared,
                      context, by_value)
     if padded is not None and shared is not None:
@@ -234,20 +259,40 @@ def _plan(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, shareable: froz
     return shared, registers, padded
 
 
+def _serves(scop: Scop, kernel: Kernel, tile: SharedTile, tiles: int) -> str:
+    """`` for A[j][k]`` (the references a tile holds), when an array has several."""
+    if tiles < 2:
+        return ""
+    texts = sorted({_GENERATOR.visit(a.node) for s in scop.statements
+                    if s.name in kernel.statements for a in s.accesses
+                    if a.ref in tile.references})
+    return " for " + ", ".join(texts)
+
+
 def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promotion],
             shared: SharedOrder | None, private_memory: bool, shared_memory: bool) -> Choice:
     if passed_by_value(scop, array):
         return Choice(array.name, PARAMETER, "a scalar the SCoP never writes: passed by value")
     role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
         "written" if array.name in kernel.writes else "read"
-    tile = {t.array: t for t in shared.tiles}.get(array.name) if shared else None
-    if tile is not None:
-        size = "x".join(str(n) for n in tile.size)
-        why = f"each element is read by {tile.sharing} threads in {tile.warps} warp(s)"
-        if tile.warps < 2 and tile.zeros is not None:
-            why += ", and the tile lets the statements reading it run padded"
-        return Choice(array.name, SHARED, f"{role}; a {size} tile per block and step of "
-                      f"schedule dimension {shared.depth - 1}, loaded once, coalesced: {why}")
+    held = [t for t in shared.tiles if t.array == array.name] if shared else []
+    if held:
+        said = []
+        for tile in held:
+            size = "x".join(str(n) for n in tile.size)
+            why = f"each element is read by {tile.sharing} threads in {tile.warps} warp(s)"
+            if tile.warps < 2 and tile.zeros is not None:
+                why += ", and the tile lets the statements reading it run padded"
+            if tile.scale:
+                why += f"; it holds {tile.scale} * {array.name}[..], multiplied once in the copy"
+            said.append(f"a {size} tile{_serves(scop, kernel, tile, len(held))} per block "
+                        f"and step of schedule dimension {shared.depth - 1}, loaded once, "
+                        f"coalesced: {why}")
+        reads = sum(1 for s in scop.statements if s.name in kernel.statements
+                    for a in s.accesses if a.array == array.name and a.is_read)
+        if sum(len(t.references) for t in held) < reads:
+            said.append("its other reads from global memory")
+        return Choice(array.name, SHARED, f"{role}; " + "; ".join(said))
     if array.name in promoted:
         promotion = promoted[array.name]
         count = math.prod(promotion.lanes)
@@ -279,7 +324,7 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
     result: dict[str, list[tuple[int, isl.Map]]] = {}
     if placed.instances is None:
         return result
-    tiles = {t.array: t for t in placed.shared}
+    tiles = serving(placed.shared)
     for stmt in scop.statements:
         order = placed.instances.intersect_domain(isl.UnionSet(
             f"{{ {stmt.name}[{', '.join(f'i{k}' for k in range(len(stmt.iterators)))}] }}"
@@ -293,11 +338,11 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
                 (LANE_INDEX, time.project_out(isl.dim_type.out, 0, width - len(placed.lanes))
                  .set_tuple_name(isl.dim_type.out, "lane")))
         for position, access in enumerate(stmt.accesses):
-            if access.array in tiles:
+            if access.ref in tiles:
                 prefix = time.project_out(isl.dim_type.out, placed.tile_depth,
                                           width - placed.tile_depth)
                 result.setdefault(stmt.name, []).append(
-                    (position, tile_index(tiles[access.array], access.relation, prefix)))
+                    (position, tile_index(tiles[access.ref], access.relation, prefix)))
     for promotion in placed.registers:
         if not promotion.lanes:
             continue

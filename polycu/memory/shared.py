@@ -8,9 +8,11 @@ the instances reading the candidates) by ``T_s``:
 
 which runs every instance in ``M``'s order.  Let ``P : D_t -> [s_0 .. s_{q-1},
 floor(s_q / T_s)]`` be its prefix and ``B`` the block's instances (``D_t`` over
-all threads ``t``).  An array ``A`` that the kernel only reads gets the tile
+all threads ``t``).  A group ``G`` of the reads of an array ``A`` that the kernel
+only reads (footprint.py: all of them, or each where one box around all would be
+larger than theirs together) gets the tile
 
-    F(p) = { A[e] : e in R(B), P = p }       (the block's footprint at prefix p)
+    F(p) = { A[e] : e in R_G(B), P = p }     (the block's footprint at prefix p)
 
 stored at ``e - o(p)`` in a ``__shared__`` array the size of ``F``'s box hull
 ``o(p) + [0, size)`` (isl's simple fixed box hull; the last extent padded to an odd
@@ -41,6 +43,7 @@ import islpy as isl
 from ..gpu.kernel import AXES, GpuProgram, Kernel, MappedMember
 from ..frontend.ctype import parse_type
 from ..model import maps_of, sets_of
+from .footprint import reference_groups
 from .lanes import LaneOrder, blockwide
 from .registers import accesses, insert_dimension, keep
 
@@ -65,26 +68,33 @@ class SharedTile:
     sharing: int                 # threads of the block reading each element
     warps: int                   # of them in different warps
     footprint: isl.Map           # F: p -> A, the block's footprint
+    references: frozenset[str]   # the refs (Access.ref) of the reads it serves
     zeros: isl.UnionSet | None = None   # this thread's zero fills zero_A[p, e] (padding)
+    scale: str | None = None     # a by-value scalar c: the tile holds c * A[e] (scaled)
 
     @property
     def copy(self) -> str:
         """The name of the copy statement that loads the tile."""
-        return copy_name(self.array)
+        return copy_name(self.storage)
 
     @property
     def zero(self) -> str:
         """The name of the statement that fills the box outside the footprint."""
-        return f"polycu_zero_{self.array}"
+        return f"polycu_zero_{self.storage}"
 
     @property
     def elements(self) -> int:
         return math.prod(self.extents)
 
 
-def copy_name(array: str) -> str:
-    """The copy statement of ``array``'s tile."""
-    return f"polycu_copy_{array}"
+def copy_name(storage: str) -> str:
+    """The copy statement of the tile stored in ``storage``."""
+    return f"polycu_copy_{storage}"
+
+
+def serving(tiles: tuple[SharedTile, ...]) -> dict[str, SharedTile]:
+    """The tile each promoted reference (``Access.ref``) reads."""
+    return {ref: tile for tile in tiles for ref in tile.references}
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,34 +132,6 @@ def first_loop(lanes: LaneOrder, domain: isl.UnionSet) -> int | None:
         if not before.reverse().apply_range(upto).is_single_valued():
             return q
     return None
-
-
-# o_k(p) = min over F(p) of e_k and size_k = 1 + max over p of (max e_k - min e_k):
-# the box o(p) + [0, size) holds F(p) (isl's simple fixed box hull, by hand: islpy
-# does not wrap isl_fixed_box's getters).
-def _box(footprint: isl.UnionMap) -> tuple[isl.Map, tuple[int, ...]] | None:
-    """The box o(p) + [0, size) of ``footprint``'s images: o as a map [p] -> A."""
-    maps = maps_of(footprint)
-    if len(maps) != 1:
-        return None
-    (relation,) = maps
-    lows, size = [], []
-    for k in range(relation.dim(isl.dim_type.out)):
-        low = relation.dim_min(k).coalesce()
-        try:
-            extent = relation.dim_max(k).sub(low).max_val()
-        except isl.Error:    # a bound with a rational coefficient: no integer box
-            return None
-        if not extent.is_int():
-            return None
-        lows.append(low)
-        size.append(extent.to_python() + 1)
-    offset = isl.PwMultiAff.from_pw_aff(lows[0])
-    for low in lows[1:]:
-        offset = offset.flat_range_product(isl.PwMultiAff.from_pw_aff(low))
-    offset = isl.Map.from_pw_multi_aff(offset).set_tuple_name(
-        isl.dim_type.out, relation.get_tuple_name(isl.dim_type.out))
-    return offset, tuple(size)
 
 
 def _x_first(kernel: Kernel) -> list[MappedMember]:
@@ -227,27 +209,23 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
     found: list[SharedTile] = []
     used = 0
     for array in candidates:
-        access = accesses(scop, kernel, array.name).intersect_domain(domain)
-        if access.is_empty():
-            continue
-        mine = prefix.reverse().apply_range(access)
-        block = blockwide(mine, kernel, context)
-        whole, own = _box(block), _box(mine)
-        if whole is None or own is None:
-            continue
-        offset, size = whole
-        sharing, warps = _sharing(own[0], kernel)
-        extents = size[:-1] + (size[-1] + 1 if size[-1] % 2 == 0 and len(size) > 1
-                               else size[-1],)
-        bytes_ = math.prod(extents) * element_bytes(array.element_type)
-        if (warps < 2 and array.name not in forced) or used + bytes_ > budget:
-            continue
-        copies = _copies(block, offset, size, kernel, copy_name(array.name))
-        if not _loads_footprint(copies, block, kernel, context):
-            continue
-        used += bytes_
-        found.append(SharedTile(array.name, program.names.shared_id(len(found)), offset,
-                                size, extents, copies, sharing, warps, maps_of(block)[0]))
+        for group in reference_groups(scop, kernel, array.name, domain, prefix, context):
+            if group.whole is None or group.own is None:
+                continue
+            offset, size = group.whole
+            sharing, warps = _sharing(group.own[0], kernel)
+            extents = size[:-1] + (size[-1] + 1 if size[-1] % 2 == 0 and len(size) > 1
+                                   else size[-1],)
+            bytes_ = math.prod(extents) * element_bytes(array.element_type)
+            if (warps < 2 and array.name not in forced) or used + bytes_ > budget:
+                continue
+            storage = program.names.shared_id(len(found))
+            copies = _copies(group.block, offset, size, kernel, copy_name(storage))
+            if not _loads_footprint(copies, group.block, kernel, context):
+                continue
+            used += bytes_
+            found.append(SharedTile(array.name, storage, offset, size, extents, copies,
+                                    sharing, warps, maps_of(group.block)[0], group.refs))
     if not found:
         return None
     room = q + 3 + max(len(t.size) for t in found) + len(mined.lanes)
@@ -362,13 +340,14 @@ def _barrier_order(prefixes: isl.UnionSet, name: str, phase: int, width: int
 
 # The box o(p) + [0, size) minus F(p), spread over the threads like the copies: with
 # them, every element of the box is written at each prefix (padded lanes read it).
-def with_zeros(shared: SharedOrder, arrays: frozenset[str], kernel: Kernel,
+def with_zeros(shared: SharedOrder, storages: frozenset[str], kernel: Kernel,
                context: isl.Set) -> SharedOrder | None:
-    """``shared`` with the tiles of ``arrays`` set to zero outside their footprints,
-    in the copy phase; None when a fill cannot be proven to cover exactly that."""
+    """``shared`` with the tiles stored in ``storages`` set to zero outside their
+    footprints, in the copy phase; None when a fill cannot be proven to cover
+    exactly that."""
     order, found = shared.order, []
     for index, tile in enumerate(shared.tiles):
-        rest = _box_of(tile).subtract(tile.footprint) if tile.array in arrays else None
+        rest = _box_of(tile).subtract(tile.footprint) if tile.storage in storages else None
         if rest is None or rest.is_empty():
             found.append(tile)
             continue
