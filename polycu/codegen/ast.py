@@ -18,6 +18,12 @@ skewed wavefront).  ``with_asts`` builds a program's ASTs once, each under an
 operation budget (``MAX_OPERATIONS``, set by the driver), so that a
 schedule whose code is too expensive is dropped for the next one; the printers
 then reuse them.
+
+isl's AST builder can also lose instances: on a strided domain it once printed
+one of two residue classes of ``j`` and dropped the other (fuzz seed 1600081:
+``S2[i, n - 3]`` never ran).  Every AST is therefore checked as it is built
+(``_covered``): the domains isl reports at its leaves must cover the scheduled
+domain, or ``LostInstances`` is raised and the driver tries the next schedule.
 """
 from __future__ import annotations
 
@@ -161,6 +167,54 @@ def to_node(node: isl.AstNode,
     raise AssertionError(f"unexpected isl AST node {kind}")
 
 
+class LostInstances(Exception):
+    """isl built an AST whose leaves miss the instances ``missing`` of the schedule's
+    domain."""
+
+    def __init__(self, missing: isl.UnionSet):
+        super().__init__(f"isl's AST misses instances: {missing}")
+        self.missing = missing
+
+
+AtDomain = Callable[[isl.AstNode, isl.AstBuild], isl.AstNode]
+
+
+# With L_k the domain of the build's schedule at leaf k (the instances that leaf
+# runs, in isl's own terms) and D the scheduled domain, the AST runs D exactly
+# when  U_k L_k = D  within the build's context.
+def _covered(build: isl.AstBuild, schedule: isl.Schedule, context: isl.Set,
+             at_domain: AtDomain | None = None) -> isl.AstNode:
+    """isl's AST of ``schedule`` under ``build`` (with ``at_domain`` called at each
+    leaf), checked to run every instance of its domain."""
+    leaves: list[isl.UnionSet] = []
+    raised: list[Exception] = []
+
+    def record(node: isl.AstNode, inner: isl.AstBuild) -> isl.AstNode:
+        # nothing may raise across isl's C code (fuzz seed 1500116): kept, raised after
+        if raised:
+            return node
+        try:
+            leaves.append(inner.get_schedule().domain())
+            return at_domain(node, inner) if at_domain is not None else node
+        except Exception as exc:  # noqa: BLE001 - raised again below, outside isl
+            raised.append(exc)
+            return node
+
+    build, _ = build.set_at_each_domain(record)
+    node = build.node_from_schedule(schedule)
+    if raised:
+        raise raised[0]
+    domain = schedule.get_domain()
+    context = context.align_params(domain.get_space())
+    run = isl.UnionSet.empty(domain.get_space())
+    for leaf in leaves:
+        run = run.union(leaf.align_params(domain.get_space()))
+    wanted = domain.intersect_params(context)
+    if not wanted.is_subset(run.intersect_params(context.align_params(run.get_space()))):
+        raise LostInstances(wanted.subtract(run))
+    return node
+
+
 def _iterators(prefix: str, ctx: isl.Context, count: int = 64) -> isl.IdList:
     ids = isl.IdList.alloc(ctx, count)
     for k in range(count):
@@ -210,9 +264,10 @@ def kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
 
 
 def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
-    build = _build(kernel.context(program.scop.context), program.names.iterator)
+    context = kernel.context(program.scop.context)
+    build = _build(context, program.names.iterator)
     schedule = program.schedule.intersect_domain(kernel.thread_domain())
-    return to_node(build.node_from_schedule(schedule))
+    return to_node(_covered(build, schedule, context))
 
 
 def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
@@ -241,49 +296,33 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
     build = _build(context, program.names.iterator)
     iterator = program.names.iterator
     found: dict[str, tuple[tuple[int, tuple[Expr, ...]], ...]] = {}
-    # An error raised inside isl's callback must not cross the C code (isl went on
-    # with a null node and crashed: fuzz seed 1500116, out of its budget there); it
-    # is kept and raised once isl has returned.
-    raised: list[Exception] = []
-    if indices:
-        def at_domain(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
-            if raised:
-                return node
-            try:
-                return _annotated(node, build)
-            except Exception as exc:  # noqa: BLE001 - raised again below, outside isl
-                raised.append(exc)
-                return node
 
-        def _annotated(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
-            call = node.user_get_expr()
-            name = call.get_op_arg(0).get_id().get_name()
-            known = {}
-            if indices and name in indices:
-                instance = isl.Map.from_union_map(build.get_schedule()).reverse()
-                for key, index in indices[name]:
-                    index = index.align_params(instance.get_space())
-                    at = isl.PwMultiAff.from_map(instance.apply_range(index))
-                    known[key] = _arguments(build.access_from_pw_multi_aff(at))
-            if lanes and LANE_INDEX in known:
-                # A lane is its loop's iterator (nvcc unrolls the loop and the index
-                # becomes a constant); where isl dropped the loop, its value.
-                space = build.get_schedule_space()
-                known[LANE_INDEX] = tuple(
-                    Expr.id_(f"{iterator}{d}")
-                    if space.find_dim_by_name(isl.dim_type.set, f"{iterator}{d}") >= 0
-                    else value for d, value in zip(lanes, known[LANE_INDEX]))
-            exprs = list(known.items())
-            if not exprs:
-                return node
-            label = f"polycu_refs{len(found)}"
-            found[label] = tuple(exprs)
-            return node.set_annotation(isl.Id(label, context=node.get_ctx()))
+    def annotated(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
+        call = node.user_get_expr()
+        name = call.get_op_arg(0).get_id().get_name()
+        known = {}
+        if indices and name in indices:
+            instance = isl.Map.from_union_map(build.get_schedule()).reverse()
+            for key, index in indices[name]:
+                index = index.align_params(instance.get_space())
+                at = isl.PwMultiAff.from_map(instance.apply_range(index))
+                known[key] = _arguments(build.access_from_pw_multi_aff(at))
+        if lanes and LANE_INDEX in known:
+            # A lane is its loop's iterator (nvcc unrolls the loop and the index
+            # becomes a constant); where isl dropped the loop, its value.
+            space = build.get_schedule_space()
+            known[LANE_INDEX] = tuple(
+                Expr.id_(f"{iterator}{d}")
+                if space.find_dim_by_name(isl.dim_type.set, f"{iterator}{d}") >= 0
+                else value for d, value in zip(lanes, known[LANE_INDEX]))
+        exprs = list(known.items())
+        if not exprs:
+            return node
+        label = f"polycu_refs{len(found)}"
+        found[label] = tuple(exprs)
+        return node.set_annotation(isl.Id(label, context=node.get_ctx()))
 
-        build, _ = build.set_at_each_domain(at_domain)
-    node = build.node_from_schedule(tree)
-    if raised:
-        raise raised[0]
+    node = _covered(build, tree, context, annotated if indices else None)
     return to_node(node, found)
 
 
@@ -301,7 +340,7 @@ def host_ast(program: GpuProgram) -> Node:
 
 def _host_ast(program: GpuProgram) -> Node:
     build = _build(program.scop.context, program.names.iterator)
-    return to_node(build.node_from_schedule(program.host))
+    return to_node(_covered(build, program.host, program.scop.context))
 
 
 def expr_of(pwaff: isl.PwAff, context: isl.Set) -> Expr:
@@ -375,7 +414,8 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
                      ) -> tuple[Placement, frozenset[str]]:
     """``placement`` with each kernel's AST built within ``max_operations`` isl
     operations a kernel, and the kernels whose placed code could not be built
-    (over the budget, or a barrier in code that depends on the thread id)."""
+    (over the budget, isl lost instances, or a barrier in code that depends on the
+    thread id)."""
     program = placement.program
     ctx = program.scop.context.get_ctx()
     built: dict[str, Node] = {}
@@ -391,7 +431,7 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
             try:
                 with operation_budget(ctx, max_operations):
                     node = placed_kernel_ast(program, kernel, placed, atomic)
-            except BudgetExceeded:
+            except (BudgetExceeded, LostInstances):
                 break
             if not placed.barriers or uniform_barriers(node, threads):
                 built[kernel.name] = node
