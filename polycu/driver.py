@@ -21,7 +21,7 @@ from typing import Iterator, Sequence
 import islpy as isl
 
 from .codegen import Generated, generate
-from .codegen.ast import LostInstances, with_asts, with_kernel_asts
+from .codegen.ast import WrongAst, with_asts, with_kernel_asts
 from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, Reporter, error
 from .frontend.load import load_file
@@ -142,9 +142,9 @@ def _program(scop: Scop, options: Options | None, reporter: Reporter | None,
     except isl.Error as exc:
         raise error(f"isl cannot generate code for SCoP '{scop.name}' "
                     f"({isl_message(exc)})", scop.location) from None
-    except LostInstances:
-        raise error(f"isl's code for SCoP '{scop.name}' misses statement instances even "
-                    "in its original order (an isl bug, caught by polycu's check)",
+    except WrongAst as exc:
+        raise error(f"isl's code for SCoP '{scop.name}' {_wrong(exc)} even in its "
+                    "original order (an isl bug, caught by polycu's check)",
                     scop.location) from None
     _save(fallback, options, index)
     return program, None
@@ -164,11 +164,18 @@ def _with_asts(program: GpuProgram, name: str, limit: int,
     except isl.Error as exc:
         reporter.note(f"isl fails on the code of schedule '{name}' of SCoP '{scop.name}' "
                       f"({isl_message(exc)}); trying the next schedule", scop.location)
-    except LostInstances:
-        reporter.note(f"isl's code for schedule '{name}' of SCoP '{scop.name}' misses "
-                      "statement instances (an isl bug, caught by polycu's check); trying "
-                      "the next schedule", scop.location)
+    except WrongAst as exc:
+        reporter.note(f"isl's code for schedule '{name}' of SCoP '{scop.name}' "
+                      f"{_wrong(exc)} (an isl bug, caught by polycu's check); trying the "
+                      "next schedule", scop.location)
     return None
+
+
+def _wrong(exc: WrongAst) -> str:
+    """What a wrong AST does, in words."""
+    said = (["misses statement instances"] if not exc.missing.is_empty() else []) + \
+        (["runs statement instances twice"] if not exc.repeated.is_empty() else [])
+    return " and ".join(said)
 
 
 def _save(schedule: Schedule, options: Options, index: int) -> None:
@@ -254,8 +261,8 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "
-                "budget, with instances isl's code misses, or with barriers not every "
-                "thread passes); it keeps global memory",
+                "budget, with isl's code running an instance not exactly once, or with "
+                "barriers not every thread passes); it keeps global memory",
                 program.scop.location)
         plain |= failed
 

@@ -1,5 +1,6 @@
-"""isl's AST builder can drop instances; polycu checks every AST it builds
-(polycu/codegen/ast.py: ``_covered``) and falls back to the next schedule."""
+"""isl's AST builder can drop instances; polycu checks that every AST it builds runs
+each instance once (polycu/codegen/ast.py: ``_covered``) and falls back to the next
+schedule."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +9,7 @@ import islpy as isl
 import pytest
 
 import polycu
-from polycu.codegen.ast import LostInstances, _covered
+from polycu.codegen.ast import WrongAst, _covered, check_leaves
 from polycu.diagnostics import Reporter
 from polycu.driver import program_of
 from polycu.options import Options
@@ -34,16 +35,35 @@ def schedule_of(text: str) -> isl.Schedule:
 
 def test_an_ast_that_misses_instances_is_refused():
     context = isl.Set(CONTEXT)
-    with pytest.raises(LostInstances) as lost:
+    with pytest.raises(WrongAst) as lost:
         _covered(isl.AstBuild.from_context(context), schedule_of(SCHEDULE), context)
     # thread (1, 0) at n = 10 runs S2[2, 7] (4i - j = 1 mod 32) and nothing else
     thread = "n = 10 and b0 = 1 and t0 = 0"
     missing = lost.value.missing.intersect_params(isl.Set(f"[n, b0, t0] -> {{ : {thread} }}"))
     assert missing.is_equal(isl.UnionSet(f"[n, b0, t0] -> {{ S2[2, 7] : {thread} }}"))
+    assert lost.value.repeated.is_empty()
     # the same schedule for n = 10 alone: isl's AST is complete and passes
     ten = context.intersect(isl.Set("[n, b0, t0] -> { : n = 10 }"))
     node = _covered(isl.AstBuild.from_context(ten), schedule_of(SCHEDULE), ten)
     assert "S2(" in node.to_C_str()
+
+
+def test_leaves_must_partition_the_domain():
+    domain = isl.UnionSet("[n] -> { S[i] : 0 <= i < n; T[i] : 0 <= i < n }")
+    context = isl.Set("[n] -> { : n >= 1 }")
+    halves = [isl.UnionSet("[n] -> { S[i] : 0 <= i < n and i <= 4 }"),
+              isl.UnionSet("[n] -> { S[i] : 5 <= i < n }"),
+              isl.UnionSet("[n] -> { T[i] : 0 <= i < n }")]
+    check_leaves(halves, domain, context)
+    with pytest.raises(WrongAst) as wrong:          # S[4] twice
+        check_leaves(halves + [isl.UnionSet("[n] -> { S[4] : n >= 5 }")], domain, context)
+    assert wrong.value.missing.is_empty()
+    assert wrong.value.repeated.is_equal(isl.UnionSet("[n] -> { S[4] : n >= 5 }"))
+    with pytest.raises(WrongAst) as wrong:          # T never runs
+        check_leaves(halves[:2], domain, context)
+    assert wrong.value.missing.is_equal(isl.UnionSet("[n] -> { T[i] : 0 <= i < n }"))
+    # only the instances inside the context count
+    check_leaves(halves, domain, isl.Set("[n] -> { : n >= 7 }"))
 
 
 def test_the_leaf_callback_still_annotates_and_its_errors_surface():

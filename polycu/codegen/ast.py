@@ -23,7 +23,8 @@ isl's AST builder can also lose instances: on a strided domain it once printed
 one of two residue classes of ``j`` and dropped the other (fuzz seed 1600081:
 ``S2[i, n - 3]`` never ran).  Every AST is therefore checked as it is built
 (``_covered``): the domains isl reports at its leaves must cover the scheduled
-domain, or ``LostInstances`` is raised and the driver tries the next schedule.
+domain and be disjoint, or ``WrongAst`` is raised and the driver tries the next
+schedule.
 """
 from __future__ import annotations
 
@@ -167,25 +168,27 @@ def to_node(node: isl.AstNode,
     raise AssertionError(f"unexpected isl AST node {kind}")
 
 
-class LostInstances(Exception):
+class WrongAst(Exception):
     """isl built an AST whose leaves miss the instances ``missing`` of the schedule's
-    domain."""
+    domain or run the instances ``repeated`` more than once."""
 
-    def __init__(self, missing: isl.UnionSet):
-        super().__init__(f"isl's AST misses instances: {missing}")
+    def __init__(self, missing: isl.UnionSet, repeated: isl.UnionSet):
+        super().__init__(f"isl's AST misses {missing} and repeats {repeated}")
         self.missing = missing
+        self.repeated = repeated
 
 
 AtDomain = Callable[[isl.AstNode, isl.AstBuild], isl.AstNode]
 
 
 # With L_k the domain of the build's schedule at leaf k (the instances that leaf
-# runs, in isl's own terms) and D the scheduled domain, the AST runs D exactly
-# when  U_k L_k = D  within the build's context.
+# runs, in isl's own terms) and D the scheduled domain, the AST runs each instance
+# of D exactly once when  U_k L_k = D  and  L_k ∩ L_l = {} for k != l,  within the
+# build's context.
 def _covered(build: isl.AstBuild, schedule: isl.Schedule, context: isl.Set,
              at_domain: AtDomain | None = None) -> isl.AstNode:
     """isl's AST of ``schedule`` under ``build`` (with ``at_domain`` called at each
-    leaf), checked to run every instance of its domain."""
+    leaf), checked to run every instance of its domain once."""
     leaves: list[isl.UnionSet] = []
     raised: list[Exception] = []
 
@@ -204,15 +207,23 @@ def _covered(build: isl.AstBuild, schedule: isl.Schedule, context: isl.Set,
     node = build.node_from_schedule(schedule)
     if raised:
         raise raised[0]
-    domain = schedule.get_domain()
-    context = context.align_params(domain.get_space())
-    run = isl.UnionSet.empty(domain.get_space())
-    for leaf in leaves:
-        run = run.union(leaf.align_params(domain.get_space()))
-    wanted = domain.intersect_params(context)
-    if not wanted.is_subset(run.intersect_params(context.align_params(run.get_space()))):
-        raise LostInstances(wanted.subtract(run))
+    check_leaves(leaves, schedule.get_domain(), context)
     return node
+
+
+def check_leaves(leaves: Sequence[isl.UnionSet], domain: isl.UnionSet,
+                 context: isl.Set) -> None:
+    """``WrongAst`` unless the leaves' domains ``leaves`` partition ``domain`` within
+    ``context``."""
+    context = context.align_params(domain.get_space())
+    run = repeated = isl.UnionSet.empty(domain.get_space())
+    for leaf in leaves:
+        leaf = leaf.align_params(domain.get_space()).intersect_params(context)
+        repeated = repeated.union(run.intersect(leaf))
+        run = run.union(leaf)
+    missing = domain.intersect_params(context).subtract(run)
+    if not missing.is_empty() or not repeated.is_empty():
+        raise WrongAst(missing, repeated)
 
 
 def _iterators(prefix: str, ctx: isl.Context, count: int = 64) -> isl.IdList:
@@ -414,8 +425,8 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
                      ) -> tuple[Placement, frozenset[str]]:
     """``placement`` with each kernel's AST built within ``max_operations`` isl
     operations a kernel, and the kernels whose placed code could not be built
-    (over the budget, isl lost instances, or a barrier in code that depends on the
-    thread id)."""
+    (over the budget, an AST that runs some instance not exactly once, or a barrier
+    in code that depends on the thread id)."""
     program = placement.program
     ctx = program.scop.context.get_ctx()
     built: dict[str, Node] = {}
@@ -431,7 +442,7 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
             try:
                 with operation_budget(ctx, max_operations):
                     node = placed_kernel_ast(program, kernel, placed, atomic)
-            except (BudgetExceeded, LostInstances):
+            except (BudgetExceeded, WrongAst):
                 break
             if not placed.barriers or uniform_barriers(node, threads):
                 built[kernel.name] = node
