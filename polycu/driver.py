@@ -21,7 +21,8 @@ from typing import Iterator, Sequence
 import islpy as isl
 
 from .codegen import Generated, generate
-from .codegen.ast import WrongAst, with_asts, with_kernel_asts
+from .codegen.ast import with_asts, with_kernel_asts
+from .codegen.coverage import WrongAst
 from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, Reporter, error
 from .frontend.load import load_file

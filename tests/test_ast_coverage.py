@@ -1,5 +1,5 @@
 """isl's AST builder can drop instances; polycu checks that every AST it builds runs
-each instance once (polycu/codegen/ast.py: ``_covered``) and falls back to the next
+each instance once (polycu/codegen/coverage.py) and falls back to the next
 schedule."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import islpy as isl
 import pytest
 
 import polycu
-from polycu.codegen.ast import WrongAst, _covered, check_leaves
+from polycu.codegen.coverage import WrongAst, check_leaves, covered
 from polycu.diagnostics import Reporter
 from polycu.driver import program_of
 from polycu.options import Options
@@ -36,7 +36,7 @@ def schedule_of(text: str) -> isl.Schedule:
 def test_an_ast_that_misses_instances_is_refused():
     context = isl.Set(CONTEXT)
     with pytest.raises(WrongAst) as lost:
-        _covered(isl.AstBuild.from_context(context), schedule_of(SCHEDULE), context)
+        covered(isl.AstBuild.from_context(context), schedule_of(SCHEDULE), context)
     # thread (1, 0) at n = 10 runs S2[2, 7] (4i - j = 1 mod 32) and nothing else
     thread = "n = 10 and b0 = 1 and t0 = 0"
     missing = lost.value.missing.intersect_params(isl.Set(f"[n, b0, t0] -> {{ : {thread} }}"))
@@ -44,7 +44,7 @@ def test_an_ast_that_misses_instances_is_refused():
     assert lost.value.repeated.is_empty()
     # the same schedule for n = 10 alone: isl's AST is complete and passes
     ten = context.intersect(isl.Set("[n, b0, t0] -> { : n = 10 }"))
-    node = _covered(isl.AstBuild.from_context(ten), schedule_of(SCHEDULE), ten)
+    node = covered(isl.AstBuild.from_context(ten), schedule_of(SCHEDULE), ten)
     assert "S2(" in node.to_C_str()
 
 
@@ -75,14 +75,14 @@ def test_the_leaf_callback_still_annotates_and_its_errors_surface():
         seen.append(str(build.get_schedule()))
         return node
 
-    _covered(isl.AstBuild.from_context(context), schedule, context, at)
+    covered(isl.AstBuild.from_context(context), schedule, context, at)
     assert len(seen) == 1 and "0 <= i < n" in seen[0]
 
     def broken(node: isl.AstNode, build: isl.AstBuild) -> isl.AstNode:
         raise ValueError("inside the callback")
 
     with pytest.raises(ValueError, match="inside the callback"):
-        _covered(isl.AstBuild.from_context(context), schedule, context, broken)
+        covered(isl.AstBuild.from_context(context), schedule, context, broken)
 
 
 def test_the_driver_takes_the_next_schedule_and_the_program_matches(capsys):

@@ -22,7 +22,7 @@ then reuse them.
 isl's AST builder can also lose instances: on a strided domain it once printed
 one of two residue classes of ``j`` and dropped the other (fuzz seed 1600081:
 ``S2[i, n - 3]`` never ran).  Every AST is therefore checked as it is built
-(``_covered``): the domains isl reports at its leaves must cover the scheduled
+(``coverage.py``): the domains isl reports at its leaves must cover the scheduled
 domain and be disjoint, or ``WrongAst`` is raised and the driver tries the next
 schedule.
 """
@@ -36,6 +36,7 @@ import islpy as isl
 from ..gpu.kernel import GpuProgram, Kernel
 from ..memory import BARRIERS, LANE_INDEX, KernelPlacement, Placement, indices
 from ..schedule import BudgetExceeded, operation_budget
+from .coverage import WrongAst, covered
 
 _OP = isl.ast_expr_op_type
 _OP_NAMES = {
@@ -168,64 +169,6 @@ def to_node(node: isl.AstNode,
     raise AssertionError(f"unexpected isl AST node {kind}")
 
 
-class WrongAst(Exception):
-    """isl built an AST whose leaves miss the instances ``missing`` of the schedule's
-    domain or run the instances ``repeated`` more than once."""
-
-    def __init__(self, missing: isl.UnionSet, repeated: isl.UnionSet):
-        super().__init__(f"isl's AST misses {missing} and repeats {repeated}")
-        self.missing = missing
-        self.repeated = repeated
-
-
-AtDomain = Callable[[isl.AstNode, isl.AstBuild], isl.AstNode]
-
-
-# With L_k the domain of the build's schedule at leaf k (the instances that leaf
-# runs, in isl's own terms) and D the scheduled domain, the AST runs each instance
-# of D exactly once when  U_k L_k = D  and  L_k ∩ L_l = {} for k != l,  within the
-# build's context.
-def _covered(build: isl.AstBuild, schedule: isl.Schedule, context: isl.Set,
-             at_domain: AtDomain | None = None) -> isl.AstNode:
-    """isl's AST of ``schedule`` under ``build`` (with ``at_domain`` called at each
-    leaf), checked to run every instance of its domain once."""
-    leaves: list[isl.UnionSet] = []
-    raised: list[Exception] = []
-
-    def record(node: isl.AstNode, inner: isl.AstBuild) -> isl.AstNode:
-        # nothing may raise across isl's C code (fuzz seed 1500116): kept, raised after
-        if raised:
-            return node
-        try:
-            leaves.append(inner.get_schedule().domain())
-            return at_domain(node, inner) if at_domain is not None else node
-        except Exception as exc:  # noqa: BLE001 - raised again below, outside isl
-            raised.append(exc)
-            return node
-
-    build, _ = build.set_at_each_domain(record)
-    node = build.node_from_schedule(schedule)
-    if raised:
-        raise raised[0]
-    check_leaves(leaves, schedule.get_domain(), context)
-    return node
-
-
-def check_leaves(leaves: Sequence[isl.UnionSet], domain: isl.UnionSet,
-                 context: isl.Set) -> None:
-    """``WrongAst`` unless the leaves' domains ``leaves`` partition ``domain`` within
-    ``context``."""
-    context = context.align_params(domain.get_space())
-    run = repeated = isl.UnionSet.empty(domain.get_space())
-    for leaf in leaves:
-        leaf = leaf.align_params(domain.get_space()).intersect_params(context)
-        repeated = repeated.union(run.intersect(leaf))
-        run = run.union(leaf)
-    missing = domain.intersect_params(context).subtract(run)
-    if not missing.is_empty() or not repeated.is_empty():
-        raise WrongAst(missing, repeated)
-
-
 def _iterators(prefix: str, ctx: isl.Context, count: int = 64) -> isl.IdList:
     ids = isl.IdList.alloc(ctx, count)
     for k in range(count):
@@ -278,7 +221,7 @@ def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
     context = kernel.context(program.scop.context)
     build = _build(context, program.names.iterator)
     schedule = program.schedule.intersect_domain(kernel.thread_domain())
-    return to_node(_covered(build, schedule, context))
+    return to_node(covered(build, schedule, context))
 
 
 def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
@@ -333,7 +276,7 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
         found[label] = tuple(exprs)
         return node.set_annotation(isl.Id(label, context=node.get_ctx()))
 
-    node = _covered(build, tree, context, annotated if indices else None)
+    node = covered(build, tree, context, annotated if indices else None)
     return to_node(node, found)
 
 
@@ -351,7 +294,7 @@ def host_ast(program: GpuProgram) -> Node:
 
 def _host_ast(program: GpuProgram) -> Node:
     build = _build(program.scop.context, program.names.iterator)
-    return to_node(_covered(build, program.host, program.scop.context))
+    return to_node(covered(build, program.host, program.scop.context))
 
 
 def expr_of(pwaff: isl.PwAff, context: isl.Set) -> Expr:
