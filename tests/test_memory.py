@@ -338,18 +338,25 @@ def emulated(scop, options, params, seed=5):
     return cuda, report
 
 
-def test_padding_in_full_blocks_when_a_padded_lane_reads_global_memory(tmp_path):
-    from polycu.options import Options
+def syrk_program(tmp_path):
+    """SYRK's SCoP, its program and its one kernel."""
     source = tmp_path / "syrk.c"
     source.write_text(SYRK)
     scop = polycu.load(str(source))[0]
     program = program_of(scop)
     (kernel,) = program.kernels
+    return scop, program, kernel
+
+
+def test_padding_in_full_blocks_when_a_padded_lane_reads_global_memory(tmp_path):
+    from polycu.options import Options
+    scop, program, kernel = syrk_program(tmp_path)
     overrides = {ANY: {"A": GLOBAL}}             # A in global memory (--memory '*:A=global')
-    placed = place(program, overrides=overrides).kernel(kernel.name)
+    placement = place(program, overrides=overrides)
+    placed = placement.kernel(kernel.name)
     assert placed.padded == {"S1"} and not placed.shared
-    body = [line.strip() for line in kernel_source(
-        place(program, overrides=overrides), kernel, layouts(scop)).splitlines()]
+    body = [line.strip() for line in
+            kernel_source(placement, kernel, layouts(scop)).splitlines()]
     update = "r0[c3][0] += (alpha * A[((32 * b0 + t0 + 8 * c3)) * 70 + c2]) * " \
         "A[((32 * b1 + t1)) * 70 + c2];"
     full, edge = [k for k, line in enumerate(body) if line == update]
@@ -365,12 +372,9 @@ def test_each_reference_of_an_array_gets_its_own_tile_when_one_box_would_span_it
     # apart; one box around both would span the matrix, so each gets a 32x16 tile
     # (A[j][k], read by the 8 warps of a column of threads, is then read coalesced).
     from polycu.options import Options
-    source = tmp_path / "syrk.c"
-    source.write_text(SYRK)
-    scop = polycu.load(str(source))[0]
-    program = program_of(scop)
-    (kernel,) = program.kernels
-    placed = place(program).kernel(kernel.name)
+    scop, program, kernel = syrk_program(tmp_path)
+    placement = place(program)
+    placed = placement.kernel(kernel.name)
     refs = {a.ref: _GENERATOR.visit(a.node) for s in scop.statements for a in s.accesses}
     held = sorted((tuple(sorted(refs[r] for r in t.references)), t.size, t.sharing, t.warps)
                   for t in placed.shared)
@@ -379,7 +383,7 @@ def test_each_reference_of_an_array_gets_its_own_tile_when_one_box_would_span_it
     reason = placed.of("A").reason
     assert "a 32x16 tile for A[i][k]" in reason and "a 32x16 tile for A[j][k]" in reason
     body = [line.strip() for line in
-            kernel_source(place(program), kernel, layouts(scop)).splitlines()]
+            kernel_source(placement, kernel, layouts(scop)).splitlines()]
     assert "r0[c7][0] += (s0[((t0 + 8 * c7)) * 17 + c4]) * s1[t1 * 17 + c4];" in body
     for n in (37, 64, 80):
         _, report = emulated(scop, Options(), {"n": n, "m": 23})
