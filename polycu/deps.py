@@ -40,8 +40,9 @@ from .model import Scop, maps_of, sets_of, statement_names
 
 
 @dataclass(frozen=True, eq=False)
-class ScalarDependences:
-    """The dependences carried by one scalar X alone (its accesses, nothing else).
+class ArrayDependences:
+    """The dependences carried by one array X alone (its accesses, nothing else; a
+    scalar is a 0-d array).
 
     ``flow`` links each read of X to the writes it may take its value from,
     ``uninitialised`` holds the reads of X that may take their value from before
@@ -67,7 +68,7 @@ class Dependences:
     reduction: isl.UnionMap
     live_in: isl.UnionMap
     live_out: isl.UnionMap
-    scalars: Mapping[str, ScalarDependences] = field(default_factory=dict)
+    scalars: Mapping[str, ArrayDependences] = field(default_factory=dict)
     shared_false: isl.UnionMap | None = None
 
     # A pair s -> t may be ordered by several arrays at once, so V minus false_X is
@@ -255,12 +256,14 @@ def dataflow_by_lexmax(sink: isl.UnionMap, time: isl.UnionMap, *,
                 sink.subtract(ends.domain().unwrap()).coalesce())
 
 
-def _tuples(scop: Scop, names: Iterable[str]) -> isl.UnionSet:
-    """``{ X[] }`` for each named scalar, in the SCoP's parameter space."""
+def _universes(scop: Scop, names: Iterable[str]) -> isl.UnionSet:
+    """``{ X[a_0, ..] }`` (every element) of each named array, in the SCoP's parameter
+    space; a scalar's is ``{ X[] }``."""
     result = isl.UnionSet.empty(scop.context.get_space())
     for name in names:
+        indices = ", ".join(f"a{k}" for k in range(scop.array(name).rank))
         result = result.union(isl.UnionSet.from_set(
-            isl.Set(f"{{ {name}[] }}").align_params(scop.context.get_space())))
+            isl.Set(f"{{ {name}[{indices}] }}").align_params(scop.context.get_space())))
     return result
 
 
@@ -272,21 +275,21 @@ def _false(reads: isl.UnionMap, must: isl.UnionMap, writes: isl.UnionMap,
     return anti.union(output).coalesce()
 
 
-# For a scalar X with accesses restricted to X (R_X reads, W_X must writes, M_X all
+# For an array X with accesses restricted to X (R_X reads, W_X must writes, M_X all
 # writes): flow_X = dataflow(R_X; W_X, M_X), uninitialised_X = reads with no source,
 # false_X = anti_X ∪ output_X computed exactly like the full ones.  Accesses to other
 # arrays never meet X's, so these are exactly the parts of the full dependences due to X.
-def scalar_dependences(scop: Scop, name: str) -> ScalarDependences:
-    """The dependences that scalar ``name`` alone carries."""
-    only = _tuples(scop, [name])
+def array_dependences(scop: Scop, name: str) -> ArrayDependences:
+    """The dependences that array (or scalar) ``name`` alone carries."""
+    only = _universes(scop, [name])
     reads = scop.reads().intersect_range(only)
     must = scop.must_writes().intersect_range(only)
     writes = scop.may_writes().intersect_range(only)
     schedule = scop.schedule.intersect_domain(scop.domain())
     flow_result = dataflow(reads, schedule, must=must, may=writes)
-    return ScalarDependences(flow_result.may.coalesce(),
-                             flow_result.no_source.domain().coalesce(),
-                             _false(reads, must, writes, schedule))
+    return ArrayDependences(flow_result.may.coalesce(),
+                            flow_result.no_source.domain().coalesce(),
+                            _false(reads, must, writes, schedule))
 
 
 def compute_dependences(scop: Scop) -> Dependences:
@@ -340,11 +343,11 @@ def _dependences(scop: Scop) -> Dependences:
         space = stmt.domain.get_space()
         self_map = isl.Map.universe(space.map_from_domain_and_range(space))
         reduction = reduction.union(all_deps.intersect(isl.UnionMap.from_map(self_map)))
-    scalars = {a.name: scalar_dependences(scop, a.name) for a in scop.arrays
+    scalars = {a.name: array_dependences(scop, a.name) for a in scop.arrays
                 if a.is_scalar and a.dead_after}
     shared_false = anti.union(output).coalesce()
     if scalars:
-        candidates = _tuples(scop, scalars)
+        candidates = _universes(scop, scalars)
         shared_false = _false(reads.subtract_range(candidates), must.subtract_range(candidates),
                               writes.subtract_range(candidates), schedule)
     return Dependences(flow=flow, anti=anti, output=output, reduction=reduction.coalesce(),

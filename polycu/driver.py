@@ -32,7 +32,7 @@ from .gpu.rank import Candidate, format_ranking, map_schedule, rank
 from .gpu.rank import candidates as ranked_candidates
 from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
 from .memory import (GLOBAL, REGISTER, SHARED, Placement, format_placement, place,
-                     reads_on_chip)
+                     reads_on_chip, too_many_lanes)
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
@@ -51,6 +51,10 @@ ISL_SCHEDULE_OPTIONS = ("outer_coincidence", "maximize_band_depth", "maximize_co
 #: global reads in the loop the default's full-row warps keep them coalesced (syrk
 #: with A in global memory took 2-4x longer with these sizes).
 SQUARE = {"tile": (64, 32), "block": (16, 16)}
+#: The same for a kernel with three parallel members (doitgen's product, once its
+#: sum is expanded): one value of the outermost per block, whose default 32x32x32
+#: tiles run by 2x4x32 threads would ask for 16x8 lanes (more than MAX_LANES).
+SQUARE_3D = {"tile": (1, 64, 32), "block": (16, 16, 1)}
 
 
 def strategy_of(options: Options) -> Strategy:
@@ -221,9 +225,11 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
                  *, index: int = 0) -> Placement:
     """The GPU program of one SCoP with its arrays placed in memory.
 
-    Kernels whose statements then read only registers and shared tiles are mapped
-    again with ``SQUARE`` sizes (unless --sizes or --tile-size chose the sizes) and
-    keep them where they still do."""
+    Kernels whose statements then read only registers and shared tiles, and kernels
+    of three parallel members whose default register tile is too large, are mapped
+    again with ``SQUARE`` (``SQUARE_3D``) sizes (unless --sizes or --tile-size chose
+    the sizes) and keep them where the statements then read only registers and
+    shared tiles."""
     options = options or Options()
     reporter = reporter or Reporter()
     overrides = memory_overrides(options.memory)
@@ -233,19 +239,35 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     placement = _placed(program, options, overrides, reporter)
     if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE:
         return placement
-    square = [k.index for k in program.kernels
-              if reads_on_chip(scop, k, placement.kernel(k.name))]
-    if not square:
-        return placement
+    square = {k.index for k in program.kernels
+              if reads_on_chip(scop, k, placement.kernel(k.name))
+              or (len(k.mapped) == 3 and too_many_lanes(k))}
+    for _ in range(2):      # again without the kernels the square sizes do not feed on chip
+        if not square:
+            return placement
+        squared = _squared(schedule, square, options, overrides, program)
+        if squared is None:
+            return placement
+        kept = {k.index for k in squared.program.kernels if k.index in square
+                and reads_on_chip(squared.program.scop, k, squared.kernel(k.name))}
+        if kept == square:
+            return squared
+        square = kept
+    return placement
+
+
+def _squared(schedule: Schedule, square: set[int], options: Options,
+             overrides: dict[int, dict[str, str]], program: GpuProgram) -> Placement | None:
+    """The placement of ``schedule`` mapped with square sizes for the kernels in
+    ``square`` (None when that mapping fails or has other kernels)."""
     quiet = Reporter(stream=io.StringIO())
-    sizes = Sizes(DEFAULT_TILE, {k: SQUARE for k in square})
+    sizes = Sizes(DEFAULT_TILE, {k.index: SQUARE_3D if len(k.mapped) == 3 else SQUARE
+                                 for k in program.kernels if k.index in square})
     other = _with_asts(map_schedule(schedule, sizes), schedule.name, MAX_OPERATIONS, quiet)
     if other is None or [k.name for k in other.kernels] != [k.name for k in program.kernels]:
-        return placement
+        return None
     squared = _placed(other, options, overrides, quiet)
-    kept = all(reads_on_chip(other.scop, k, squared.kernel(k.name))
-               for k in other.kernels if k.index in square)
-    return squared if kept and not quiet.diagnostics else placement
+    return None if quiet.diagnostics else squared
 
 
 def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str, str]],

@@ -131,8 +131,9 @@ OPTIONS: tuple[Option, ...] = (
            "where their dependences inside a sequential outer loop lie on a hyperplane "
            "(floyd-warshall's row and column k), each piece scheduled on its own"),
     Option("--expand-scalars", "bool", True, "also try schedules of the SCoP with each "
-           "scalar whose live ranges stay inside loop iterations replaced by a temporary "
-           "array indexed by those loops (ludcmp's w), where that adds parallelism"),
+           "scalar or array whose live ranges stay inside loop iterations replaced by a "
+           "temporary array indexed by those loops (ludcmp's w, doitgen's sum; final "
+           "values copied back), where that adds parallelism"),
     Option("--relax-reductions", "bool", False, "also try schedules that run reduction "
            "updates in parallel (lowered with atomics) where that adds parallelism; off by "
            "default because atomics add in a nondeterministic order, so results are no "

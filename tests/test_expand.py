@@ -20,7 +20,7 @@ from polycu.runtime.emulate import emulate_file, emulate_generated
 from polycu.driver import candidates, choose
 from polycu.memory import place
 from polycu.schedule import IllegalSchedule, save_schedule
-from polycu.schedule.expand import expand_scalars
+from polycu.schedule.expand import expand_temporaries
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,7 +139,7 @@ def model(source: str):
 
 def test_w_becomes_one_cell_per_row_and_column():
     scop, deps = model(ROW_LU)
-    expanded = expand_scalars(scop, deps)
+    expanded = expand_temporaries(scop, deps)
     assert expanded is not None and expanded.arrays == ("w_x0",)
     array = expanded.scop.array("w_x0")
     # rows from i = 1 (j < i), sized from the footprint by the code generator; j < n - 1
@@ -169,12 +169,12 @@ def test_the_expanded_schedule_reorders_the_nest_into_a_2d_parallel_band():
 
 def test_a_live_range_across_iterations_is_not_expanded():
     scop, deps = model(RUNNING)
-    assert expand_scalars(scop, deps) is None
+    assert expand_temporaries(scop, deps) is None
 
 
 def test_a_scalar_read_before_written_is_not_expanded():
     scop, deps = model(UPWARD)
-    assert expand_scalars(scop, deps) is None
+    assert expand_temporaries(scop, deps) is None
 
 
 def test_expanded_program_allocates_the_temporary_on_the_device_only(tmp_path):
@@ -226,7 +226,7 @@ def test_a_saved_expanded_schedule_loads_back_on_the_expanded_model(tmp_path):
 
 def test_a_temporary_has_no_more_dimensions_than_the_arrays():
     scop, deps = model(DEEP)
-    expanded = expand_scalars(scop, deps)
+    expanded = expand_temporaries(scop, deps)
     assert expanded is not None and expanded.scop.array("t_x0").extents == (None,)
     assert expanded.deps.flow.is_equal(deps.flow)
 
@@ -280,7 +280,7 @@ void f(int n, double A[100][100], double B[100][100])
 def cells_of(source: str) -> tuple[tuple, dict[str, isl.Map]]:
     """The extents of acc's temporary and each statement's access to it."""
     scop, deps = model(source)
-    expanded = expand_scalars(scop, deps)
+    expanded = expand_temporaries(scop, deps)
     assert expanded is not None and expanded.arrays == ("acc_x0",)
     assert expanded.deps.flow.is_equal(deps.flow)
     relations = {s.name: a.relation for s in expanded.scop.statements for a in s.accesses
@@ -314,7 +314,7 @@ def test_an_inner_extent_with_a_division_is_exact():
 def test_a_start_with_no_least_value_is_not_expanded_and_says_why():
     scop, deps = model(reduction_rows("for (i = -(n / 2); i < n; i++)", "i + 50"))
     reporter = Reporter(stream=io.StringIO())
-    assert expand_scalars(scop, deps, reporter) is None
+    assert expand_temporaries(scop, deps, reporter) is None
     (note,) = reporter.diagnostics
     assert note.severity == "note" and note.location.line == 5
     assert note.message == ("scalar 'acc' is not expanded in S0, S1, S2: the least value of "

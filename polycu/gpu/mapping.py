@@ -32,7 +32,7 @@ import re
 
 import islpy as isl
 
-from ..deps import Dependences, ScalarDependences
+from ..deps import ArrayDependences, Dependences
 from ..diagnostics import error
 from ..model import Scop, sets_of, statement_names
 from .kernel import AXES, GpuProgram, Kernel, MappedMember, Names
@@ -110,7 +110,7 @@ def _leading_parallel(live: isl.UnionMap, node: isl.ScheduleNode, limit: int) ->
 
 # X may be private to each thread iff no read of X in D lacks a source in the SCoP and
 # every flow s -> t on X into D has s in D, P(s) = P(t) and M(s) = M(t).
-def _privatisable(scalar: ScalarDependences, domain: isl.UnionSet, prefix: isl.UnionMap,
+def _privatisable(scalar: ArrayDependences, domain: isl.UnionSet, prefix: isl.UnionMap,
                   members: isl.UnionMap | None) -> bool:
     """Whether every value of the scalar read by instances ``domain`` is written by the
     same launch (``prefix``) and the same iteration of the mapped ``members``."""

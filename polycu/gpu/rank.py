@@ -150,5 +150,5 @@ def format_ranking(scop: Scop, ranked: list[Candidate], chosen: Schedule) -> str
                 users = [s.name for s in chosen.scop.statements
                          if any(a.array == array.name for a in s.accesses)]
                 dims = "".join(f"[{'' if e is None else e}]" for e in array.extents)
-                lines.append(f"# expanded scalar: {array.name}{dims} in {', '.join(users)}")
+                lines.append(f"# expanded: {array.name}{dims} in {', '.join(users)}")
     return "\n".join(lines) + "\n" + chosen.yaml()

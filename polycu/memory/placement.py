@@ -18,7 +18,7 @@ from pycparser import c_generator
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of, sets_of
 from ..schedule import BudgetExceeded, operation_budget
-from .lanes import LaneOrder, full_lanes, full_tiles, lane_order, uniform_lanes
+from .lanes import LaneOrder, full_lanes, full_tiles, lane_count, lane_order, uniform_lanes
 from .registers import Promotion, promotions, with_copies
 from .padding import Padding, padding
 from .scaling import scaled
@@ -36,6 +36,11 @@ KINDS = (GLOBAL, PARAMETER, REGISTER, SHARED)
 _GENERATOR = c_generator.CGenerator()
 #: Shared memory a block may use without CUDA's opt-in attribute (bytes).
 MAX_SHARED_MEMORY = 48 * 1024
+#: The most lanes (outputs per thread) of a register tile.  Each lane holds one
+#: register per promoted array: gemm with 8x8 lanes ran at 0.58-0.67 ms against
+#: 0.34 ms with 4x2 (190 registers leave too few warps; docs/results/memory.md), and
+#: a 3-D block of 32x32x32 tiles run by 2x4x32 threads would ask for 128.
+MAX_LANES = 16
 
 
 @dataclass(frozen=True)
@@ -151,8 +156,10 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
 # blocks, whose warps read half rows, lose no coalescing (driver.SQUARE).
 def reads_on_chip(scop: Scop, kernel: Kernel, placed: KernelPlacement) -> bool:
     """Whether ``kernel``'s statements read only registers, shared tiles and by-value
-    scalars, in threads with 2-D register tiles."""
-    if len(placed.lanes) != 2 or not placed.registers:
+    scalars, in threads with 2-D register tiles (lanes on the last two members, the
+    ones before with one lane each)."""
+    if len(placed.lanes) < 2 or any(n > 1 for n in placed.lanes[:-2]) \
+            or not placed.registers:
         return False
     served = serving(placed.shared)
     promoted = {p.array for p in placed.registers}
@@ -164,6 +171,12 @@ def reads_on_chip(scop: Scop, kernel: Kernel, placed: KernelPlacement) -> bool:
 
 # A scalar no statement of the SCoP writes keeps one value in every kernel: it
 # travels by value, in the parameters of each launch.
+def too_many_lanes(kernel: Kernel) -> bool:
+    """Whether the kernel's register tile would have more than ``MAX_LANES`` lanes
+    (then it gets neither registers nor shared tiles)."""
+    return math.prod(lane_count(m) for m in kernel.mapped) > MAX_LANES
+
+
 def passed_by_value(scop: Scop, array: Array) -> bool:
     """Whether ``array`` is a scalar that the SCoP only reads."""
     return array.is_scalar and not any(a.array == array.name
@@ -177,7 +190,7 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
                           if not passed_by_value(program.scop, program.scop.array(name)))
     kept = frozenset(a for a, kind in overrides.items() if kind == GLOBAL)
     lanes = lane_order(program, kernel) if private_memory or shared_memory else None
-    if lanes is not None and not uniform_lanes(lanes):
+    if lanes is not None and (too_many_lanes(kernel) or not uniform_lanes(lanes)):
         lanes = None
     shared: SharedOrder | None = None
     registers: tuple[Promotion, ...] = ()
@@ -304,6 +317,10 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
         reasons.append("registers are off (--private-memory turns them on)")
     if not shared_memory:
         reasons.append("shared memory is off")
+    if too_many_lanes(kernel) and not reasons:
+        lanes = "x".join(str(lane_count(m)) for m in kernel.mapped)
+        reasons.append(f"each thread would run {lanes} lanes, more than a register tile "
+                       f"of {MAX_LANES} holds")
     why = "; ".join(reasons) or "no reuse a register or a shared tile can hold"
     return Choice(array.name, GLOBAL, f"{role}; {why}")
 

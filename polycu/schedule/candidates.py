@@ -5,7 +5,7 @@ Out: ``Schedule`` values: the identity (original order, nested bands combined),
      isl's schedule under each fusion strategy (max, smart, min), the same cut at
      dependence hyperplanes (split.py), the same with reductions relaxed where that
      adds parallelism (only with ``relax_reductions``, off by default), and all of
-     those again for the SCoP with its scalars expanded (expand.py; such schedules
+     those again for the SCoP with its temporaries expanded (expand.py; such schedules
      carry the expanded model).  ``original`` is the last resort: the original
      order with no parallelism promised.  Ranking them is the mapping's job
      (``polycu.gpu.rank``): it measures the program each one becomes.
@@ -18,6 +18,7 @@ proven like every other schedule.
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, TypeVar
 
@@ -27,7 +28,7 @@ from ..deps import Dependences, is_quota, isl_message
 from ..diagnostics import Reporter, error
 from ..model import Scop, statement_names
 from .bands import mark_bands, relaxation_used
-from .expand import expand_scalars
+from .expand import Expanded, expand_temporaries
 from .io import load_schedule
 from .isl_scheduler import (ALGORITHMS, BudgetExceeded, constraints, isl_schedule,
                             operation_budget)
@@ -258,20 +259,28 @@ def generate(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
              reporter: Reporter | None = None) -> list[Schedule]:
     """The candidate schedules of ``scop``, not yet proven (``prove``).
 
-    With ``expand_scalars`` the schedules of the SCoP with its scalars expanded
-    (expand.py) follow; their ``scop`` and ``deps`` are the expanded ones.
+    With ``expand_scalars`` the schedules of the SCoP with its temporaries expanded
+    (expand.py) follow, then those of the SCoP with its reads of values from
+    before it also served by snapshots where there are such reads (snapshot.py);
+    their ``scop`` and ``deps`` are the transformed ones.
     """
     strategy = strategy or Strategy()
     reporter = reporter or Reporter()
     found = _generate(scop, deps, strategy, reporter)
-    if strategy.expand_scalars and strategy.reschedule:
-        expanded = attempt(scop, reporter, "expand(...)",
-                            lambda: [expand_scalars(scop, deps, reporter)])
-        if expanded and expanded[0] is not None:
-            model = expanded[0]
-            prefix = f"expand({','.join(model.arrays)})+"
-            found += [replace(s, name=prefix + s.name)
-                      for s in _generate(model.scop, model.deps, strategy, reporter)]
+    if not (strategy.expand_scalars and strategy.reschedule):
+        return found
+    quiet = Reporter(stream=io.StringIO())   # the second model repeats the first's notes
+    models: list[Expanded] = []
+    for snapshot, heard in ((False, reporter), (True, quiet)):
+        model = attempt(scop, reporter, "expand(...)",
+                        lambda: [expand_temporaries(scop, deps, heard, snapshot)])
+        if model and model[0] is not None \
+                and all(m.arrays != model[0].arrays for m in models):
+            models.append(model[0])
+    for model in models:
+        prefix = f"expand({','.join(model.arrays)})+"
+        found += [replace(s, name=prefix + s.name)
+                  for s in _generate(model.scop, model.deps, strategy, reporter)]
     return found
 
 
@@ -317,11 +326,14 @@ def load(scop: Scop, deps: Dependences, path: str, expand: bool = True) -> Sched
     try:
         return load_schedule(scop, deps, path)
     except IllegalSchedule:
-        expanded = expand_scalars(scop, deps) if expand else None
-        if expanded is None:
+        if not expand:
             raise
-        try:
-            return load_schedule(expanded.scop, expanded.deps, path)
-        except IllegalSchedule:
-            pass
+        for snapshot in (False, True):
+            expanded = expand_temporaries(scop, deps, snapshot=snapshot)
+            if expanded is None:
+                continue
+            try:
+                return load_schedule(expanded.scop, expanded.deps, path)
+            except IllegalSchedule:
+                pass
         raise
