@@ -160,9 +160,18 @@ class Builder:
         if sym is not None and sym.pointer:
             raise Unsupported(node, f"pointer '{node.name}' declared inside a SCoP: aliasing "
                               "pointers are not supported", self.loc(node))
-        if sym is None or sym.extents:
-            raise Unsupported(node, f"declaration of array '{node.name}' inside a SCoP is "
-                              "not supported", self.loc(node))
+        if sym is None:
+            raise Unsupported(node, f"declaration of '{node.name}' inside a SCoP is not "
+                              "supported", self.loc(node))
+        element, extents, _ = decode_type(node.type, self.typedefs)
+        if (element, [c_text(e) for e in extents if e is not None]) != \
+                (sym.element_type, [c_text(e) for e in sym.extents if e is not None]):
+            raise Unsupported(node, f"'{node.name}' declared inside the SCoP has another type "
+                              "than a variable of the same name outside it; rename one",
+                              self.loc(node))
+        if sym.extents and node.init is not None:
+            raise Unsupported(node, f"array '{node.name}' declared with an initialiser "
+                              "inside a SCoP is not supported", self.loc(node))
         self.locals[node.name] = sym
         if node.init is None:
             return None

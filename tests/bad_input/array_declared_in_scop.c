@@ -6,7 +6,7 @@ void kernel(int n, int m, double A[100][100], double x[100], double *p)
   double s;
 #pragma scop
   for (i = 0; i < n; i++) {
-    double tmp[4];
+    double tmp[4] = {0.0, 1.0, 2.0, 3.0};
     x[i] = 0.0;
   }
 #pragma endscop
