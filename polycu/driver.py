@@ -32,7 +32,7 @@ from .gpu.rank import Candidate, format_ranking, map_schedule, rank
 from .gpu.rank import candidates as ranked_candidates
 from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
 from .memory import (GLOBAL, REGISTER, SHARED, Placement, format_placement, place,
-                     reads_on_chip, too_many_lanes)
+                     reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
@@ -55,6 +55,11 @@ SQUARE = {"tile": (64, 32), "block": (16, 16)}
 #: sum is expanded): one value of the outermost per block, whose default 32x32x32
 #: tiles run by 2x4x32 threads would ask for 16x8 lanes (more than MAX_LANES).
 SQUARE_3D = {"tile": (1, 64, 32), "block": (16, 16, 1)}
+#: Sizes of a 2-D kernel whose default register tile is refused because its lanes
+#: along the outer member run different iterations (trmm's k > i): one lane on that
+#: member, two on the inner one (trmm LARGE on an H100: 0.513 ms against 1.077 ms
+#: with the default sizes, 0.606 ms with four lanes; docs/results/memory.md).
+ROWS = {"tile": (16, 64), "block": (32, 16)}
 
 
 def strategy_of(options: Options) -> Strategy:
@@ -225,11 +230,13 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
                  *, index: int = 0) -> Placement:
     """The GPU program of one SCoP with its arrays placed in memory.
 
-    Kernels whose statements then read only registers and shared tiles, and kernels
-    of three parallel members whose default register tile is too large, are mapped
-    again with ``SQUARE`` (``SQUARE_3D``) sizes (unless --sizes or --tile-size chose
-    the sizes) and keep them where the statements then read only registers and
-    shared tiles."""
+    Unless --sizes or --tile-size chose the sizes, kernels whose statements then read
+    only registers and shared tiles, and kernels of three parallel members whose
+    default register tile is too large, are mapped again with ``SQUARE``
+    (``SQUARE_3D``) sizes and keep them where the statements then read only
+    registers and shared tiles; 2-D kernels whose lanes would run different
+    iterations are mapped again with ``ROWS`` and keep them where they then get a
+    register tile."""
     options = options or Options()
     reporter = reporter or Reporter()
     overrides = memory_overrides(options.memory)
@@ -239,35 +246,48 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     placement = _placed(program, options, overrides, reporter)
     if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE:
         return placement
-    square = {k.index for k in program.kernels
-              if reads_on_chip(scop, k, placement.kernel(k.name))
-              or (len(k.mapped) == 3 and too_many_lanes(k))}
-    for _ in range(2):      # again without the kernels the square sizes do not feed on chip
-        if not square:
+    remap = {}
+    for k in program.kernels:
+        placed = placement.kernel(k.name)
+        if reads_on_chip(scop, k, placed) or (len(k.mapped) == 3 and too_many_lanes(k)):
+            remap[k.index] = SQUARE_3D if len(k.mapped) == 3 else SQUARE
+        elif len(k.mapped) == 2 and uneven_lanes(program, k):
+            remap[k.index] = ROWS
+    for _ in range(2):      # again without the kernels the new sizes do not help
+        if not remap:
             return placement
-        squared = _squared(schedule, square, options, overrides, program)
-        if squared is None:
+        other = _remapped(schedule, remap, options, overrides, program)
+        if other is None:
             return placement
-        kept = {k.index for k in squared.program.kernels if k.index in square
-                and reads_on_chip(squared.program.scop, k, squared.kernel(k.name))}
-        if kept == square:
-            return squared
-        square = kept
+        kept = {i: sizes for i, sizes in remap.items() if _pays(other, i, sizes)}
+        if kept == remap:
+            return other
+        remap = kept
     return placement
 
 
-def _squared(schedule: Schedule, square: set[int], options: Options,
-             overrides: dict[int, dict[str, str]], program: GpuProgram) -> Placement | None:
-    """The placement of ``schedule`` mapped with square sizes for the kernels in
-    ``square`` (None when that mapping fails or has other kernels)."""
+def _pays(placement: Placement, index: int, sizes: dict[str, tuple[int, ...]]) -> bool:
+    """Whether kernel ``index``, mapped with ``sizes``, is fed on chip (``SQUARE``,
+    ``SQUARE_3D``) or has a register tile (``ROWS``)."""
+    (kernel,) = [k for k in placement.program.kernels if k.index == index]
+    placed = placement.kernel(kernel.name)
+    if sizes is ROWS:
+        return bool(placed.registers) and any(n > 1 for n in placed.lanes)
+    return reads_on_chip(placement.program.scop, kernel, placed)
+
+
+def _remapped(schedule: Schedule, remap: dict[int, dict[str, tuple[int, ...]]],
+              options: Options, overrides: dict[int, dict[str, str]], program: GpuProgram
+              ) -> Placement | None:
+    """The placement of ``schedule`` mapped with the sizes of ``remap`` for its kernels
+    (None when that mapping fails or has other kernels)."""
     quiet = Reporter(stream=io.StringIO())
-    sizes = Sizes(DEFAULT_TILE, {k.index: SQUARE_3D if len(k.mapped) == 3 else SQUARE
-                                 for k in program.kernels if k.index in square})
+    sizes = Sizes(DEFAULT_TILE, remap)
     other = _with_asts(map_schedule(schedule, sizes), schedule.name, MAX_OPERATIONS, quiet)
     if other is None or [k.name for k in other.kernels] != [k.name for k in program.kernels]:
         return None
-    squared = _placed(other, options, overrides, quiet)
-    return None if quiet.diagnostics else squared
+    placed = _placed(other, options, overrides, quiet)
+    return None if quiet.diagnostics else placed
 
 
 def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str, str]],

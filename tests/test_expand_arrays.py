@@ -286,9 +286,16 @@ def test_trmm_reads_the_rows_below_from_a_snapshot():
     # the rows no longer wait for the rows below them: both i and j are parallel
     best = choose(scop, deps, reporter=Reporter(stream=io.StringIO()))
     assert best.name.startswith("expand(B_in0)+")
-    program = placement_of(scop, reporter=Reporter(stream=io.StringIO())).program
+    placement = placement_of(scop, reporter=Reporter(stream=io.StringIO()))
+    program = placement.program
     assert max(len(k.mapped) for k in program.kernels) == 2
     assert all(not k.host_ids for k in program.kernels)
+    # lanes along i would run different k (k > i): the product is mapped again with
+    # ROWS, one lane on i and two on j, and keeps B[i][j] in registers
+    product = next(k for k in program.kernels if "S0" in k.statements)
+    assert [(m.tile, m.block) for m in product.mapped] == [(16, 16), (64, 32)]
+    placed = placement.kernel(product.name)
+    assert placed.lanes == (1, 2) and [p.array for p in placed.registers] == ["B"]
 
 
 @pytest.mark.parametrize("m, n", [(0, 3), (1, 1), (2, 5), (7, 3), (40, 50)])

@@ -14,7 +14,8 @@ path, textures, surfaces and ``__constant__`` come with issue 13.
 """
 from .placement import (COPY_INDEX, GLOBAL, LANE_INDEX, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,
                         SHARED, Choice, KernelPlacement, Placement, format_placement,
-                        indices, passed_by_value, place, reads_on_chip, too_many_lanes)
+                        indices, passed_by_value, place, reads_on_chip, too_many_lanes,
+                        uneven_lanes)
 from .lanes import LANES
 from .registers import Promotion
 from .scaling import product_of
@@ -23,4 +24,4 @@ from .shared import BARRIERS, SharedTile, serving
 __all__ = ["GLOBAL", "PARAMETER", "REGISTER", "SHARED", "KINDS", "MAX_SHARED_MEMORY",
            "COPY_INDEX", "LANE_INDEX", "LANES", "BARRIERS", "Promotion", "SharedTile", "product_of", "serving", "passed_by_value", "Choice",
            "KernelPlacement", "Placement", "place", "format_placement", "indices", "reads_on_chip",
-           "too_many_lanes"]
+           "too_many_lanes", "uneven_lanes"]

@@ -177,6 +177,15 @@ def too_many_lanes(kernel: Kernel) -> bool:
     return math.prod(lane_count(m) for m in kernel.mapped) > MAX_LANES
 
 
+def uneven_lanes(program: GpuProgram, kernel: Kernel) -> bool:
+    """Whether the kernel's register tile is refused because its lanes would run
+    different iterations (``uniform_lanes``)."""
+    if too_many_lanes(kernel):
+        return False
+    lanes = lane_order(program, kernel)
+    return lanes is not None and not uniform_lanes(lanes)
+
+
 def passed_by_value(scop: Scop, array: Array) -> bool:
     """Whether ``array`` is a scalar that the SCoP only reads."""
     return array.is_scalar and not any(a.array == array.name
