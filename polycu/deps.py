@@ -256,7 +256,7 @@ def dataflow_by_lexmax(sink: isl.UnionMap, time: isl.UnionMap, *,
                 sink.subtract(ends.domain().unwrap()).coalesce())
 
 
-def _universes(scop: Scop, names: Iterable[str]) -> isl.UnionSet:
+def universes(scop: Scop, names: Iterable[str]) -> isl.UnionSet:
     """``{ X[a_0, ..] }`` (every element) of each named array, in the SCoP's parameter
     space; a scalar's is ``{ X[] }``."""
     result = isl.UnionSet.empty(scop.context.get_space())
@@ -281,7 +281,7 @@ def _false(reads: isl.UnionMap, must: isl.UnionMap, writes: isl.UnionMap,
 # arrays never meet X's, so these are exactly the parts of the full dependences due to X.
 def array_dependences(scop: Scop, name: str) -> ArrayDependences:
     """The dependences that array (or scalar) ``name`` alone carries."""
-    only = _universes(scop, [name])
+    only = universes(scop, [name])
     reads = scop.reads().intersect_range(only)
     must = scop.must_writes().intersect_range(only)
     writes = scop.may_writes().intersect_range(only)
@@ -347,7 +347,7 @@ def _dependences(scop: Scop) -> Dependences:
                 if a.is_scalar and a.dead_after}
     shared_false = anti.union(output).coalesce()
     if scalars:
-        candidates = _universes(scop, scalars)
+        candidates = universes(scop, scalars)
         shared_false = _false(reads.subtract_range(candidates), must.subtract_range(candidates),
                               writes.subtract_range(candidates), schedule)
     return Dependences(flow=flow, anti=anti, output=output, reduction=reduction.coalesce(),

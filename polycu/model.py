@@ -218,6 +218,13 @@ def format_scop(scop: Scop) -> str:
 
 
 # -- small isl helpers shared by the later phases ---------------------------------
+def equal_prefix(pairs: isl.Map, d: int) -> isl.Map:
+    """The pairs ``s -> t`` of ``pairs`` with ``x_s[0..d) = x_t[0..d)``."""
+    for k in range(d):
+        pairs = pairs.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
+    return pairs
+
+
 def maps_of(umap: isl.UnionMap) -> list[isl.Map]:
     """The maps of a union map, one per space."""
     maps: list[isl.Map] = []

@@ -1,8 +1,31 @@
 """Shared test set-up: the scripts of ``scripts/`` (the PolyBench facts, the CPU
-suite runner, the table writer) import as plain modules in every test module."""
+suite runner, the table writer) import as plain modules in every test module, and
+the ``emulated`` fixture runs a C source through polycu and the CPU emulator."""
 import sys
 from pathlib import Path
+from typing import Callable
+
+import pytest
 
 SCRIPTS = str(Path(__file__).resolve().parent.parent / "scripts")
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
+
+
+@pytest.fixture
+def emulated(tmp_path: Path) -> Callable[[str, list[dict[str, int]]], Path]:
+    """A function that writes C ``source`` to a file, emulates polycu's code for it at
+    each parameter set of ``sizes`` against the original (CPU only, no nvcc) and
+    returns the file."""
+    from polycu.options import Options
+    from polycu.runtime.emulate import emulate_file
+
+    def run(source: str, sizes: list[dict[str, int]]) -> Path:
+        path = tmp_path / "emulated.c"
+        path.write_text(source)
+        for params in sizes:
+            (report,) = emulate_file(str(path), Options(), params=params,
+                                     seed=sum(params.values()), nvcc=False)
+            assert report.ok, report.format()
+        return path
+    return run

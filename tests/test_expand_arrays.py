@@ -21,8 +21,7 @@ from polycu.driver import candidates, choose, compile_file, placement_of
 from polycu.gpu.mapping import map_to_gpu
 from polycu.memory import format_placement, place, reads_on_chip
 from polycu.memory.placement import MAX_LANES
-from polycu.options import Options
-from polycu.runtime.emulate import emulate_file, emulate_generated
+from polycu.runtime.emulate import emulate_generated
 from polycu.schedule.expand import expand_temporaries
 
 DOITGEN = """
@@ -128,16 +127,6 @@ def copied(source: str, temporary: str, copy: str):
     return scop, deps, expanded.scop.statement(copy)
 
 
-def emulated(tmp_path, source: str, sizes: list[dict[str, int]]) -> None:
-    """Emulate the compiled ``source`` at each of ``sizes`` against the original."""
-    path = tmp_path / "test.c"
-    path.write_text(source)
-    for params in sizes:
-        (report,) = emulate_file(str(path), Options(), params=params,
-                                 seed=sum(params.values()), nvcc=False)
-        assert report.ok, report.format()
-
-
 def test_sum_gets_one_row_per_r_and_q_and_its_last_row_is_copied_out():
     scop, deps = model(DOITGEN)
     expanded = expand_temporaries(scop, deps)
@@ -185,25 +174,23 @@ def test_the_expanded_doitgen_launches_no_kernel_from_a_host_loop():
 
 @pytest.mark.parametrize("nr, nq, np", [(3, 4, 5), (1, 1, 1), (0, 2, 3), (2, 0, 3),
                                         (4, 3, 0), (5, 7, 20)])
-def test_expanded_doitgen_runs_like_the_original(tmp_path, nr, nq, np):
-    emulated(tmp_path, DOITGEN, [{"nr": nr, "nq": nq, "np": np}])
+def test_expanded_doitgen_runs_like_the_original(emulated, nr, nq, np):
+    emulated(DOITGEN, [{"nr": nr, "nq": nq, "np": np}])
 
 
-def test_the_copy_reads_the_diagonal_where_the_last_write_depends_on_the_element(tmp_path):
+def test_the_copy_reads_the_diagonal_where_the_last_write_depends_on_the_element(emulated):
     _, _, copy = copied(DIAGONAL, "t_x0", "S2")
     assert copy.text == "t[c0] = t_x0[c0][c0]"
-    source = tmp_path / "diagonal.c"
-    source.write_text(DIAGONAL)
+    source = emulated(DIAGONAL, [{"n": n} for n in (0, 1, 2, 17)])
     assert "t_x0" in compile_file(str(source)).cuda
-    emulated(tmp_path, DIAGONAL, [{"n": n} for n in (0, 1, 2, 17)])
 
 
-def test_a_global_scalar_keeps_its_last_value(tmp_path):
+def test_a_global_scalar_keeps_its_last_value(emulated):
     scop, deps, copy = copied(GLOBAL_SCALAR, "last_x0", "S2")
     assert copy.text == "last = last_x0[n - 1]"
     best = choose(scop, deps, reporter=Reporter(stream=io.StringIO()))
     assert best.name.startswith("expand(last_x0)+")
-    emulated(tmp_path, GLOBAL_SCALAR, [{"n": n} for n in (0, 1, 2, 40)])
+    emulated(GLOBAL_SCALAR, [{"n": n} for n in (0, 1, 2, 40)])
 
 
 def test_an_array_read_before_the_scop_writes_it_is_not_expanded():
@@ -299,8 +286,8 @@ def test_trmm_reads_the_rows_below_from_a_snapshot():
 
 
 @pytest.mark.parametrize("m, n", [(0, 3), (1, 1), (2, 5), (7, 3), (40, 50)])
-def test_trmm_with_a_snapshot_runs_like_the_original(tmp_path, m, n):
-    emulated(tmp_path, TRMM, [{"m": m, "n": n}])
+def test_trmm_with_a_snapshot_runs_like_the_original(emulated, m, n):
+    emulated(TRMM, [{"m": m, "n": n}])
 
 
 @pytest.mark.parametrize("source", [GEMM, SHIFT])
@@ -348,30 +335,28 @@ void f(int n, double B[50][50], double t[50])
 OPEN_TRMM = TRMM.replace("double B[40][50]", "double B[][50]")
 
 
-def test_an_offset_row_is_copied_out_from_the_right_cell(tmp_path):
+def test_an_offset_row_is_copied_out_from_the_right_cell(emulated):
     _, _, copy = copied(OFFSET, "t_x0", "S2")
     assert copy.text == "t[c0] = t_x0[(n - 1) - 1][c0]"
-    emulated(tmp_path, OFFSET, [{"n": n} for n in (0, 1, 2, 3, 30)])
+    emulated(OFFSET, [{"n": n} for n in (0, 1, 2, 3, 30)])
 
 
-def test_a_last_writer_with_a_division_is_not_copied_out_and_says_why(tmp_path):
+def test_a_last_writer_with_a_division_is_not_copied_out_and_says_why(emulated):
     scop, deps = model(EVEN_WRITES)
     reporter = Reporter(stream=io.StringIO())
     assert expand_temporaries(scop, deps, reporter) is None
     (note,) = reporter.diagnostics
     assert note.message == ("array 't' is not expanded: the iteration that writes an "
                             "element of 't' last has no affine form")
-    emulated(tmp_path, EVEN_WRITES, [{"n": n} for n in (0, 1, 4, 7)])
+    emulated(EVEN_WRITES, [{"n": n} for n in (0, 1, 4, 7)])
 
 
-def test_a_snapshot_of_an_array_of_unknown_outer_extent(tmp_path):
+def test_a_snapshot_of_an_array_of_unknown_outer_extent(emulated):
     scop, deps = model(OPEN_TRMM)
     snapped = expand_temporaries(scop, deps, snapshot=True)
     assert snapped is not None and snapped.scop.array("B_in0").extents == (None, "50")
-    source = tmp_path / "trmm.c"
-    source.write_text(OPEN_TRMM)
+    source = emulated(OPEN_TRMM, [{"m": m, "n": n} for m, n in ((0, 2), (1, 1), (9, 13))])
     assert "B_in0" in compile_file(str(source)).cuda
-    emulated(tmp_path, OPEN_TRMM, [{"m": m, "n": n} for m, n in ((0, 2), (1, 1), (9, 13))])
 
 
 def test_expansion_and_snapshot_together_run_like_the_original(tmp_path):

@@ -11,8 +11,6 @@ import polycu
 from polycu.diagnostics import Reporter
 from polycu.driver import choose, compile_file
 from polycu.model import format_scop
-from polycu.options import Options
-from polycu.runtime.emulate import emulate_file
 
 # One row at a time through a temporary: with t expanded, every (i, j) is parallel.
 ROW = """
@@ -66,17 +64,6 @@ void f(int n, double a[100], double b[100])
 """
 
 
-def emulated(tmp_path, source: str, sizes: list[dict[str, int]]) -> str:
-    """The generated CUDA of ``source``, after emulating it at each of ``sizes``."""
-    path = tmp_path / "local.c"
-    path.write_text(source)
-    for params in sizes:
-        (report,) = emulate_file(str(path), Options(), params=params,
-                                 seed=sum(params.values()), nvcc=False)
-        assert report.ok, report.format()
-    return compile_file(str(path)).cuda
-
-
 def test_a_local_array_is_part_of_the_model_and_dead_after_the_scop():
     (scop,) = polycu.load_text(ROW, "row.c")
     t = scop.array("t")
@@ -84,26 +71,26 @@ def test_a_local_array_is_part_of_the_model_and_dead_after_the_scop():
     assert "double t[100] (local)" in format_scop(scop)
 
 
-def test_a_local_row_is_expanded_and_every_iteration_runs_in_parallel(tmp_path):
+def test_a_local_row_is_expanded_and_every_iteration_runs_in_parallel(emulated):
     (scop,) = polycu.load_text(ROW, "row.c")
     best = choose(scop, polycu.dependences(scop), reporter=Reporter(stream=io.StringIO()))
     assert best.name.startswith("expand(t_x0)+")
     assert best.scop.array("t_x0").extents == (None, "100")
-    cuda = emulated(tmp_path, ROW, [{"n": n} for n in (0, 1, 2, 37, 100)])
+    cuda = compile_file(str(emulated(ROW, [{"n": n} for n in (0, 1, 2, 37, 100)]))).cuda
     assert "cudaMalloc((void **)&dev_t_x0" in cuda
     assert "double *t" not in cuda.split("_gpu(", 1)[1].split(")", 1)[0]
 
 
 @pytest.mark.parametrize("n, m", [(0, 4), (3, 0), (5, 7), (30, 100)])
-def test_a_variable_length_local_array(tmp_path, n, m):
+def test_a_variable_length_local_array(emulated, n, m):
     (scop,) = polycu.load_text(VLA, "vla.c")
     assert scop.array("t").extents == ("m",)
-    emulated(tmp_path, VLA, [{"n": n, "m": m}])
+    emulated(VLA, [{"n": n, "m": m}])
 
 
-def test_a_local_array_outside_every_loop_stays_one_array(tmp_path):
+def test_a_local_array_outside_every_loop_stays_one_array(emulated):
     (scop,) = polycu.load_text(FLAT, "flat.c")
     best = choose(scop, polycu.dependences(scop), reporter=Reporter(stream=io.StringIO()))
     assert not best.name.startswith("expand(")
-    cuda = emulated(tmp_path, FLAT, [{"n": n} for n in (0, 1, 64, 100)])
+    cuda = compile_file(str(emulated(FLAT, [{"n": n} for n in (0, 1, 64, 100)]))).cuda
     assert "cudaMalloc((void **)&dev_t," in cuda and "cudaMemcpy(dev_t," not in cuda

@@ -169,8 +169,6 @@ def reads_on_chip(scop: Scop, kernel: Kernel, placed: KernelPlacement) -> bool:
                for a in s.accesses if a.is_read)
 
 
-# A scalar no statement of the SCoP writes keeps one value in every kernel: it
-# travels by value, in the parameters of each launch.
 def too_many_lanes(kernel: Kernel) -> bool:
     """Whether the kernel's register tile would have more than ``MAX_LANES`` lanes
     (then it gets neither registers nor shared tiles)."""
@@ -186,6 +184,8 @@ def uneven_lanes(program: GpuProgram, kernel: Kernel) -> bool:
     return lanes is not None and not uniform_lanes(lanes)
 
 
+# A scalar no statement of the SCoP writes keeps one value in every kernel: it
+# travels by value, in the parameters of each launch.
 def passed_by_value(scop: Scop, array: Array) -> bool:
     """Whether ``array`` is a scalar that the SCoP only reads."""
     return array.is_scalar and not any(a.array == array.name

@@ -44,9 +44,10 @@ import islpy as isl
 import networkx as nx
 from pycparser import c_ast, c_generator
 
-from ..deps import ArrayDependences, Dependences, array_dependences, compute_dependences
+from ..deps import (ArrayDependences, Dependences, array_dependences, compute_dependences,
+                    universes)
 from ..diagnostics import Reporter
-from ..model import MAY_WRITE, Access, Array, Scop, Statement, maps_of
+from ..model import MAY_WRITE, Access, Array, Scop, Statement, equal_prefix, maps_of
 from .cells import c_expression, cells_of
 from .copyout import Copy, copy_out
 from .snapshot import copy_in, snapshots
@@ -54,7 +55,8 @@ from .snapshot import copy_in, snapshots
 
 @dataclass(frozen=True, eq=False)
 class Expanded:
-    """The SCoP with some scalars expanded, its dependences, and what was done."""
+    """The SCoP with some temporaries expanded (and reads served by snapshots), its
+    dependences, and the new arrays."""
 
     scop: Scop
     deps: Dependences
@@ -62,7 +64,7 @@ class Expanded:
 
 
 def _components(scop: Scop, name: str, flow: isl.UnionMap) -> list[set[str]]:
-    """Statements accessing scalar ``name``, grouped by its flow dependences."""
+    """Statements accessing ``name``, grouped by its flow dependences."""
     graph = nx.Graph()
     graph.add_nodes_from(s.name for s in scop.statements
                          if any(a.array == name for a in s.accesses))
@@ -76,10 +78,7 @@ def _common_depth(flow: isl.UnionMap, depth: int) -> int:
     d = 0
     while d < depth:
         for m in maps_of(flow):
-            equal = m
-            for k in range(d + 1):
-                equal = equal.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
-            if not m.is_subset(equal):
+            if not m.is_subset(equal_prefix(m, d + 1)):
                 return d
         d += 1
     return d
@@ -172,16 +171,6 @@ def _shifted(iterator: str, offset: str) -> str:
     return f"{iterator} - ({offset})" if " " in offset else f"{iterator} - {offset}"
 
 
-def _fresh(stem: str, taken: set[str], tag: str = "x") -> str:
-    """``stem_{tag}N`` with the smallest N not in ``taken`` (then taken)."""
-    n = 0
-    while f"{stem}_{tag}{n}" in taken:
-        n += 1
-    name = f"{stem}_{tag}{n}"
-    taken.add(name)
-    return name
-
-
 def _fresh_names(stem: str, count: int, taken: set[str]) -> list[str]:
     """``count`` names ``stemN`` not in ``taken`` (then taken), N from 0 up."""
     names, n = [], 0
@@ -201,9 +190,7 @@ def _removes_order(false: isl.UnionMap, members: isl.UnionSet, d: int) -> bool:
     touching = false.intersect_domain(members).union(false.intersect_range(members))
     kept = isl.UnionMap.empty(false.get_space())
     for m in maps_of(false.intersect_domain(members).intersect_range(members)):
-        for k in range(d):
-            m = m.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
-        kept = kept.union(isl.UnionMap.from_map(m))
+        kept = kept.union(isl.UnionMap.from_map(equal_prefix(m, d)))
     return not touching.subtract(kept).is_empty()
 
 
@@ -297,12 +284,12 @@ def _expand(work: _Rewriting, deps: Dependences, reporter: Reporter) -> None:
                 reporter.note(f"{what} is not expanded in "
                               f"{', '.join(s.name for s in members)}: {cells}", where)
                 continue
-            array = Array(_fresh(name, work.taken), original.element_type,
+            array = Array(_fresh_names(f"{name}_x", 1, work.taken)[0], original.element_type,
                           cells.extents + original.extents, None, original.location,
                           local=True, dead_after=True)
             if live:
                 back = copy_out(scop, original, array, cells, deps.live_out.intersect_range(
-                    _universe(scop, name)), _fresh_names("S", 1, work.statement_names)[0],
+                    universes(scop, [name])), _fresh_names("S", 1, work.statement_names)[0],
                     _fresh_names("c", original.rank, work.taken))
                 if isinstance(back, str):
                     reporter.note(f"{what} is not expanded: {back}", where)
@@ -319,7 +306,8 @@ def _snapshot(work: _Rewriting) -> None:
     scop = work.scop
     for snap in snapshots(scop):
         original = snap.array
-        array = Array(_fresh(original.name, work.taken, "in"), original.element_type,
+        array = Array(_fresh_names(f"{original.name}_in", 1, work.taken)[0],
+                      original.element_type,
                       (None,) + original.extents[1:], None, original.location,
                       local=True, dead_after=True)
         work.copies_in.append(copy_in(scop, snap, array,
@@ -391,17 +379,10 @@ def _same_values(scop: Scop, deps: Dependences, expanded: Dependences,
     for last in copies_out:
         (write,) = last.statement.writes
         into = expanded.flow.intersect_range(isl.UnionSet.from_set(last.statement.domain))
-        final = deps.live_out.intersect_range(isl.UnionSet.from_set(
-            isl.Set.universe(write.relation.range().get_space())))
+        final = deps.live_out.intersect_range(universes(scop, [write.array]))
         if not into.apply_range(isl.UnionMap.from_map(write.relation)).is_equal(final):
             return False
     return True
-
-
-def _universe(scop: Scop, name: str) -> isl.UnionSet:
-    """Every element of array ``name``."""
-    indices = ", ".join(f"a{k}" for k in range(scop.array(name).rank))
-    return isl.UnionSet(f"{{ {name}[{indices}] }}")
 
 
 def _domains(statements: list[Statement]) -> isl.UnionSet:

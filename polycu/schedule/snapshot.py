@@ -29,7 +29,7 @@ import islpy as isl
 from pycparser import c_ast, c_generator
 
 from ..deps import dataflow
-from ..model import READ, WRITE, Access, Array, Scop, Statement, maps_of
+from ..model import READ, WRITE, Access, Array, Scop, Statement, equal_prefix, maps_of
 from .copyout import Copy
 
 
@@ -44,13 +44,9 @@ class Snapshot:
 # Some pair s -> t of the anti dependences with x_s[0..n) != x_t[0..n), n the
 # smaller depth of the two: the read orders iterations of a loop position.
 def _orders_iterations(anti: isl.UnionMap) -> bool:
-    for m in maps_of(anti):
-        equal = m
-        for k in range(min(m.dim(isl.dim_type.in_), m.dim(isl.dim_type.out))):
-            equal = equal.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
-        if not m.is_subset(equal):
-            return True
-    return False
+    return any(not m.is_subset(equal_prefix(m, min(m.dim(isl.dim_type.in_),
+                                                    m.dim(isl.dim_type.out))))
+               for m in maps_of(anti))
 
 
 def _qualifies(scop: Scop, statement: Statement, read: Access) -> bool:
