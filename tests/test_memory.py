@@ -309,6 +309,27 @@ def test_a_kernel_whose_analysis_exceeds_the_isl_budget_keeps_global_memory(caps
         "ran out of its isl budget)" in out
 
 
+
+def test_a_kernel_whose_analysis_isl_fails_on_keeps_global_memory(monkeypatch):
+    """Regression (fuzz seed 2000154, kept in tests/data/fuzz_repro): isl failed inside
+    the shared-tile analysis ("negative number of basic maps") and the error reached
+    the user as a traceback; now the kernel keeps global memory and says why."""
+    import polycu.memory.placement as placement
+
+    def failing(*args, **kwargs):
+        raise isl.Error("call to isl_union_map_is_single_valued failed: negative number "
+                        "of basic maps in /project/isl/isl_map.c:6784")
+
+    monkeypatch.setattr(placement, "tiles", failing)
+    program = gemm_program()
+    (kernel,) = place(program).kernels
+    assert {c.array: c.kind for c in kernel.choices if c.kind != PARAMETER} == \
+        {"A": GLOBAL, "B": GLOBAL, "C": GLOBAL}
+    assert kernel.registers == () and kernel.shared == ()
+    assert {c.reason for c in kernel.choices if c.array == "C"} == {
+        "read and written; the analysis of registers and shared tiles failed in isl "
+        "(negative number of basic maps)"}
+
 # syrk's triangle: the update reads A from global memory, so it is padded only in the
 # blocks whose lanes all lie in [0, n) (there its triangular guard goes), and keeps
 # its guards in the edge blocks, where a padded lane would read a row past n.

@@ -17,6 +17,7 @@ from pycparser import c_generator
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of, sets_of
+from ..deps import is_quota, isl_message
 from ..schedule import BudgetExceeded, operation_budget
 from .lanes import LaneOrder, full_lanes, full_tiles, lane_count, lane_order, uniform_lanes
 from .registers import Promotion, promotions, with_copies
@@ -142,12 +143,24 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
                                        shared_memory and k.name not in plain,
                                        max_shared_memory, chosen))
         except BudgetExceeded:
-            plain_kernel = _kernel(program, k, False, False, max_shared_memory, chosen)
-            kernels.append(replace(plain_kernel, choices=tuple(
-                replace(c, reason=c.reason.split(";")[0] + "; the analysis of registers "
-                        "and shared tiles ran out of its isl budget")
-                if c.kind == GLOBAL else c for c in plain_kernel.choices)))
+            kernels.append(_plain(program, k, max_shared_memory, chosen,
+                                  "ran out of its isl budget"))
+        except isl.Error as exc:   # isl fails on some analyses (fuzz seed 2000154)
+            if is_quota(exc, ctx):
+                raise
+            kernels.append(_plain(program, k, max_shared_memory, chosen,
+                                  f"failed in isl ({isl_message(exc)})"))
     return Placement(program, tuple(kernels))
+
+
+def _plain(program: GpuProgram, kernel: Kernel, max_shared_memory: int,
+           chosen: dict[str, str], what: str) -> KernelPlacement:
+    """``kernel`` in its own order with global memory, because the analysis of its
+    registers and shared tiles ``what``."""
+    placed = _kernel(program, kernel, False, False, max_shared_memory, chosen)
+    return replace(placed, choices=tuple(
+        replace(c, reason=c.reason.split(";")[0] + "; the analysis of registers and "
+                f"shared tiles {what}") if c.kind == GLOBAL else c for c in placed.choices))
 
 
 # Whether the FMA loop is fed from the chip: every read of a statement of K is of a
