@@ -141,7 +141,8 @@ class ExpressionTypes:
         return None
 
 
-def _cast(ctype: str, expr: c_ast.Node) -> c_ast.Cast:
+def cast_to(ctype: str, expr: c_ast.Node) -> c_ast.Cast:
+    """``(ctype) expr``, at the expression's place."""
     names = c_ast.IdentifierType(ctype.split())
     typename = c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, names))
     return c_ast.Cast(typename, expr, coord=expr.coord)
@@ -157,7 +158,7 @@ class _Explicit(c_ast.NodeVisitor):
         exprs = node.args.exprs if node.args is not None else []
         for k, (arg, ptype) in enumerate(zip(exprs, proto.parameters)):
             if parse_type(ptype) is not None and self.types.of(arg) != parse_type(ptype):
-                exprs[k] = _cast(ptype, arg)
+                exprs[k] = cast_to(ptype, arg)
 
 
 def make_explicit(body: c_ast.Node, types: ExpressionTypes) -> None:

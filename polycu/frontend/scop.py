@@ -7,7 +7,8 @@ control part found automatically when the file has no pragma).
 This is the top of the frontend's extraction and the only module that knows the
 order of its steps: the symbol table (``symbols.py``), the regions of each
 function (``regions.py``), the checks on the code around each region and its
-dead scalars (``liveness.py``), the statements and schedule (``builder.py``);
+dead scalars (``liveness.py``), the calls of the file's functions inlined into the
+region's items (``inline.py``), the statements and schedule (``builder.py``);
 then the ``Scop`` itself: its arrays, its parameters and their types, and the
 context, i.e. the parameter values the model assumes (array extents are
 non-negative, conversions stay in range, the user's ``--ctx``).
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Iterable
+from typing import Callable, Iterable, Sequence
 
 import islpy as isl
 from pycparser import c_ast
@@ -27,6 +28,8 @@ from .affine import CTX, AffineEnv, NotAffine, to_pwaff
 from .builder import Builder, build, forms_scop
 from .calls import Prototype, prototypes
 from .ctype import INT, LLONG_MAX, Arith, range_constraint
+from .inline import Inliner
+from .inline_body import provenance
 from .liveness import check_scopes, dead_after, iterators_read_after
 from .regions import Region, auto_regions, pragma_regions, read_lines
 from .symbols import Symbol, collect_symbols
@@ -49,11 +52,13 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
     declared = prototypes(ast, typedefs)
     pragma = [r for f, _ in unit.functions for r in pragma_regions(f, source)]
     use_auto = auto if auto is not None else not pragma
+    inliner = Inliner(ast, unit.globals, typedefs, declared, source)
     scops: list[Scop] = []
     for func, symbols in unit.functions:
         name = func.decl.name
+        expand = partial(inliner.inline, function=func, symbols=symbols)
         if use_auto:
-            builds = partial(forms_scop, symbols=symbols, source=source, typedefs=typedefs,
+            builds = partial(_forms_scop, expand=expand, source=source, typedefs=typedefs,
                              functions=declared)
             regions = auto_regions(func, source, lines, builds)
         else:
@@ -62,19 +67,37 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
             check_scopes(region, source)
             iterators_read_after(region, source)
             dead = dead_after(region, symbols, set(unit.globals))
-            scops.append(_build_scop(region, symbols, source, len(scops), context, dead,
+            scops.append(_build_scop(region, expand, source, len(scops), context, dead,
                                      typedefs, declared))
     return scops
 
 
-def _build_scop(region: Region, symbols: dict[str, Symbol], source: str, index: int,
+#: The items of a region with the calls of the file's functions inlined, and the
+#: variables they see (``Inliner.inline`` for one function).
+Expand = Callable[[Sequence[c_ast.Node]], tuple[list[c_ast.Node], dict[str, Symbol]]]
+
+
+def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,
+                typedefs: dict[str, str], functions: dict[str, Prototype]) -> bool:
+    """Whether block items, their calls inlined, build into a SCoP with a statement."""
+    try:
+        inlined, symbols = expand(items)
+    except Unsupported:
+        return False
+    return forms_scop(inlined, symbols, source, typedefs, functions)
+
+
+def _build_scop(region: Region, expand: Expand, source: str, index: int,
                 context: str | None, dead_scalars: frozenset[str],
                 typedefs: dict[str, str], functions: dict[str, Prototype]) -> Scop:
-    """The Scop of one region (``index``: how many SCoPs the file had before it)."""
+    """The Scop of one region (``index``: how many SCoPs the file had before it); the
+    model is built from its items with the calls of the file's functions inlined."""
     try:
-        builder, schedule = build(region.items, symbols, source, typedefs, functions)
+        items, symbols = expand(region.items)
+        builder, schedule = build(items, symbols, source, typedefs, functions)
     except Unsupported as exc:
-        raise error(exc.message, exc.location or region.location) from None
+        raise error(exc.message + provenance(exc.node),
+                    exc.location or region.location) from None
     if schedule is None:
         raise error("the SCoP contains no statement", region.location)
     described = [_array(builder, name, loc, dead_scalars)
@@ -96,9 +119,9 @@ def _build_scop(region: Region, symbols: dict[str, Symbol], source: str, index: 
     schedule = schedule.gist_domain_params(known.align_params(
         schedule.get_domain().get_space()))
     declarations = tuple((name, symbols[name].declaration)
-                         for name in sorted(free_names(region.items))
+                         for name in sorted(free_names(items))
                          if name in symbols and symbols[name].declaration)
-    code = statements_text(region.items)
+    code = statements_text(items)
     return Scop(name=f"{region.function}_scop{index}", function=region.function, source=source,
                 region=region.lines, parameters=params, context=ctx, arrays=arrays,
                 statements=statements, schedule=schedule, location=region.location,
