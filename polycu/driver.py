@@ -31,8 +31,9 @@ from .gpu.mapping import map_sequential
 from .gpu.rank import Candidate, format_ranking, map_schedule, rank
 from .gpu.rank import candidates as ranked_candidates
 from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
-from .memory import (GLOBAL, REGISTER, SHARED, Placement, format_placement, place,
+from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
+from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
@@ -197,10 +198,14 @@ def memory_overrides(items: Sequence[str]) -> dict[int, dict[str, str]]:
     """--memory K:ARRAY=KIND items as ``memory.place``'s overrides."""
     result: dict[int, dict[str, str]] = {}
     for item in items:
-        match = re.fullmatch(r"\s*(\d+|\*)\s*:\s*([A-Za-z_]\w*)\s*=\s*(\w+)\s*", item)
-        if match is None or match.group(3) not in (GLOBAL, REGISTER, SHARED):
+        match = re.fullmatch(r"\s*(\d+|\*)\s*:\s*([A-Za-z_]\w*|\*)\s*=\s*([\w-]+)\s*", item)
+        kinds = (*PATHS, REGISTER, SHARED)
+        if match is None or match.group(3) not in kinds or \
+                (match.group(2) == EVERY and match.group(3) not in PATHS):
             raise error(f"--memory wants K:ARRAY=KIND (K a kernel number or '*', KIND "
-                        f"global, register or shared), not {item!r}", Location("--memory"))
+                        f"{', '.join(kinds[:-1])} or {kinds[-1]}; ARRAY '*' for every "
+                        f"array where KIND is legal, with KIND not register or shared), "
+                        f"not {item!r}", Location("--memory"))
         kernel = ANY if match.group(1) == "*" else int(match.group(1))
         result.setdefault(kernel, {})[match.group(2)] = match.group(3)
     return result
@@ -219,7 +224,7 @@ def unmatched_overrides(program: GpuProgram, overrides: dict[int, dict[str, str]
             continue
         chosen = kernels.values() if index == ANY else [kernels[index]]
         used = {a for k in chosen for a in k.reads | k.writes}
-        for array in sorted(set(arrays) - used):
+        for array in sorted(set(arrays) - used - {EVERY}):
             where = "no kernel" if index == ANY else f"kernel {index}"
             said.append(f"{'*' if index == ANY else index}:{array}={arrays[array]}: "
                         f"{where} of {program.scop.name} touches '{array}'; ignored here")
@@ -227,7 +232,7 @@ def unmatched_overrides(program: GpuProgram, overrides: dict[int, dict[str, str]
 
 
 def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
-                 *, index: int = 0) -> Placement:
+                 *, index: int = 0, constant_taken: int = 0) -> Placement:
     """The GPU program of one SCoP with its arrays placed in memory.
 
     Unless --sizes or --tile-size chose the sizes, kernels whose statements then read
@@ -243,7 +248,7 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     program, schedule = _program(scop, options, reporter, index)
     for item in unmatched_overrides(program, overrides):
         reporter.note(f"--memory {item}", scop.location)
-    placement = _placed(program, options, overrides, reporter)
+    placement = _placed(program, options, overrides, reporter, constant_taken)
     if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE:
         return placement
     remap = {}
@@ -256,7 +261,7 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     for _ in range(2):      # again without the kernels the new sizes do not help
         if not remap:
             return placement
-        other = _remapped(schedule, remap, options, overrides, program)
+        other = _remapped(schedule, remap, options, overrides, program, constant_taken)
         if other is None:
             return placement
         kept = {i: sizes for i, sizes in remap.items() if _pays(other, i, sizes)}
@@ -277,8 +282,8 @@ def _pays(placement: Placement, index: int, sizes: dict[str, tuple[int, ...]]) -
 
 
 def _remapped(schedule: Schedule, remap: dict[int, dict[str, tuple[int, ...]]],
-              options: Options, overrides: dict[int, dict[str, str]], program: GpuProgram
-              ) -> Placement | None:
+              options: Options, overrides: dict[int, dict[str, str]], program: GpuProgram,
+              constant_taken: int) -> Placement | None:
     """The placement of ``schedule`` mapped with the sizes of ``remap`` for its kernels
     (None when that mapping fails or has other kernels)."""
     quiet = Reporter(stream=io.StringIO())
@@ -286,18 +291,20 @@ def _remapped(schedule: Schedule, remap: dict[int, dict[str, tuple[int, ...]]],
     other = _with_asts(map_schedule(schedule, sizes), schedule.name, MAX_OPERATIONS, quiet)
     if other is None or [k.name for k in other.kernels] != [k.name for k in program.kernels]:
         return None
-    placed = _placed(other, options, overrides, quiet)
+    placed = _placed(other, options, overrides, quiet, constant_taken)
     return None if quiet.diagnostics else placed
 
 
 def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str, str]],
-            reporter: Reporter) -> Placement:
+            reporter: Reporter, constant_taken: int = 0) -> Placement:
     """``program`` placed, with the kernels whose placed code isl cannot build within
-    the budget kept in global memory."""
+    the budget kept in global memory (``constant_taken``: bytes of constant memory
+    the file's earlier SCoPs use)."""
     plain: frozenset[str] = frozenset()
     while True:
         placement = place(program, options.private_memory, options.shared_memory,
-                          options.max_shared_memory, plain, overrides, MAX_OPERATIONS)
+                          options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
+                          constant_taken)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
             return placement
@@ -337,8 +344,18 @@ def compile_scops(path: str, scops: Sequence[Scop], options: Options | None = No
         text = Path(path).read_text()
     except OSError as exc:
         raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
-    placements = [placement_of(scop, options, reporter, index=k) for k, scop in enumerate(scops)]
+    placements: list[Placement] = []
+    for k, scop in enumerate(scops):      # one module: one 64 KB of constant memory
+        taken = sum(_constant_bytes(p) for p in placements)
+        placements.append(placement_of(scop, options, reporter, index=k, constant_taken=taken))
     return generate(path, text, placements)
+
+
+def _constant_bytes(placement: Placement) -> int:
+    """The bytes of constant memory the placement's arrays take (one copy each)."""
+    scop = placement.program.scop
+    held = {c.array for k in placement.kernels for c in k.choices if c.kind == CONSTANT}
+    return sum(int(analyse_size(scop, scop.array(a))) for a in held)
 
 
 def dump_schedule(scop: Scop, options: Options | None = None,

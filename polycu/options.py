@@ -108,8 +108,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("--shared-memory", "bool", True, "read what a block reads across a loop "
            "through tiles in shared memory (docs/memory.md)", ppcg=True),
     Option("--memory", "append", [], "where an array lives, overriding the cost model: "
-           "K:ARRAY=KIND with K a kernel number or '*' and KIND global, register or "
-           "shared (e.g. '0:A=global')", metavar="K:ARRAY=KIND"),
+           "K:ARRAY=KIND with K a kernel number or '*' and KIND read-only, global, "
+           "texture, constant, texture-2d, surface, register or shared (e.g. "
+           "'0:A=texture'; refused where illegal); ARRAY '*' gives every array in "
+           "device memory that path where it is legal ('*:*=texture')",
+           metavar="K:ARRAY=KIND"),
     Option("--max-shared-memory", "int", 48 * 1024, "bytes of shared memory a block "
            "may use for its tiles", ppcg=True, minimum=0, maximum=227 * 1024,
            metavar="BYTES"),

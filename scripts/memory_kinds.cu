@@ -15,7 +15,10 @@
 // patterns: coalesced (a warp reads 32 consecutive elements), strided (each
 //           thread walks its own row: lanes 33 elements apart, as A[i][j] with
 //           i on the threads), stencil (5-point neighbourhood of a square grid),
-//           uniform (a warp reads one address), random (a hash of thread and step)
+//           uniform (a warp reads one address), random (a hash of thread and step),
+//           broadcast (every warp reads the same address at each step, beside a
+//           strided stream read with plain loads: a vector swept by a sequential
+//           loop next to the rows of a matrix, as in y[i] += A[i][j] * x[j])
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,10 +37,11 @@
   } while (0)
 
 enum Kind { GLOBAL, LDG, TEX1D, TEX2D, SURF2D, CONSTANT, SHARED, KINDS };
-enum Pattern { COALESCED, STRIDED, STENCIL, UNIFORM, RANDOM, PATTERNS };
+enum Pattern { COALESCED, STRIDED, STENCIL, UNIFORM, RANDOM, BROADCAST, PATTERNS };
 static const char *KIND_NAMES[] = {"global", "ldg", "tex1d", "tex2d", "surf2d", "constant",
                                    "shared"};
-static const char *PATTERN_NAMES[] = {"coalesced", "strided", "stencil", "uniform", "random"};
+static const char *PATTERN_NAMES[] = {"coalesced", "strided", "stencil", "uniform", "random",
+                                       "broadcast"};
 
 constexpr int R = 60;                 // reads per thread (stencil: 12 points of 5)
 constexpr unsigned THREADS = 1u << 20;
@@ -52,6 +56,8 @@ template <typename T> struct Source {
   const T *__restrict__ read_only;
   cudaTextureObject_t linear, array;
   cudaSurfaceObject_t surface;
+  const T *stream;          // the matrix beside a broadcast vector (plain loads)
+  unsigned stream_mask;
 };
 
 template <typename T> __device__ __forceinline__ T from_texel(int2 v) {
@@ -115,6 +121,10 @@ __global__ void __launch_bounds__(BLOCK) bench(Source<T> s, T *out, unsigned n, 
              load<T, K>(s, tile, ((y + 1) & hm) * w + x, logw) +
              load<T, K>(s, tile, ((y - 1) & hm) * w + x, logw);
     }
+  } else if constexpr (P == BROADCAST) {
+#pragma unroll 4
+    for (int r = 0; r < R; r++)
+      acc += load<T, K>(s, tile, (r * 31) & mask, logw) * s.stream[(t * 33 + r) & s.stream_mask];
   } else {
 #pragma unroll 4
     for (int r = 0; r < R; r++) {
@@ -142,6 +152,7 @@ template <typename T, int K> void table_row(Launcher<T> *row) {
   row[STENCIL] = launch<T, K, STENCIL>;
   row[UNIFORM] = launch<T, K, UNIFORM>;
   row[RANDOM] = launch<T, K, RANDOM>;
+  row[BROADCAST] = launch<T, K, BROADCAST>;
 }
 
 template <typename T> void table(Launcher<T> (*t)[PATTERNS]) {
@@ -190,7 +201,14 @@ template <typename T> void run(const char *type, unsigned n, int logw) {
   cudaResourceDesc in_array = {};
   in_array.resType = cudaResourceTypeArray;
   in_array.res.array.array = array;
-  Source<T> s = {data, data, 0, 0, 0};
+  // the stream: 2^22 elements (32 MiB of double), multiples of 0.5 below 4 like the data
+  constexpr unsigned STREAM = 1u << 22;
+  std::vector<T> stream_host(STREAM);
+  for (unsigned i = 0; i < STREAM; i++) stream_host[i] = (T)((i * 104729u) % 8) * (T)0.5;
+  T *stream;
+  CHECK(cudaMalloc(&stream, STREAM * sizeof(T)));
+  CHECK(cudaMemcpy(stream, stream_host.data(), STREAM * sizeof(T), cudaMemcpyHostToDevice));
+  Source<T> s = {data, data, 0, 0, 0, stream, STREAM - 1};
   CHECK(cudaCreateTextureObject(&s.linear, &linear, &tex, nullptr));
   CHECK(cudaCreateTextureObject(&s.array, &in_array, &tex, nullptr));
   CHECK(cudaCreateSurfaceObject(&s.surface, &in_array));
@@ -234,6 +252,7 @@ template <typename T> void run(const char *type, unsigned n, int logw) {
   CHECK(cudaFreeArray(array));
   CHECK(cudaFree(out));
   CHECK(cudaFree(data));
+  CHECK(cudaFree(stream));
 }
 
 int main() {

@@ -17,15 +17,28 @@ def emulated(tmp_path: Path) -> Callable[[str, list[dict[str, int]]], Path]:
     """A function that writes C ``source`` to a file, emulates polycu's code for it at
     each parameter set of ``sizes`` against the original (CPU only, no nvcc) and
     returns the file."""
+    def run(source: str, sizes: list[dict[str, int]]) -> Path:
+        return emulate_with(tmp_path, source, [], sizes)
+    return run
+
+
+@pytest.fixture
+def emulated_with(tmp_path: Path) -> Callable[[str, list[str], list[dict[str, int]]], Path]:
+    """``emulated`` with --memory overrides (``KERNEL:ARRAY=KIND`` items)."""
+    def run(source: str, memory: list[str], sizes: list[dict[str, int]]) -> Path:
+        return emulate_with(tmp_path, source, memory, sizes)
+    return run
+
+
+def emulate_with(tmp_path: Path, source: str, memory: list[str],
+                 sizes: list[dict[str, int]]) -> Path:
     from polycu.options import Options
     from polycu.runtime.emulate import emulate_file
 
-    def run(source: str, sizes: list[dict[str, int]]) -> Path:
-        path = tmp_path / "emulated.c"
-        path.write_text(source)
-        for params in sizes:
-            (report,) = emulate_file(str(path), Options(), params=params,
-                                     seed=sum(params.values()), nvcc=False)
-            assert report.ok, report.format()
-        return path
-    return run
+    path = tmp_path / "emulated.c"
+    path.write_text(source)
+    for params in sizes:
+        (report,) = emulate_file(str(path), Options(memory=memory), params=params,
+                                 seed=sum(params.values()), nvcc=False)
+        assert report.ok, report.format()
+    return path

@@ -15,7 +15,8 @@ from polycu.codegen import generate
 from polycu.codegen.ast import Expr, For, If, host_ast, kernel_ast
 from polycu.codegen.cuda import c_expr, layouts, linearise, statement_text
 from polycu.codegen.kernel import kernel_source
-from polycu.codegen.host import call_site, splice, transfers
+from polycu.codegen.host import transfers
+from polycu.codegen.splice import call_site, splice
 from polycu.diagnostics import PolycuError
 from polycu.runtime.cexpr import evaluate
 from polycu.gpu.mapping import choose_names, map_to_gpu

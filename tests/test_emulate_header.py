@@ -3,7 +3,9 @@ and run on the CPU.  The cases prove that the emulation shows the bugs a GPU wou
 show (a missing barrier, races and unwritten reads on POLYCU_SHARED arrays whatever the
 timing, a barrier in divergent code, an illegal parallel loop, uninitialised device
 memory, bad launches and copies) and computes right otherwise (shared memory, 1024-thread
-blocks, atomicAdd, 3-D grids, textures, surfaces, constant memory)."""
+blocks, atomicAdd, 3-D grids, textures, surfaces, constant memory), and that reads
+through textures and surfaces see what memory held when the launch began, as a GPU's
+incoherent texture cache may."""
 from __future__ import annotations
 
 import os
@@ -133,6 +135,25 @@ def test_textures_surfaces_and_constant_memory(program: Path) -> None:
 
 def test_3d_textures_and_surfaces(program: Path) -> None:
     assert run(program, "volumes").stdout == "wrong 0\n"
+
+
+def test_reads_through_objects_see_the_value_from_the_start_of_the_launch(program: Path) -> None:
+    """A GPU's texture cache is not coherent with the writes of a launch: what a
+    launch wrote (through a pointer or a surface) a fetch or surface read of the
+    same launch may not see.  The emulation always returns the old value, so a
+    wrong proof that a placement never reads back its writes shows; the writes
+    reach memory, for the host and the next launch."""
+    assert run(program, "stale").stdout == (
+        "launch 1 fetched 0 1 2 3 1 2 3 0\n"
+        "launch 2 fetched 100 101 102 103 101 102 103 100\n"
+        "memory 200 201 202 203\n"
+        "surface read 0 1 2 3 4 5 0 1 2 3 4 5\n"
+        "array 100 101 102 103 104 105\n")
+
+
+def test_an_object_over_freed_memory_is_fatal_only_when_used(program: Path) -> None:
+    stderr = fatal(program, "freed-texture")
+    assert "tex1Dfetch in fetch_one on an object whose memory was freed" in stderr
 
 
 def test_barrier_in_divergent_code_is_fatal(program: Path) -> None:

@@ -168,7 +168,7 @@ def test_the_expanded_doitgen_launches_no_kernel_from_a_host_loop():
                                                          "sum_x0": "register"}
     init = next(k for k in program.kernels if "S0" in k.statements)
     assert "sum_x0: global (written; each thread would run 16x8x1 lanes, more than a " \
-        "register tile of 16 holds)" in format_placement(placement)
+        "register tile of 16 holds; the default: " in format_placement(placement)
     assert [m.tile for m in init.mapped] == [32, 32, 32]
 
 

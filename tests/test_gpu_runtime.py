@@ -123,6 +123,21 @@ def test_check_polybench_kernels(name, dataset):
     assert any(c.size > 1 for c in checked.report.arrays)
 
 
+@pytest.mark.parametrize("source, forced", [
+    ("stencil.c", ["0:A=texture", "0:w=constant", "0:B=surface", "1:B=texture-2d"]),
+    ("stencil.c", ["0:A=texture-2d", "0:v=texture", "1:A=surface", "1:B=texture"]),
+    ("stencil_int.c", ["0:A=texture-2d", "0:v=texture", "1:A=surface"]),
+])
+def test_textures_surfaces_and_constant_memory_on_the_gpu(source, forced):
+    """Every kind of memory placement (forced), created through cuda-bindings."""
+    path = str(REPO / "tests" / "data" / "memory_paths" / source)
+    found = targets(path, Options(memory=forced))
+    checked = check_target(found[0], seed=11)
+    assert checked.report.ok, checked.report.format()
+    kinds = {o["kind"] for o in found[0].description["objects"]}
+    assert kinds <= {"texture", "texture-2d", "surface", "constant"} and len(kinds) >= 3
+
+
 def test_check_command_exit_status(capsys):
     path = str(REPO / "polybench" / "linear-algebra/kernels/mvt/mvt.c")
     assert cli.main(["check", path, "-I", UTILITIES, "--param", "n=300", "--seed", "3"]) == 0

@@ -14,7 +14,7 @@ from polycu.diagnostics import PolycuError
 from polycu.codegen.cuda import layouts
 from polycu.codegen.kernel import kernel_source
 from polycu.driver import placement_of, program_of
-from polycu.memory import GLOBAL, PARAMETER, format_placement, place
+from polycu.memory import GLOBAL, PARAMETER, READ_ONLY, format_placement, place
 from polycu.memory.placement import ANY
 
 _GENERATOR = c_generator.CGenerator()
@@ -50,7 +50,7 @@ def test_each_array_of_each_kernel_has_one_choice_with_its_reason():
     (placed,) = place(program).kernels
     assert placed.kernel == kernel.name
     assert [(c.array, c.kind) for c in placed.choices] == \
-        [("alpha", PARAMETER), ("A", GLOBAL), ("B", GLOBAL)]
+        [("alpha", PARAMETER), ("A", READ_ONLY), ("B", GLOBAL)]
     assert placed.of("A").reason.startswith("read;")
     assert placed.of("B").reason.startswith("written;")
 
@@ -83,7 +83,7 @@ def test_dump_memory_names_every_kernel_and_array(capsys):
     assert main(["--dump-memory", "--no-private-memory", "--no-shared-memory", str(gemm)]) == 0
     out = capsys.readouterr().out
     assert "  C: global (read and written; registers are off (--private-memory turns them " \
-        "on); shared memory is off)" in out
+        "on); shared memory is off; the default: " in out
 
 
 def gemm_program(sizes: str | None = None):
@@ -200,8 +200,14 @@ def test_memory_overrides_and_switches(capsys):
     assert "  B: global (read; no reuse" in out and "  A: shared (read; a 32x16 tile" in out
     assert main(["--dump-memory", "--max-shared-memory", "1024", gemm]) == 0
     assert "shared (" not in capsys.readouterr().out      # 16x33 doubles do not fit
-    assert main(["--dump-memory", "--memory", "0:B=texture", gemm]) == 1
+    assert main(["--dump-memory", "--memory", "0:B=tex", gemm]) == 1
     assert "--memory wants K:ARRAY=KIND" in capsys.readouterr().err
+    assert main(["--dump-memory", "--memory", "0:C=texture", gemm]) == 1
+    assert "--memory 0:C=texture: texture memory cannot hold 'C' in kernel_gemm_scop0_kernel0: " \
+        "the kernel writes it" in capsys.readouterr().err
+    assert main(["--dump-memory", "--memory", "0:B=texture", gemm]) == 0
+    assert "  B: texture (read; no reuse a register or a shared tile can hold; forced by " \
+        "--memory: " in capsys.readouterr().out
     # what names nothing is said (a file may have other SCoPs), and changes nothing
     assert main(["--dump-memory", "--memory", "3:A=shared", "--memory", "*:Q=global",
                  gemm]) == 0
@@ -324,7 +330,7 @@ def test_a_kernel_whose_analysis_isl_fails_on_keeps_global_memory(monkeypatch):
     program = gemm_program()
     (kernel,) = place(program).kernels
     assert {c.array: c.kind for c in kernel.choices if c.kind != PARAMETER} == \
-        {"A": GLOBAL, "B": GLOBAL, "C": GLOBAL}
+        {"A": READ_ONLY, "B": READ_ONLY, "C": GLOBAL}
     assert kernel.registers == () and kernel.shared == ()
     assert {c.reason for c in kernel.choices if c.array == "C"} == {
         "read and written; the analysis of registers and shared tiles failed in isl "

@@ -20,8 +20,11 @@ from typing import Any, Sequence
 
 from ..memory import Placement
 from . import host
+from .splice import call_site, indentation, splice
 from .cuda import layouts
 from .kernel import kernel_source
+from .objects import DEVICE_HELPERS, HOST_HELPERS as OBJECT_HELPERS, constant_declarations, \
+    reads_objects
 from .description import VERSION, describe
 
 
@@ -63,15 +66,23 @@ def generate(source: str, text: str, placements: Sequence[Placement]) -> Generat
         arrays = layouts(scop)
         sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
         barriers = frozenset(k.kernel for k in placement.kernels if k.barriers)
-        host_source = host.host_function(program, arrays, barriers)
-        device_parts += sources.values()
+        host_source = host.host_function(program, arrays, barriers, placement)
+        helpers = [DEVICE_HELPERS.rstrip()] if reads_objects(placement) else []
+        declared = ["\n".join(constant_declarations(placement))] \
+            if constant_declarations(placement) else []
+        if helpers and DEVICE_HELPERS.rstrip() not in device_parts:
+            device_parts += helpers
+        device_parts += declared + list(sources.values())
         host_parts.append(host_source)
-        device_source = "\n\n".join([device_parts[0]] + list(sources.values())) + "\n"
+        device_source = "\n\n".join([device_parts[0]] + helpers + declared
+                                    + list(sources.values())) + "\n"
         moves = host.transfers(program, arrays, host.device_prefix(scop))
         scops.append(describe(program, arrays, moves, device_source, host_source, sources,
-                             barriers))
-        indent = host.indentation(text, scop.region)
-        calls.append((scop.region, host.call_site(scop, arrays, indent)))
+                             barriers, placement))
+        indent = indentation(text, scop.region)
+        calls.append((scop.region, call_site(scop, arrays, indent)))
+    if any(s["objects"] for s in scops):
+        host_parts.insert(1, OBJECT_HELPERS)
     cuda = "\n\n".join(device_parts + host_parts) + "\n"
     description = {"version": VERSION, "source": source, "scops": scops}
-    return Generated(cuda, host.splice(text, calls), description)
+    return Generated(cuda, splice(text, calls), description)

@@ -241,8 +241,9 @@ class _BodyPrinter(c_generator.CGenerator):
 
     def __init__(self, values: dict[str, str], accesses: Iterable[Access],
                  arrays: dict[str, Layout], private: frozenset[str],
-                 promoted: Mapping[int, str]):
+                 promoted: Mapping[int, str], views: frozenset[str] = frozenset()):
         super().__init__()
+        self.views = views
         self.values = values
         self.accesses = {id(a.node): a for a in accesses}
         self.arrays = arrays
@@ -270,7 +271,12 @@ class _BodyPrinter(c_generator.CGenerator):
             subscripts.append(self._subscript(node.subscript))
             node = node.name
         layout = self.arrays[access.array]
-        return f"{access.array}[{linearise(subscripts[::-1], layout.extents, layout.wide)}]"
+        subscripts.reverse()
+        if access.array in self.views:      # a 2-D texture or surface: A(row, column)
+            row = linearise(subscripts[:-1], layout.extents[:-1], layout.wide) \
+                if len(subscripts) > 1 else "0"
+            return f"{access.array}({row}, {subscripts[-1]})"
+        return f"{access.array}[{linearise(subscripts, layout.extents, layout.wide)}]"
 
     def visit_BinaryOp(self, n: c_ast.BinaryOp) -> str:
         if id(n) in self.promoted:          # a product a scaled shared tile holds
@@ -297,19 +303,20 @@ class _BodyPrinter(c_generator.CGenerator):
 
 def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
                    atomic: bool = False, private: frozenset[str] = frozenset(),
-                   scop: Scop | None = None, promoted: Mapping[int, str] | None = None
-                   ) -> str:
+                   scop: Scop | None = None, promoted: Mapping[int, str] | None = None,
+                   views: frozenset[str] = frozenset()) -> str:
     """The C text of one instance ``S(args)`` (iterators replaced by ``args``, cast to
     their C types where the index type differs, like the SCoP's parameters; the
     ``private`` scalars are the kernel's local variables; a reference whose node
-    ``promoted`` names (by ``id``) is that text: a register or a shared tile)."""
+    ``promoted`` names (by ``id``) is that text: a register or a shared tile; an
+    array in ``views`` is a 2-D texture or surface, read and written as ``A(r, c)``)."""
     itype = index_type(scop) if scop is not None else "int"
     values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it), itype)
               for it, arg in zip(stmt.iterators, args)}
     if scop is not None:
         for p in scop.parameters:
             values.setdefault(p, _as_type(p, scop.parameter_type(p), itype))
-    printer = _BodyPrinter(values, stmt.accesses, arrays, private, promoted or {})
+    printer = _BodyPrinter(values, stmt.accesses, arrays, private, promoted or {}, views)
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
     return printer.visit(stmt.body) + ";"

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..gpu.kernel import GpuProgram, Kernel
+from ..memory import Placement
 from .cuda import Layout
 from .host import Transfer, host_program
 
@@ -44,6 +45,7 @@ def kernel_entry(kernel: Kernel, launch: dict[str, Any], source: str) -> dict[st
     return {
         "name": launch["name"], "source": source, "args": launch["args"],
         "block": launch["block"], "grid": launch["grid"], "barriers": launch["barriers"],
+        "objects": launch["objects"],
         "statements": list(kernel.statements),
         "atomic": sorted(kernel.atomic),
         "mapped": [{"member": m.member, "axis": m.axis, "tile": m.tile, "block": m.block}
@@ -53,13 +55,13 @@ def kernel_entry(kernel: Kernel, launch: dict[str, Any], source: str) -> dict[st
 
 def describe(program: GpuProgram, arrays: dict[str, Layout], moves: tuple[Transfer, ...],
              device_source: str, host_source: str,
-             kernel_sources: dict[str, str], barriers: frozenset[str] = frozenset()
-             ) -> dict[str, Any]:
+             kernel_sources: dict[str, str], barriers: frozenset[str] = frozenset(),
+             placement: Placement | None = None) -> dict[str, Any]:
     """The description of one SCoP; ``host_source`` is the host function printed from
     the same host program (``host.host_function``); ``barriers``: the kernels that
     synchronise their threads."""
     scop = program.scop
-    host = host_program(program, arrays, moves, barriers)
+    host = host_program(program, arrays, moves, barriers, placement)
     kernels = {k.name: k for k in program.kernels}
     return {
         "name": scop.name, "function": scop.function, "region": list(scop.region),
@@ -67,7 +69,7 @@ def describe(program: GpuProgram, arrays: dict[str, Layout], moves: tuple[Transf
         "index_type": host["index_type"], "signature": host["signature"],
         "assume": host["assume"], "arrays": host["arrays"],
         "device_source": device_source, "host_source": host_source,
-        "host": host["host"],
+        "host": host["host"], "objects": host["objects"],
         "kernels": [kernel_entry(kernels[k["name"]], k, kernel_sources[k["name"]])
                     for k in host["kernels"]],
     }

@@ -6,8 +6,10 @@ In:  a ``Placement`` (``polycu.memory``), the kernel's AST (``ast.py``: built wi
 Out: ``extern "C" __global__`` functions as C text.
 
 A kernel's parameters are the SCoP's parameters and the host values it is launched
-at, the read-only scalars by value, then the arrays in device memory (``const``
-where the kernel only reads them).  Its body declares the privatised scalars, the
+at, the read-only scalars by value, then the arrays in device memory (``const
+T *__restrict__`` where the kernel only reads them) and the texture and surface
+objects (``objects.py``).  Its body declares the views of arrays in textures,
+surfaces and constant memory (named like the arrays), the privatised scalars, the
 register tiles ``T r[U0][U1]`` and the shared tiles ``POLYCU_SHARED(T, s, N)``, then
 prints one thread's loops: a statement with its promoted references replaced by
 their registers or tiles, a copy as one assignment, a barrier as
@@ -16,13 +18,13 @@ their registers or tiles, a copy as one assignment, a barrier as
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, PARAMETER, REGISTER,
-                      SHARED, KernelPlacement, Placement, product_of, serving)
+from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, SURFACE, TEXTURE_2D,
+                      KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
+from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class KernelArg:
 
     name: str
     ctype: str
-    role: str              # 'param' | 'iterator' | 'scalar' | 'array'
+    role: str              # 'param' | 'iterator' | 'scalar' | 'array' | 'texture' | 'surface'
     array: str | None = None
 
     @property
@@ -40,10 +42,12 @@ class KernelArg:
         return f"{self.ctype}{sep}{self.name}"
 
 
-def kernel_args(program: GpuProgram, kernel: Kernel,
-                arrays: dict[str, Layout]) -> tuple[KernelArg, ...]:
-    """Parameters, host values, read-only scalars by value, then device pointers
-    (private scalars are none of these: each thread declares its own)."""
+def kernel_args(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout],
+                memory: KernelPlacement | None = None) -> tuple[KernelArg, ...]:
+    """Parameters, host values, read-only scalars by value, then device pointers and
+    texture and surface objects, each as ``memory`` placed its array (private
+    scalars are none of these: each thread declares its own; an array in constant
+    memory is none either: the kernel reads its ``__constant__`` copy)."""
     itype = index_type(program.scop)
     args = [KernelArg(p, itype, "param") for p in program.scop.parameters]
     args += [KernelArg(h, itype, "iterator") for h in kernel.host_ids]
@@ -54,21 +58,23 @@ def kernel_args(program: GpuProgram, kernel: Kernel,
             args.append(KernelArg(array.name, array.element_type, "scalar", array.name))
     for array in program.scop.arrays:
         layout = arrays[array.name]
-        if array.name in used and not layout.by_value:
-            const = "" if array.name in kernel.writes else "const "
-            args.append(KernelArg(array.name, f"{const}{array.element_type} *__restrict__",
-                                  "array", array.name))
+        if array.name not in used or layout.by_value:
+            continue
+        kind = memory.of(array.name).kind if memory is not None else None
+        if kind == CONSTANT:
+            continue
+        if kind in OBJECT_KINDS:
+            role = "surface" if kind == SURFACE else "texture"
+            args.append(KernelArg(object_name(program.scop, array.name, kind),
+                                  PARAMETER_TYPES[kind], role, array.name))
+            continue
+        # plain loads of an array the kernel only reads (--memory K:A=global): no
+        # __restrict__; else the read-only path
+        const = "" if array.name in kernel.writes else "const "
+        restrict = "" if const and kind == GLOBAL else "__restrict__"
+        args.append(KernelArg(array.name, f"{const}{array.element_type} *{restrict}",
+                              "array", array.name))
     return tuple(args)
-
-
-#: How a kernel parameter is declared for each kind of memory its array lives in
-#: (``polycu.memory``): the new kinds of the memory phase add their printers here.
-PARAMETER_PRINTERS: dict[str, Callable[[KernelArg], str]] = {
-    GLOBAL: lambda arg: arg.declaration,      # const T *__restrict__ A
-    PARAMETER: lambda arg: arg.declaration,   # T alpha
-    REGISTER: lambda arg: arg.declaration,    # the array itself; its register is local
-    SHARED: lambda arg: arg.declaration,      # the array itself; its tile is __shared__
-}
 
 
 def _cell(array: str, subscripts: tuple[Expr, ...], layout: Layout) -> str:
@@ -77,13 +83,6 @@ def _cell(array: str, subscripts: tuple[Expr, ...], layout: Layout) -> str:
         return f"{array}[0]"
     texts = [atom(s, wide=layout.wide) for s in subscripts]   # a ? b : c binds loosest
     return f"{array}[{linearise(texts, layout.extents, layout.wide)}]"
-
-
-def _parameter(arg: KernelArg, memory: KernelPlacement) -> str:
-    """The declaration of one kernel parameter where its array lives."""
-    if arg.role not in ("array", "scalar"):
-        return arg.declaration
-    return PARAMETER_PRINTERS[memory.of(arg.array or arg.name).kind](arg)
 
 
 def _storage(name: str, index: tuple[Expr, ...], extents: tuple[int, ...] | None,
@@ -102,8 +101,10 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
     scop = program.scop
     itype = index_type(scop)
     wide = itype != "int"
-    args = kernel_args(program, kernel, arrays)
     memory = placement.kernel(kernel.name)
+    args = kernel_args(program, kernel, arrays, memory)
+    placed_in = {c.array: c.kind for c in memory.choices}
+    views = frozenset(a for a, kind in placed_in.items() if kind in (TEXTURE_2D, SURFACE))
     statements = {s.name: s for s in scop.statements}
     registers = {p.array: program.names.register_id(k)
                  for k, p in enumerate(memory.registers)}
@@ -154,11 +155,14 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
-                               kernel.private, scop, promoted)]
+                               kernel.private, scop, promoted, views)]
 
     lines = [f'extern "C" __global__ void {kernel.name}('
-             + ", ".join(_parameter(a, memory) for a in args) + ")", "{"]
+             + ", ".join(a.declaration for a in args) + ")", "{"]
     for array in scop.arrays:
+        if placed_in.get(array.name) in OBJECT_KINDS:
+            lines.append(INDENT + kernel_view(placed_in[array.name], array.name,
+                                              array.element_type, scop))
         if array.name in kernel.private:
             lines.append(f"{INDENT}{array.element_type} {array.name};")
         if array.name in registers:

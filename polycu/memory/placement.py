@@ -24,16 +24,18 @@ from .registers import Promotion, promotions, with_copies
 from .padding import Padding, padding
 from .scaling import scaled
 from .shared import SharedOrder, SharedTile, copy_lanes, serving, tile_index, tiles, with_zeros
+from . import kinds
 
 GLOBAL = "global"
 PARAMETER = "parameter"
 REGISTER = "register"
 SHARED = "shared"
-#: The kinds of memory code generation can print: device memory, a kernel parameter
-#: (a scalar passed by value, in the launch's constant parameter space), registers
-#: of each thread (in device memory between the thread's uses) and a tile in
-#: shared memory (in device memory between the block's copies).
-KINDS = (GLOBAL, PARAMETER, REGISTER, SHARED)
+#: The kinds of memory code generation can print: device memory (plain, through the
+#: read-only path, a texture, a surface or constant memory: kinds.py), a kernel
+#: parameter (a scalar passed by value, in the launch's constant parameter space),
+#: registers of each thread (in device memory between the thread's uses) and a tile
+#: in shared memory (in device memory between the block's copies).
+KINDS = (*kinds.PATHS, PARAMETER, REGISTER, SHARED)
 _GENERATOR = c_generator.CGenerator()
 #: Shared memory a block may use without CUDA's opt-in attribute (bytes).
 MAX_SHARED_MEMORY = 48 * 1024
@@ -120,7 +122,8 @@ Overrides = dict[int, dict[str, str]]
 def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool = True,
           max_shared_memory: int = MAX_SHARED_MEMORY,
           plain: frozenset[str] = frozenset(),
-          overrides: Overrides | None = None, max_operations: int = 0) -> Placement:
+          overrides: Overrides | None = None, max_operations: int = 0,
+          constant_taken: int = 0) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
@@ -131,17 +134,20 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     keep an array in global memory, out of shared memory (``register``), or give it
     a shared tile where one is legal even if the cost model says no (``shared``).
     A kernel whose analysis takes more than ``max_operations`` isl operations (0:
-    no limit) keeps its own order and global memory."""
+    no limit) keeps its own order and global memory.  ``constant_taken`` bytes of
+    constant memory are used by the file's earlier SCoPs."""
     overrides = overrides or {}
     ctx = program.scop.context.get_ctx()
     kernels = []
+    constants = kinds.Constants(constant_taken)
     for k in program.kernels:
         chosen = {**overrides.get(ANY, {}), **overrides.get(k.index, {})}
         try:
             with operation_budget(ctx, max_operations):
-                kernels.append(_kernel(program, k, private_memory and k.name not in plain,
-                                       shared_memory and k.name not in plain,
-                                       max_shared_memory, chosen))
+                placed = _kernel(program, k, private_memory and k.name not in plain,
+                                 shared_memory and k.name not in plain,
+                                 max_shared_memory, chosen)
+                kernels.append(_paths(program, k, placed, chosen, constants))
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
                                   "ran out of its isl budget"))
@@ -153,13 +159,30 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     return Placement(program, tuple(kernels))
 
 
+def _paths(program: GpuProgram, kernel: Kernel, placed: KernelPlacement,
+           chosen: dict[str, str], constants: kinds.Constants) -> KernelPlacement:
+    """``placed`` with each array it keeps in device memory on the path the calibrated
+    model picks (kinds.py): plain, read-only, texture, surface or constant."""
+    choices = []
+    for choice in placed.choices:
+        if choice.kind == GLOBAL:
+            kind, why = kinds.choose(program, kernel, program.scop.array(choice.array),
+                                     chosen.get(choice.array), constants,
+                                     chosen.get(kinds.EVERY))
+            choice = Choice(choice.array, kind, f"{choice.reason}; {why}")
+        choices.append(choice)
+    return replace(placed, choices=tuple(choices))
+
+
 def _plain(program: GpuProgram, kernel: Kernel, max_shared_memory: int,
            chosen: dict[str, str], what: str) -> KernelPlacement:
     """``kernel`` in its own order with global memory, because the analysis of its
     registers and shared tiles ``what``."""
     placed = _kernel(program, kernel, False, False, max_shared_memory, chosen)
+    scop = program.scop
     return replace(placed, choices=tuple(
-        replace(c, reason=c.reason.split(";")[0] + "; the analysis of registers and "
+        replace(c, kind=kinds.default_kind(kernel, scop.array(c.array)),
+                reason=c.reason.split(";")[0] + "; the analysis of registers and "
                 f"shared tiles {what}") if c.kind == GLOBAL else c for c in placed.choices))
 
 
@@ -210,7 +233,7 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     used = (kernel.reads | kernel.writes) - kernel.private
     in_memory = frozenset(name for name in used
                           if not passed_by_value(program.scop, program.scop.array(name)))
-    kept = frozenset(a for a, kind in overrides.items() if kind == GLOBAL)
+    kept = frozenset(a for a, kind in overrides.items() if kind in kinds.PATHS)
     lanes = lane_order(program, kernel) if private_memory or shared_memory else None
     if lanes is not None and (too_many_lanes(kernel) or not uniform_lanes(lanes)):
         lanes = None

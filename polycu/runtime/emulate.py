@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..codegen.host import HOST_HELPERS
+from ..codegen.objects import HOST_HELPERS as OBJECT_HELPERS
 from ..diagnostics import Location, error
 from ..model import Scop
 from ..options import Options
@@ -123,8 +124,10 @@ def emulate_scop(scop: Scop, cuda_source: str, host_function: str, *,
 
 def scop_translation_unit(description: Mapping[str, object]) -> str:
     """The CUDA of one SCoP from its kernel description: the device source (prologue
-    and kernels), the host helpers of the .cu, and the host function."""
-    return "\n".join([str(description["device_source"]), HOST_HELPERS,
+    and kernels), the host helpers of the .cu (those of textures and surfaces when
+    it has some), and the host function."""
+    objects = [OBJECT_HELPERS] if description.get("objects") else []
+    return "\n".join([str(description["device_source"]), HOST_HELPERS, *objects,
                       str(description["host_source"])])
 
 

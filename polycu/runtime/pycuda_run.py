@@ -26,10 +26,8 @@ restored from a pristine one, untimed, before it is used again.
 
 Kernel arguments are resolved by role: ``param`` and ``iterator`` values,
 ``array`` and ``scalar`` buffers (a scalar of non-pointer C type is passed by
-value).  Texture and surface objects (``NOTES.md``: created with cuda-bindings'
-``cuTexObjectCreate`` over a ``pycuda.driver.Array``) are the next roles to add,
-in ``DeviceProgram._argument``; until then such a kernel is refused with a
-diagnostic.
+value), ``texture`` and ``surface`` objects (``device_objects``: one set per set of
+buffers, with the copies into CUDA arrays and constant memory around launches).
 """
 from __future__ import annotations
 
@@ -39,6 +37,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..diagnostics import error
+from .device_objects import DeviceObjects
 from .replay import (Buffer, Launch, buffers, by_value, host_values, index_type, is_pointer,
                      numpy_type, replay)
 from .timing import Samples, Timing, copies_for
@@ -81,6 +80,7 @@ class DeviceProgram:
         except self.drv.CompileError as exc:
             raise error(f"nvcc rejected the generated device code of {description['name']}:"
                         f"\n{exc}") from exc
+        self.module = module
         self.kernels = {k["name"]: k for k in description["kernels"]}
         self.functions = {}
         for name, kernel in self.kernels.items():
@@ -91,6 +91,8 @@ class DeviceProgram:
 
     @staticmethod
     def _format(arg: Mapping[str, Any]) -> str:
+        if arg["role"] in ("texture", "surface"):
+            return np.dtype(np.uint64).char       # cudaTextureObject_t, cudaSurfaceObject_t
         return "P" if is_pointer(arg["type"]) else np.dtype(numpy_type(arg["type"])).char
 
     def _flat(self, name: str) -> np.ndarray:
@@ -98,13 +100,21 @@ class DeviceProgram:
         return self.host[name].reshape(-1)[:self.buffers[name].count]
 
     # -- buffers ---------------------------------------------------------------------
-    def allocate(self) -> dict[str, Any]:
+    def allocate(self) -> "_Allocations":
         """One device allocation per buffer, filled with 0xff bytes (NaN, -1) so that
-        a value the kernels read without its copy-in shows in the comparison."""
-        allocations = {}
+        a value the kernels read without its copy-in shows in the comparison, and
+        the texture, surface and constant objects over them."""
+        allocations = _Allocations()
         for name, item in self.buffers.items():
             allocations[name] = self.drv.mem_alloc(item.nbytes)
             self.drv.memset_d8(allocations[name], 0xFF, item.nbytes)
+        try:
+            allocations.objects = DeviceObjects(self.drv, self.module,
+                                                self.description.get("objects", []),
+                                                allocations)
+        except BaseException:
+            allocations.release()
+            raise
         return allocations
 
     def copy_in(self, allocations: Mapping[str, Any]) -> None:
@@ -114,7 +124,7 @@ class DeviceProgram:
 
     # -- launching -----------------------------------------------------------------------
     def _argument(self, spec: Mapping[str, Any], name: str, launch: Launch,
-                  allocations: Mapping[str, Any]) -> Any:
+                  allocations: "_Allocations") -> Any:
         role, c_type = spec["role"], spec["type"]
         what = f"argument '{spec['name']}' of {launch.kernel}"
         if role in ("param", "iterator"):
@@ -124,10 +134,12 @@ class DeviceProgram:
             if is_pointer(c_type):
                 return int(allocations[array])
             return by_value(c_type, self.host[array].reshape(-1)[0], what)
+        if role in ("texture", "surface"):
+            return allocations.objects.handle(spec["name"])
         raise error(f"kernel argument '{spec['name']}' of {launch.kernel} has role '{role}', "
                     "which the PyCUDA runtime does not support yet")
 
-    def launcher(self, allocations: Mapping[str, Any]) -> Callable[[Launch], None]:
+    def launcher(self, allocations: "_Allocations") -> Callable[[Launch], None]:
         """A ``replay`` callback that launches on this program's stream."""
         def launch(item: Launch) -> None:
             specs = self.kernels[item.kernel]["args"]
@@ -135,8 +147,11 @@ class DeviceProgram:
                 raise error(f"launch of {item.kernel} passes {len(item.args)} arguments, "
                             f"the kernel takes {len(specs)}")
             values = [self._argument(s, n, item, allocations) for s, n in zip(specs, item.args)]
+            used = self.kernels[item.kernel].get("objects", [])
+            allocations.objects.before(used, self.stream)
             self.functions[item.kernel].prepared_async_call(
                 item.grid, item.block, self.stream, *values)
+            allocations.objects.after(used, self.stream)
         return launch
 
     def execute(self, allocations: Mapping[str, Any]) -> int:
@@ -163,8 +178,7 @@ class DeviceProgram:
                     result[name].reshape(-1)[:item.count] = out
             return result
         finally:
-            for allocation in allocations.values():
-                allocation.free()
+            allocations.release()
 
     # -- timing ---------------------------------------------------------------------------
     def time(self, repeat: int = 10, warmup: int = 2, budget_s: float = 10.0) -> Timing:
@@ -219,8 +233,7 @@ class DeviceProgram:
             for graph in graphs:
                 graph.destroy()
             for allocations in [pristine, *sets]:
-                for allocation in allocations.values():
-                    allocation.free()
+                allocations.release()
 
     def _restore(self, pristine: Mapping[str, Any], allocations: Mapping[str, Any]) -> None:
         for name, item in self.buffers.items():
@@ -253,6 +266,18 @@ class DeviceProgram:
         if seconds * repeat > budget_s:
             repeat = max(3, int(budget_s / seconds))
         return Samples(tuple(once() for _ in range(max(repeat, 1))))
+
+
+class _Allocations(dict):
+    """The device buffers of one run, by array name, with their objects."""
+
+    objects: DeviceObjects | None = None
+
+    def release(self) -> None:
+        if self.objects is not None:
+            self.objects.free()
+        for allocation in self.values():
+            allocation.free()
 
 
 class _NoGraph(Exception):

@@ -41,9 +41,14 @@
  *   ranges lie inside one device allocation and that the copy direction matches.
  * - Launch configurations are checked against CUDA's limits; a bad one is a
  *   sticky error that cudaGetLastError() returns, as on a GPU.
+ * - In a kernel, texture fetches and surface reads see the bytes as the launch
+ *   began (every launch copies what each live object views), as a GPU's texture
+ *   cache may: a kernel that reads back through an object what the same launch
+ *   wrote gets the old value.
  *
  * Constant memory is ordinary memory; textures and surfaces are small
- * descriptors (pointer, pitches, element size) with point sampling.
+ * descriptors (pointer, pitches, element size, the launch's copy) with point
+ * sampling.
  */
 #ifndef POLYCU_EMU_H
 #define POLYCU_EMU_H
@@ -77,6 +82,8 @@
 /* ---------------------------------------------------------------------- */
 
 #define __global__
+#define __device__
+#define __forceinline__ inline
 #define __constant__
 #define __shared__ static __attribute__((section("polycu_shared"), aligned(16)))
 
@@ -223,11 +230,12 @@ struct Allocations {
     }
     blocks[count++] = Block{start, size};
   }
-  /* Forget the allocation that starts at p; false when there is none. */
-  bool remove(const void *p) {
+  /* Forget the allocation that starts at p (its size in `size`); false when there is none. */
+  bool remove(const void *p, std::size_t &size) {
     Guard guard(&lock);
     for (std::size_t k = 0; k < count; ++k)
       if (blocks[k].start == reinterpret_cast<std::uintptr_t>(p)) {
+        size = blocks[k].size;
         blocks[k] = blocks[--count];
         return true;
       }
@@ -290,6 +298,11 @@ inline cudaError_t check_range(const char *what, const void *p, std::size_t n, b
    of rounding it up past 2^64 into a small block. */
 inline constexpr std::size_t max_allocation = std::size_t(1) << 40;
 
+/* Texture and surface objects (defined in their section at the end): frees
+   detach the objects over the freed bytes, launches snapshot the live ones. */
+inline void orphan_objects(const void *start, std::size_t bytes);
+inline void freeze_objects();
+
 }  // namespace polycu_emu
 
 inline cudaError_t cudaMalloc(void **pointer, std::size_t size) {
@@ -313,8 +326,10 @@ template <class T> inline cudaError_t cudaMalloc(T **pointer, std::size_t size) 
 
 inline cudaError_t cudaFree(void *p) {
   if (p == nullptr) return cudaSuccess;
-  if (!polycu_emu::allocations().remove(p))
+  std::size_t size = 0;
+  if (!polycu_emu::allocations().remove(p, size))
     return polycu_emu::report(cudaErrorInvalidValue, "cudaFree(%p): not a device allocation", p);
+  polycu_emu::orphan_objects(p, size);
   std::free(static_cast<unsigned char *>(p) - polycu_emu::red_zone);
   return cudaSuccess;
 }
@@ -469,6 +484,7 @@ inline bool configure(const char *kernel, dim3 grid, dim3 block) {
 template <class Body>
 void launch(const char *kernel, dim3 grid, dim3 block, const Body &body) {
   if (!configure(kernel, grid, block)) return;
+  freeze_objects();
   const unsigned threads = block.x * block.y * block.z;
   const unsigned long long blocks = static_cast<unsigned long long>(grid.x) * grid.y * grid.z;
   Barrier barrier;
@@ -522,6 +538,7 @@ void launch(const char *kernel, dim3 grid, dim3 block, const Body &body) {
 template <class Body>
 void launch_nosync(const char *kernel, dim3 grid, dim3 block, const Body &body) {
   if (!configure(kernel, grid, block)) return;
+  freeze_objects();
   const long long threads = static_cast<long long>(block.x) * block.y * block.z;
   const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
   const bool sequential = shared_bytes() > 0;
@@ -705,6 +722,7 @@ struct cudaChannelFormatDesc { int x, y, z, w; cudaChannelFormatKind f; };
 
 /* A double texel is an int2 of its two halves. */
 struct int2 { int x, y; };
+inline int2 make_int2(int x, int y) { return int2{x, y}; }
 
 inline double __hiloint2double(int hi, int lo) {
   std::uint64_t bits = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(hi)) << 32) |
@@ -712,6 +730,17 @@ inline double __hiloint2double(int hi, int lo) {
   double d;
   std::memcpy(&d, &bits, sizeof d);
   return d;
+}
+/* The two halves of a double, as a surface writes it as an int2 texel. */
+inline int __double2hiint(double d) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  return static_cast<int>(static_cast<std::uint32_t>(bits >> 32));
+}
+inline int __double2loint(double d) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  return static_cast<int>(static_cast<std::uint32_t>(bits));
 }
 
 /* The channels of a scalar element type, or of int2. */
@@ -765,7 +794,10 @@ inline cudaError_t cudaMallocArray(cudaArray_t *array, const cudaChannelFormatDe
   return cudaMalloc3DArray(array, desc, make_cudaExtent(width, height, 0), flags);
 }
 inline cudaError_t cudaFreeArray(cudaArray_t array) {
-  if (array != nullptr) std::free(array->data);
+  if (array != nullptr) {
+    polycu_emu::orphan_objects(array->data, array->width * array->height * array->depth * array->element);
+    std::free(array->data);
+  }
   delete array;
   return cudaSuccess;
 }
@@ -884,18 +916,124 @@ inline bool view_of(const cudaResourceDesc &r, View &v) {
     return true;
   }
   std::size_t e = r.resType == cudaResourceTypeLinear ? element_bytes(r.res.linear.desc) : 0;
-  if (e == 0) return false;
+  if (e == 0 || r.res.linear.sizeInBytes < e) return false;
   std::size_t n = r.res.linear.sizeInBytes / e;
   v = View{static_cast<unsigned char *>(r.res.linear.devPtr), e, n * e, n * e, n, 1, 1, {}};
   return true;
 }
 
+/* A texture or surface object.  On a GPU, texture fetches and surface reads go
+   through caches that the writes of a launch (through pointers or surface
+   writes) do not update: they may return what an element held when the launch
+   began.  polycu uses an object only with a proof that no launch reads back
+   through it what it wrote; so that a wrong proof shows, every launch first
+   copies the bytes `live` views into `frozen` (same extents, dense rows and
+   slices, owned by the object), kernels read from there and surface writes go
+   to `live`.  Host code reads `live`.  `live.base` is null once the storage is
+   freed. */
+struct Object {
+  View live, frozen;
+};
+
+/* The live objects (created, not destroyed): a program has a handful. */
+struct Objects {
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  Object **items = nullptr;
+  std::size_t count = 0, capacity = 0;
+
+  void add(Object *o) {
+    Guard guard(&lock);
+    if (count == capacity) {
+      capacity = capacity ? 2 * capacity : 16;
+      items = static_cast<Object **>(std::realloc(items, capacity * sizeof(Object *)));
+      if (items == nullptr) fatal("out of host memory");
+    }
+    items[count++] = o;
+  }
+  /* false when o is not live (never created, or destroyed already). */
+  bool remove(Object *o) {
+    Guard guard(&lock);
+    for (std::size_t k = 0; k < count; ++k)
+      if (items[k] == o) {
+        items[k] = items[--count];
+        return true;
+      }
+    return false;
+  }
+};
+
+inline Objects &objects() {
+  static Objects table;
+  return table;
+}
+
+/* Before every launch, before any emulated thread runs: exactly the viewed
+   bytes (width elements of each row), row by row, never a pitch's padding. */
+inline void freeze_objects() {
+  Objects &table = objects();
+  Guard guard(&table.lock);
+  for (std::size_t k = 0; k < table.count; ++k) {
+    const View &v = table.items[k]->live;
+    if (v.base == nullptr) continue;  // its storage is gone: a kernel using it fails in lookup
+    const View &f = table.items[k]->frozen;
+    for (std::size_t z = 0; z < v.depth; ++z)
+      for (std::size_t y = 0; y < v.height; ++y)
+        std::memcpy(f.base + z * f.slice + y * f.pitch, v.base + z * v.slice + y * v.pitch,
+                    v.width * v.element);
+  }
+}
+
+/* cudaFree and cudaFreeArray: a later launch must not copy from freed memory,
+   and using an object whose storage was freed is undefined on a GPU. */
+inline void orphan_objects(const void *start, std::size_t bytes) {
+  auto first = reinterpret_cast<std::uintptr_t>(start);
+  Objects &table = objects();
+  Guard guard(&table.lock);
+  for (std::size_t k = 0; k < table.count; ++k) {
+    auto base = reinterpret_cast<std::uintptr_t>(table.items[k]->live.base);
+    if (base >= first && base - first < (bytes ? bytes : 1)) table.items[k]->live.base = nullptr;
+  }
+}
+
+inline cudaError_t create_object(unsigned long long *handle, const View &v) {
+  auto *o = new Object{v, v};
+  o->frozen.pitch = v.width * v.element;
+  o->frozen.slice = o->frozen.pitch * v.height;
+  o->frozen.base = static_cast<unsigned char *>(std::malloc(o->frozen.slice * v.depth));
+  if (o->frozen.base == nullptr) {
+    delete o;
+    return cudaErrorMemoryAllocation;
+  }
+  objects().add(o);
+  *handle = reinterpret_cast<unsigned long long>(o);
+  return cudaSuccess;
+}
+
+inline cudaError_t destroy_object(unsigned long long handle, const char *what) {
+  if (handle == 0) return cudaSuccess;
+  auto *o = reinterpret_cast<Object *>(handle);
+  if (!objects().remove(o))
+    return report(cudaErrorInvalidValue, "%s(%#llx): not a live texture or surface object", what, handle);
+  std::free(o->frozen.base);
+  delete o;
+  return cudaSuccess;
+}
+
+inline Object &lookup(unsigned long long handle, std::size_t element, const char *what) {
+  Object *o = reinterpret_cast<Object *>(handle);
+  if (o == nullptr) fatal("%s on a null texture/surface object", what);
+  if (o->live.base == nullptr)
+    fatal("%s in %s on an object whose memory was freed", what,
+          current_kernel ? current_kernel : "host code");
+  if (o->live.element != element)
+    fatal("%s of a %zu-byte type from an object of %zu-byte elements", what, element, o->live.element);
+  return *o;
+}
+
+/* What a fetch or a surface read sees: in a kernel, the bytes as the launch began. */
 inline const View &view(unsigned long long handle, std::size_t element, const char *what) {
-  const View *v = reinterpret_cast<const View *>(handle);
-  if (v == nullptr) fatal("%s on a null texture/surface object", what);
-  if (v->element != element)
-    fatal("%s of a %zu-byte type from an object of %zu-byte elements", what, element, v->element);
-  return *v;
+  const Object &o = lookup(handle, element, what);
+  return current_kernel != nullptr ? o.frozen : o.live;
 }
 
 template <class T> inline T load(const View &v, long x, long y, long z) {
@@ -924,10 +1062,11 @@ template <class T> inline T fetch(cudaTextureObject_t object, const char *what, 
 }
 
 /* The address of the element at byte column `xbytes`, row y, slice z of a
-   surface; outside it, a fatal error. */
+   surface (to write: in its storage; to read: in what `view` sees); outside
+   it, a fatal error. */
 template <class T> inline unsigned char *surface_cell(cudaSurfaceObject_t object, const char *what,
-                                                      int xbytes, int y, int z) {
-  const View &v = view(object, sizeof(T), what);
+                                                      int xbytes, int y, int z, bool write) {
+  const View &v = write ? lookup(object, sizeof(T), what).live : view(object, sizeof(T), what);
   if (xbytes % static_cast<int>(sizeof(T)) != 0)
     fatal("%s at byte %d, not a multiple of the element size %zu", what, xbytes, sizeof(T));
   long x = xbytes / static_cast<long>(sizeof(T));
@@ -940,12 +1079,12 @@ template <class T> inline unsigned char *surface_cell(cudaSurfaceObject_t object
 
 template <class T> inline T surface_read(cudaSurfaceObject_t object, const char *what, int x, int y, int z) {
   T value;
-  std::memcpy(&value, surface_cell<T>(object, what, x, y, z), sizeof(T));
+  std::memcpy(&value, surface_cell<T>(object, what, x, y, z, false), sizeof(T));
   return value;
 }
 template <class T> inline void surface_write(T value, cudaSurfaceObject_t object, const char *what, int x,
                                              int y, int z) {
-  std::memcpy(surface_cell<T>(object, what, x, y, z), &value, sizeof(T));
+  std::memcpy(surface_cell<T>(object, what, x, y, z, true), &value, sizeof(T));
 }
 
 }  // namespace polycu_emu
@@ -954,28 +1093,31 @@ inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t *object, const cu
                                            const cudaTextureDesc *texture, const void * = nullptr) {
   polycu_emu::View v;
   if (!polycu_emu::view_of(*resource, v)) return cudaErrorInvalidValue;
+  /* Launches copy all the viewed bytes: they must be device memory. */
+  if (resource->resType == cudaResourceTypeLinear &&
+      !polycu_emu::allocations().holds(v.base, v.width * v.element))
+    return polycu_emu::report(cudaErrorInvalidValue,
+                              "cudaCreateTextureObject: %zu bytes at %p are not inside one device "
+                              "allocation", v.width * v.element, static_cast<void *>(v.base));
   if (texture->filterMode != cudaFilterModePoint || texture->readMode != cudaReadModeElementType ||
       texture->normalizedCoords)
     return polycu_emu::report(cudaErrorInvalidValue,
                               "cudaCreateTextureObject: only point filtering of element types at "
                               "unnormalised coordinates is emulated");
   for (int k = 0; k < 3; ++k) v.border[k] = texture->addressMode[k] == cudaAddressModeBorder;
-  *object = reinterpret_cast<cudaTextureObject_t>(new polycu_emu::View(v));
-  return cudaSuccess;
+  return polycu_emu::create_object(object, v);
 }
 inline cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *object, const cudaResourceDesc *resource) {
   polycu_emu::View v;
   if (resource->resType != cudaResourceTypeArray || !polycu_emu::view_of(*resource, v))
     return polycu_emu::report(cudaErrorInvalidValue, "cudaCreateSurfaceObject: needs a CUDA array");
-  *object = reinterpret_cast<cudaSurfaceObject_t>(new polycu_emu::View(v));
-  return cudaSuccess;
+  return polycu_emu::create_object(object, v);
 }
 inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object) {
-  delete reinterpret_cast<polycu_emu::View *>(object);
-  return cudaSuccess;
+  return polycu_emu::destroy_object(object, "cudaDestroyTextureObject");
 }
 inline cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object) {
-  return cudaDestroyTextureObject(object);
+  return polycu_emu::destroy_object(object, "cudaDestroySurfaceObject");
 }
 
 /* tex1Dfetch reads linear memory by integer index; outside it reads 0. */

@@ -161,7 +161,9 @@ __global__ void needs_barrier(int *out)
 __constant__ double coefficients[4];
 
 /* Doubles read through an int2 texture, a 2-D texture of floats over a CUDA
-   array, a surface written and read, and constant memory. */
+   array, a surface read and then written, and constant memory.  (A cell is read
+   before it is written: what a launch wrote it may not read back through an
+   object, see write_then_fetch.) */
 __global__ void memories(cudaTextureObject_t linear, cudaTextureObject_t plane,
                          cudaSurfaceObject_t surface, double *out, int n, int w, int h)
 {
@@ -173,22 +175,52 @@ __global__ void memories(cudaTextureObject_t linear, cudaTextureObject_t plane,
   if (i < w * h) {
     int x = i % w, y = i / w;
     float f = tex2D<float>(plane, x + 0.5f, y + 0.5f);
-    surf2Dwrite(f * 2.0f, surface, x * (int)sizeof(float), y);
-    float back = surf2Dread<float>(surface, x * (int)sizeof(float), y);
-    out[n + i] = back + tex2D<float>(plane, -3.0f, y + 0.5f);  /* clamped to column 0 */
+    float before = surf2Dread<float>(surface, x * (int)sizeof(float), y);
+    surf2Dwrite(f * 2.0f + before, surface, x * (int)sizeof(float), y);
+    out[n + i] = before + tex2D<float>(plane, -3.0f, y + 0.5f);  /* clamped to column 0 */
   }
 }
 
-/* A 3-D texture and a 3-D surface over CUDA arrays. */
+/* A 3-D texture and a 3-D surface over CUDA arrays (read, then written). */
 __global__ void volumes(cudaTextureObject_t volume, cudaSurfaceObject_t surface, float *out, int w,
                         int h, int d)
 {
   int x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;
   if (x < w && y < h && z < d) {
     float v = tex3D<float>(volume, x + 0.5f, y + 0.5f, z + 0.5f);
-    surf3Dwrite(v + 1.0f, surface, x * (int)sizeof(float), y, z);
     out[(z * h + y) * w + x] = surf3Dread<float>(surface, x * (int)sizeof(float), y, z);
+    surf3Dwrite(v + 1.0f, surface, x * (int)sizeof(float), y, z);
   }
+}
+
+/* Written through a pointer, then, after a barrier, fetched through a texture
+   over the same memory in the same launch: a GPU's texture cache may return
+   the value from before the launch, and the emulation always does (that is
+   what makes a wrong proof of polycu's placement show). */
+__global__ void write_then_fetch(double *a, cudaTextureObject_t t, double *seen, int n, double add)
+{
+  int i = threadIdx.x;
+  a[i] += add;
+  __syncthreads();
+  int2 own = tex1Dfetch<int2>(t, i), next = tex1Dfetch<int2>(t, (i + 1) % n);
+  seen[i] = __hiloint2double(own.y, own.x);
+  seen[n + i] = __hiloint2double(next.y, next.x);
+}
+
+/* The same with a surface write, then a surface read and a 2-D texture fetch
+   over the surface's CUDA array. */
+__global__ void write_then_read(cudaSurfaceObject_t surface, cudaTextureObject_t plane, float *seen,
+                                int w, int h)
+{
+  int x = threadIdx.x, y = blockIdx.x, i = y * w + x;
+  surf2Dwrite(100.0f + i, surface, x * (int)sizeof(float), y);
+  seen[i] = surf2Dread<float>(surface, x * (int)sizeof(float), y);
+  seen[w * h + i] = tex2D<float>(plane, x + 0.5f, y + 0.5f);
+}
+
+__global__ void fetch_one(cudaTextureObject_t t, float *out)
+{
+  out[0] = tex1Dfetch<float>(t, 0);
 }
 
 static double *device_copy(const double *host, int n)
@@ -351,11 +383,13 @@ static int run_memories(void)
 {
   const int n = 10, w = 5, h = 3;
   double values[10], out[10 + 15], coef[4] = {1.0, 2.0, 0.5, -1.0};
-  float plane[15];
+  float plane[15], start[15];
   for (int i = 0; i < n; i++)
     values[i] = 1.0 / (i + 3);
-  for (int i = 0; i < w * h; i++)
+  for (int i = 0; i < w * h; i++) {
     plane[i] = (float)(i * i);
+    start[i] = 0.25f * i;
+  }
   double *d_values = device_copy(values, n), *d_out;
   POLYCU_CHECK(cudaMalloc(&d_out, sizeof out));
   POLYCU_CHECK(cudaMemcpyToSymbol(coefficients, coef, sizeof coef));
@@ -380,6 +414,8 @@ static int run_memories(void)
   POLYCU_CHECK(cudaMemcpy2DToArray(array, 0, 0, plane, w * sizeof(float), w * sizeof(float), h,
                                    cudaMemcpyHostToDevice));
   POLYCU_CHECK(cudaMallocArray(&surface_array, &fdesc, w, h, cudaArraySurfaceLoadStore));
+  POLYCU_CHECK(cudaMemcpy2DToArray(surface_array, 0, 0, start, w * sizeof(float), w * sizeof(float),
+                                   h, cudaMemcpyHostToDevice));
   memset(&res, 0, sizeof res);
   res.resType = cudaResourceTypeArray;
   res.res.array.array = array;
@@ -398,7 +434,7 @@ static int run_memories(void)
   for (int i = 0; i < n; i++)
     wrong += out[i] != values[i] * coef[i % 4];
   for (int i = 0; i < w * h; i++)
-    wrong += out[n + i] != 2.0 * plane[i] + plane[(i / w) * w] || back[i] != 2.0f * plane[i];
+    wrong += out[n + i] != start[i] + plane[(i / w) * w] || back[i] != 2.0f * plane[i] + start[i];
   printf("wrong %d\n", wrong);
   POLYCU_CHECK(cudaDestroyTextureObject(linear));
   POLYCU_CHECK(cudaDestroyTextureObject(plane_tex));
@@ -411,11 +447,13 @@ static int run_memories(void)
 static int run_volumes(void)
 {
   enum { w = 5, h = 4, d = 3 };
-  float volume[d][h][w], out[d][h][w], back[d][h][w];
+  float volume[d][h][w], start[d][h][w], out[d][h][w], back[d][h][w];
   for (int z = 0; z < d; z++)
     for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++)
+      for (int x = 0; x < w; x++) {
         volume[z][y][x] = (float)(100 * z + 10 * y + x);
+        start[z][y][x] = 0.5f * volume[z][y][x];
+      }
 
   cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
   cudaArray_t volume_array, surface_array;
@@ -428,6 +466,9 @@ static int run_volumes(void)
   copy.dstArray = volume_array;
   copy.extent = make_cudaExtent(w, h, d);
   copy.kind = cudaMemcpyHostToDevice;
+  POLYCU_CHECK(cudaMemcpy3D(&copy));
+  copy.srcPtr = make_cudaPitchedPtr(start, w * sizeof(float), w, h);
+  copy.dstArray = surface_array;
   POLYCU_CHECK(cudaMemcpy3D(&copy));
 
   cudaResourceDesc res;
@@ -459,13 +500,119 @@ static int run_volumes(void)
   for (int z = 0; z < d; z++)
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
-        wrong += out[z][y][x] != volume[z][y][x] + 1.0f || back[z][y][x] != volume[z][y][x] + 1.0f;
+        wrong += out[z][y][x] != start[z][y][x] || back[z][y][x] != volume[z][y][x] + 1.0f;
   printf("wrong %d\n", wrong);
   POLYCU_CHECK(cudaDestroyTextureObject(volume_tex));
   POLYCU_CHECK(cudaDestroySurfaceObject(surface));
   POLYCU_CHECK(cudaFreeArray(volume_array));
   POLYCU_CHECK(cudaFreeArray(surface_array));
   POLYCU_CHECK(cudaFree(d_out));
+  return 0;
+}
+
+static cudaTextureObject_t linear_texture(void *p, size_t bytes, cudaChannelFormatDesc texel)
+{
+  cudaResourceDesc res;
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeLinear;
+  res.res.linear.devPtr = p;
+  res.res.linear.desc = texel;
+  res.res.linear.sizeInBytes = bytes;
+  cudaTextureDesc tex;
+  memset(&tex, 0, sizeof tex);
+  tex.readMode = cudaReadModeElementType;
+  tex.filterMode = cudaFilterModePoint;
+  cudaTextureObject_t t;
+  POLYCU_CHECK(cudaCreateTextureObject(&t, &res, &tex, NULL));
+  return t;
+}
+
+/* Reads through objects see the launch's start, writes are seen after it:
+   two launches of write_then_fetch (the second sees the first's writes), then,
+   with the first texture destroyed and its memory freed, objects created
+   between launches for write_then_read. */
+static int run_stale(void)
+{
+  enum { n = 4, w = 3, h = 2 };
+  double a[n], seen[2 * n];
+  for (int i = 0; i < n; i++)
+    a[i] = i;
+  double *d_a = device_copy(a, n), *d_seen;
+  POLYCU_CHECK(cudaMalloc(&d_seen, sizeof seen));
+  cudaTextureObject_t fetched = linear_texture(d_a, sizeof a, cudaCreateChannelDesc<int2>());
+  for (int launch = 1; launch <= 2; launch++) {
+    POLYCU_LAUNCH(write_then_fetch, dim3(1), dim3(n), d_a, fetched, d_seen, n, 100.0);
+    POLYCU_CHECK(cudaGetLastError());
+    POLYCU_CHECK(cudaMemcpy(seen, d_seen, sizeof seen, cudaMemcpyDeviceToHost));
+    printf("launch %d fetched", launch);
+    for (int i = 0; i < 2 * n; i++)
+      printf(" %g", seen[i]);
+    printf("\n");
+  }
+  POLYCU_CHECK(cudaMemcpy(a, d_a, sizeof a, cudaMemcpyDeviceToHost));
+  printf("memory");
+  for (int i = 0; i < n; i++)
+    printf(" %g", a[i]);
+  printf("\n");
+  POLYCU_CHECK(cudaDestroyTextureObject(fetched));
+  POLYCU_CHECK(cudaFree(d_a));
+  POLYCU_CHECK(cudaFree(d_seen));
+
+  float cells[w * h], fseen[2 * w * h];
+  for (int i = 0; i < w * h; i++)
+    cells[i] = (float)i;
+  cudaChannelFormatDesc fdesc = cudaCreateChannelDesc<float>();
+  cudaArray_t array;
+  POLYCU_CHECK(cudaMallocArray(&array, &fdesc, w, h, cudaArraySurfaceLoadStore));
+  POLYCU_CHECK(cudaMemcpy2DToArray(array, 0, 0, cells, w * sizeof(float), w * sizeof(float), h,
+                                   cudaMemcpyHostToDevice));
+  cudaResourceDesc res;
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = array;
+  cudaSurfaceObject_t surface;
+  POLYCU_CHECK(cudaCreateSurfaceObject(&surface, &res));
+  cudaTextureDesc tex;
+  memset(&tex, 0, sizeof tex);
+  tex.readMode = cudaReadModeElementType;
+  tex.filterMode = cudaFilterModePoint;
+  cudaTextureObject_t plane;
+  POLYCU_CHECK(cudaCreateTextureObject(&plane, &res, &tex, NULL));
+  float *d_fseen;
+  POLYCU_CHECK(cudaMalloc(&d_fseen, sizeof fseen));
+  POLYCU_LAUNCH_NOSYNC(write_then_read, dim3(h), dim3(w), surface, plane, d_fseen, w, h);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_CHECK(cudaMemcpy(fseen, d_fseen, sizeof fseen, cudaMemcpyDeviceToHost));
+  POLYCU_CHECK(cudaMemcpy2DFromArray(cells, w * sizeof(float), array, 0, 0, w * sizeof(float), h,
+                                     cudaMemcpyDeviceToHost));
+  printf("surface read");
+  for (int i = 0; i < 2 * w * h; i++)
+    printf(" %g", fseen[i]);
+  printf("\narray");
+  for (int i = 0; i < w * h; i++)
+    printf(" %g", cells[i]);
+  printf("\n");
+  POLYCU_CHECK(cudaDestroyTextureObject(plane));
+  POLYCU_CHECK(cudaDestroySurfaceObject(surface));
+  POLYCU_CHECK(cudaFreeArray(array));
+  POLYCU_CHECK(cudaFree(d_fseen));
+  return 0;
+}
+
+/* A texture whose memory is freed while it lives: launches go on (they must not
+   copy from freed memory), fetching from it is fatal. */
+static int run_freed_texture(void)
+{
+  float *d, *d_out;
+  POLYCU_CHECK(cudaMalloc(&d, 1 << 20));
+  POLYCU_CHECK(cudaMalloc(&d_out, sizeof(float)));
+  cudaTextureObject_t t = linear_texture(d, 1 << 20, cudaCreateChannelDesc<float>());
+  POLYCU_CHECK(cudaFree(d));
+  POLYCU_LAUNCH_NOSYNC(copy, dim3(1), dim3(1), (const double *)d_out, (double *)d_out, 0);
+  POLYCU_CHECK(cudaGetLastError());
+  POLYCU_LAUNCH_NOSYNC(fetch_one, dim3(1), dim3(1), t, d_out);
+  POLYCU_CHECK(cudaGetLastError());
+  printf("not reached\n");
   return 0;
 }
 
@@ -555,6 +702,8 @@ int main(int argc, char **argv)
   if (!strcmp(which, "errors")) return run_errors();
   if (!strcmp(which, "memories")) return run_memories();
   if (!strcmp(which, "volumes")) return run_volumes();
+  if (!strcmp(which, "stale")) return run_stale();
+  if (!strcmp(which, "freed-texture")) return run_freed_texture();
   if (!strcmp(which, "past-the-end")) return run_past_the_end();
   if (!strcmp(which, "divergent")) return run_divergent();
   if (!strcmp(which, "barrier-without-team")) return run_barrier_without_team();

@@ -1,0 +1,70 @@
+"""Splicing: the original file with each SCoP's lines replaced by a call of its host
+function.
+
+In:  the source text, each SCoP with its arrays' device layouts.
+Out: the host program (still C, for a C compiler): at each SCoP, a block that
+declares the .cu's host function, checks that the arrays have the element types and
+extents the kernels were generated for, and calls it.
+"""
+from __future__ import annotations
+
+from ..model import Scop
+from .cuda import INDENT, Layout
+from .host import host_function_name, paren, signature
+
+
+def _shape_checks(scop: Scop, arrays: dict[str, Layout]) -> list[str]:
+    """Runtime checks that the program's arrays have the element type and inner
+    extents the kernels were generated for (folded away by the compiler when true)."""
+    lines = []
+    for array in scop.arrays:
+        if array.local:
+            continue
+        name, etype = array.name, array.element_type
+        element = name + "[0]" * array.rank
+        conds = [f"sizeof({element}) != sizeof({etype})"]
+        layout = arrays[name]
+        for k in range(1, array.rank):
+            outer = name + "[0]" * k
+            conds.append(f"sizeof({outer}) / sizeof({element}) != (size_t)"
+                         f"({_product(layout.extents[k:])})")
+        lines.append(f"if ({' || '.join(conds)})")
+        lines.append(f"{INDENT}polycu_shape_error(\"{name}\", __FILE__, __LINE__);")
+    return lines
+
+
+def _product(extents: tuple[str | None, ...]) -> str:
+    return " * ".join(paren(e) for e in extents if e)
+
+
+def call_site(scop: Scop, arrays: dict[str, Layout], indent: str) -> list[str]:
+    """What replaces the SCoP's lines: declarations of the .cu's functions it calls,
+    shape checks and the call of the host function."""
+    args = list(scop.parameters)
+    for array in scop.arrays:
+        if array.local:
+            continue
+        ref = f"&{array.name}" if array.is_scalar else array.name
+        args.append(f"({array.element_type} *){ref}")
+    types = ", ".join(t for t, _ in signature(scop)) or "void"
+    body = [f"extern void {host_function_name(scop)}({types});",
+            "extern void polycu_shape_error(const char *, const char *, int);"]
+    body += _shape_checks(scop, arrays) + [f"{host_function_name(scop)}({', '.join(args)});"]
+    first, last = scop.region
+    return ([f"{indent}/* polycu: the SCoP of lines {first}-{last} runs on the GPU */",
+             f"{indent}{{"] + [f"{indent}{INDENT}{line}" for line in body] + [f"{indent}}}"])
+
+
+def splice(text: str, calls: list[tuple[tuple[int, int], list[str]]]) -> str:
+    """``text`` with each region (first, last line, 1-based) replaced by its lines."""
+    lines = text.split("\n")
+    for (first, last), replacement in sorted(calls, reverse=True):
+        lines[first - 1:last] = replacement
+    return "\n".join(lines)
+
+
+def indentation(text: str, region: tuple[int, int]) -> str:
+    """The smallest indentation of the region's code lines (pragmas excluded)."""
+    lines = text.split("\n")[region[0] - 1:region[1]]
+    code = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    return min((ln[:len(ln) - len(ln.lstrip())] for ln in code), key=len, default="")
