@@ -26,7 +26,7 @@ from .scaling import scaled
 from .shared import SharedOrder, SharedTile, copy_lanes, serving, tile_index, tiles, with_zeros
 from . import kinds
 
-GLOBAL = "global"
+GLOBAL = kinds.GLOBAL
 PARAMETER = "parameter"
 REGISTER = "register"
 SHARED = "shared"
