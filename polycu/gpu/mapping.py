@@ -35,11 +35,15 @@ import islpy as isl
 from ..deps import ArrayDependences, Dependences
 from ..diagnostics import error
 from ..model import Scop, sets_of, statement_names
+from .cost import representative_params
 from .kernel import AXES, GpuProgram, Kernel, MappedMember, Names
 from .sizes import Sizes
 
 MAX_MAPPED = 3
 MAX_THREADS = 1024
+#: Empty blocks a grid may start with so that its kernel has no case split (at
+#: representative sizes; CUDA's limit in y and z).
+MAX_EARLY_BLOCKS = 65535
 #: Default threads per block along x, y, z for 1-, 2- and 3-dimensional mappings.
 DEFAULT_BLOCK = {1: (32,), 2: (32, 8), 3: (32, 4, 2)}
 #: Element types that atomicAdd supports on sm_60 and later.
@@ -341,7 +345,8 @@ class _Mapper:
             mapped.append(MappedMember(
                 k, AXES[axis_pos], tile, block,
                 _at_launch(_simple_lower_bound(ranges.dim_min(k), overall.dim_min(k)
-                                               .gist_params(self.scop.context).coalesce()),
+                                               .gist_params(self.scop.context).coalesce(),
+                                               tile, representative_params(self.scop)),
                            launched),
                 _at_launch(ranges.dim_max(k), launched), self.names.block_id(k),
                 self.names.thread_id(k)))
@@ -370,17 +375,28 @@ def _at_launch(bound: isl.PwAff, launched: isl.Set) -> isl.PwAff:
 # A piecewise minimum lo(h) would put its case split into every guard of the kernel;
 # then the block grid starts at the constant min over all h instead, or at the min
 # over the whole kernel lo(p) <= lo(h, p) when that is one affine piece (blocks below
-# lo(h) find no work).
-def _simple_lower_bound(lower: isl.PwAff, overall: isl.PwAff) -> isl.PwAff:
+# lo(h) find no work), unless that start leaves more than MAX_EARLY_BLOCKS empty
+# blocks at representative parameter values (gpu.cost): the constant min over an
+# unsigned n's range once started a y grid 2^26 blocks early, past CUDA's 65535
+# (fuzz seed 2100325).
+def _simple_lower_bound(lower: isl.PwAff, overall: isl.PwAff, tile: int,
+                        point: isl.Set) -> isl.PwAff:
     """A lower bound of ``lower`` (the member's minimum at each launch) without case
-    splits where possible; ``overall`` is its minimum over all launches."""
+    splits where that leaves few empty blocks; ``overall`` is its minimum over all
+    launches, ``point`` the representative parameter values."""
     if lower.n_piece() <= 1:
         return lower
     least = lower.min_val()
+    candidates = []
     if least.is_int():
-        return lower.sub(lower).add_constant_val(least).coalesce()
+        candidates.append(lower.sub(lower).add_constant_val(least).coalesce())
     if overall.n_piece() == 1:
-        return overall.align_params(lower.get_space())
+        candidates.append(overall.align_params(lower.get_space()))
+    for candidate in candidates:
+        early = lower.sub(candidate)
+        most = early.intersect_params(point.align_params(early.get_space())).max_val()
+        if not most.is_int() or most.to_python() <= MAX_EARLY_BLOCKS * tile:
+            return candidate
     return lower
 
 
