@@ -30,9 +30,9 @@ from pycparser import c_ast
 from ..diagnostics import Location
 from .calls import PURE_FUNCTIONS, ExpressionTypes, Prototype, cast_to
 from .ctype import Arith, parse_type
-from .inline_body import INCREMENTS, Body, Inlined, rebuild, replaced, walk
+from .inline_body import INCREMENTS, Body, Inlined, rebuild, replaced
 from .symbols import Symbol, decode_type
-from .syntax import Unsupported, c_text, written_names
+from .syntax import Unsupported, c_text, walk, written_names
 
 
 def _parameters(func: c_ast.FuncDef) -> list[c_ast.Decl] | None:

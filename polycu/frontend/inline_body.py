@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from pycparser import c_ast
 from pycparser.c_parser import Coord
@@ -36,7 +36,7 @@ from .accesses import flatten_ref
 from .affine import int_constant
 from .ctype import parse_type
 from .symbols import Symbol, decode_type
-from .syntax import Unsupported, c_text, written_names
+from .syntax import Unsupported, c_text, walk, written_names
 
 INCREMENTS = ("++", "--", "p++", "p--")
 
@@ -63,13 +63,6 @@ class _Array:
     base: str
     prefix: tuple[c_ast.Node, ...]
     address: bool
-
-
-def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
-    """``node`` and every node under it, in text order."""
-    yield node
-    for _, child in node.children():
-        yield from walk(child)
 
 
 def replaced(node: c_ast.Node, **changes: Any) -> c_ast.Node:

@@ -14,14 +14,12 @@ afterwards may be privatised (``deps.py`` uses ``Array.dead``).
 """
 from __future__ import annotations
 
-from typing import Iterable
-
 from pycparser import c_ast
 
 from ..diagnostics import Location, error
 from .regions import Region
 from .symbols import Symbol
-from .syntax import c_text
+from .syntax import c_text, walk
 
 
 class _AroundRegion(c_ast.NodeVisitor):
@@ -53,7 +51,7 @@ def iterators_read_after(region: Region, source: str) -> None:
     """Reject a SCoP whose loop counters (declared outside it) are read after it."""
     if region.function_ast is None:
         return
-    counters = {_loop_counter(node) for item in region.items for node in _walk(item)
+    counters = {_loop_counter(node) for item in region.items for node in walk(item)
                 if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.Assignment)}
     counters.discard(None)
     if not counters:
@@ -142,7 +140,7 @@ def check_scopes(region: Region, source: str) -> None:
     top: list[set[str]] = [set()]
     for item in region.items:
         visit(item, top)
-    counters = {_loop_counter(node) for item in region.items for node in _walk(item)}
+    counters = {_loop_counter(node) for item in region.items for node in walk(item)}
     for name in sorted((set(outer) & set(declared)) - counters):
         raise error(f"'{name}' names a variable declared outside the SCoP and one declared "
                     "inside it; rename one", Location.from_coord(outer[name].coord, source))
@@ -158,12 +156,6 @@ def _loop_counter(node: c_ast.Node) -> str | None:
     if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
         return init.lvalue.name
     return None
-
-
-def _walk(node: c_ast.Node) -> Iterable[c_ast.Node]:
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
 
 
 # X is dead after the region R of function F iff X is declared exactly once in F's

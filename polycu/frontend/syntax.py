@@ -10,13 +10,20 @@ depending on each other.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from pycparser import c_ast, c_generator
 
 from ..diagnostics import Location
 
 _generator = c_generator.CGenerator()
+
+
+def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
+    """``node`` and every node under it, in text order."""
+    yield node
+    for _, child in node.children():
+        yield from walk(child)
 
 
 def c_text(node: c_ast.Node) -> str:

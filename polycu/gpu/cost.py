@@ -135,14 +135,14 @@ def _count(set_: isl.Set) -> int:
     return count
 
 
-def _step(space_dims: int, position: int) -> isl.Map:
+def step_map(space_dims: int, position: int) -> isl.Map:
     """``{ t -> t' : t'_x = t_x + 1, t'_k = t_k otherwise }`` on ``space_dims`` dimensions."""
     names = [f"t{k}" for k in range(space_dims)]
     target = [f"t{k} + 1" if k == position else f"t{k}" for k in range(space_dims)]
     return isl.Map(f"{{ [{', '.join(names)}] -> [{', '.join(target)}] }}")
 
 
-def _stride_ok(deltas: isl.UnionSet) -> bool:
+def stride_ok(deltas: isl.UnionSet) -> bool:
     """Every difference is (0, .., 0, d) with |d| <= 1."""
     ok = True
 
@@ -223,14 +223,14 @@ class _Analyzer:
             if stmt.name not in per_statement:
                 sched = kernel.order.intersect_domain(isl.UnionSet.from_set(stmt.domain))
                 sched_map = maps_of(sched)[0]
-                step = _step(sched_map.dim(isl.dim_type.out), position)
+                step = step_map(sched_map.dim(isl.dim_type.out), position)
                 per_statement[stmt.name] = isl.UnionMap.from_map(
                     sched_map.apply_range(step.align_params(sched_map.get_space()))
                     .apply_range(sched_map.reverse()).intersect_params(self.params))
             pairs = per_statement[stmt.name]
             rel = isl.UnionMap.from_map(access.relation)
             deltas = pairs.apply_domain(rel).apply_range(rel).deltas()
-            if _stride_ok(deltas):
+            if stride_ok(deltas):
                 good += 1
         return good / len(considered)
 

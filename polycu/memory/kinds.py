@@ -30,9 +30,9 @@ import islpy as isl
 
 from ..diagnostics import error
 from ..frontend.ctype import parse_type
-from ..gpu.cost import box_size, representative_params
+from ..gpu.cost import box_size, representative_params, step_map, stride_ok
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop, maps_of
+from ..model import Access, Array, Scop, Statement, maps_of
 from .calibration import bandwidth
 
 GLOBAL = "global"
@@ -65,7 +65,7 @@ COPY_CALL = 4e-6
 #: The calibration's best case for a texture, 1.07-1.18x for rows of doubles
 #: strided across the threads, did not carry over to whole kernels: the nine
 #: PolyBench kernels it chose textures for at 1.05 ran 0.95-1.0x as fast on an H100
-#: (atax 0.471 -> 0.492 ms, adi 434.9 -> 458.8 ms; docs/results/memory_kinds.md).
+#: (atax 0.471 -> 0.492 ms, adi 434.9 -> 458.8 ms; docs/results/memory_paths.md).
 #: So on Hopper another kind must be estimated a quarter faster than the default.
 MARGIN = 1.25
 
@@ -122,12 +122,12 @@ def extents(scop: Scop, array: Array) -> tuple[int, ...] | None:
         top = array.extent_set.intersect_params(scop.context).dim_max(k)
         if top.n_piece() != 1 or not top.is_cst():
             return None
-        (_, value), = [(s, a) for s, a in top.get_pieces()]
-        sizes.append(value.get_constant_val().to_python() + 1)
+        sizes.append(top.get_pieces()[0][1].get_constant_val().to_python() + 1)
     return tuple(sizes)
 
 
-def _accesses(scop: Scop, kernel: Kernel, name: str):
+def _accesses(scop: Scop, kernel: Kernel, name: str) -> list[tuple[Statement, Access]]:
+    """The statements of ``kernel`` and their accesses to ``name``."""
     return [(s, a) for s in scop.statements if s.name in kernel.statements
             for a in s.accesses if a.array == name]
 
@@ -167,7 +167,7 @@ def _timed(kernel: Kernel, relation: isl.Map) -> isl.Map | None:
 def warp_uniform(scop: Scop, kernel: Kernel, name: str) -> bool:
     """Whether every read of ``name`` in ``kernel`` reads one address per warp and
     step (exactly: the address is a function of the warp's step)."""
-    for stmt, access in _accesses(scop, kernel, name):
+    for _, access in _accesses(scop, kernel, name):
         if not access.is_read:
             continue
         timed = _timed(kernel, access.relation)
@@ -183,7 +183,8 @@ def warp_uniform(scop: Scop, kernel: Kernel, name: str) -> bool:
 
 # A value written in launch h of K and read in the same launch: write w and read r of
 # one cell, w != r, with O(w) <=lex O(r) and O(w), O(r) equal in their first
-# coordinates, h (O: the kernel order).  None such: the surface's reads see only values from before.
+# coordinates, h (O: the kernel order).  None such: the surface's reads see only
+# values from before the launch.
 def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None:
     """The pairs (write time -> read time) that read back a value written in the
     same launch through a surface of ``name`` (empty: the surface is legal; None:
@@ -214,33 +215,26 @@ def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None
     return found
 
 
-def _pattern(kernel: Kernel, access, stmt) -> str:
-    """How a warp reads through ``access``: one address (uniform), consecutive
-    elements (coalesced) or elements apart (strided), from the instances of threads
-    adjacent in x (``gpu.cost``'s test)."""
+def _pattern(kernel: Kernel, access: Access) -> str:
+    """How a warp reads through ``access``: the same address for the whole launch
+    (broadcast), one address (uniform), consecutive elements (coalesced) or elements
+    apart (strided), from the instances of threads adjacent in x (``gpu.cost``'s
+    test)."""
     x = [m for m in kernel.mapped if m.axis == "x"]
     timed = _timed(kernel, access.relation) if x else None
     if timed is None:
         return "uniform"
-    width = timed.dim(isl.dim_type.in_)
-    position = len(kernel.host_ids) + x[0].member
-    names = [f"o{k}" for k in range(width)]
-    step = isl.Map(f"{{ [{', '.join(names)}] -> [{', '.join(n + ' + 1' if k == position else n for k, n in enumerate(names))}] }}")
+    step = step_map(timed.dim(isl.dim_type.in_), len(kernel.host_ids) + x[0].member)
     deltas = timed.reverse().apply_range(step.align_params(timed.get_space())) \
         .apply_range(timed).deltas()
-    rank = deltas.dim(isl.dim_type.set)
-    if rank == 0 or deltas.is_empty():
+    if deltas.dim(isl.dim_type.set) == 0 or deltas.is_empty():
         return "uniform"
-    zero = isl.Set(f"{{ [{', '.join(f'd{k}' for k in range(rank))}] : "
-                   f"{' and '.join(f'd{k} = 0' for k in range(rank))} }}")
-    zero = zero.align_params(deltas.get_space())
-    if deltas.reset_tuple_id().is_subset(zero):
+    zero = isl.Set.universe(deltas.get_space())
+    for k in range(deltas.dim(isl.dim_type.set)):
+        zero = zero.fix_val(isl.dim_type.set, k, isl.Val(0))
+    if deltas.is_subset(zero):
         return "broadcast" if _broadcast(kernel, timed) else "uniform"
-    near = isl.Set(f"{{ [{', '.join(f'd{k}' for k in range(rank))}] : "
-                   + " and ".join([f"d{k} = 0" for k in range(rank - 1)]
-                                  + [f"-1 <= d{rank - 1} <= 1"]) + " }").align_params(
-        deltas.get_space())
-    return "coalesced" if deltas.reset_tuple_id().is_subset(near) else "strided"
+    return "coalesced" if stride_ok(isl.UnionSet.from_set(deltas)) else "strided"
 
 
 def _broadcast(kernel: Kernel, timed: isl.Map) -> bool:
@@ -322,7 +316,7 @@ def analyse(program: GpuProgram, kernel: Kernel, array: Array, used: int = 0) ->
         domain = kernel.domain.intersect(isl.UnionSet.from_set(stmt.domain))
         instances = sum(box_size(s.intersect_params(params))
                         for s in _sets(domain))
-        counted.append((instances, _pattern(kernel, access, stmt)))
+        counted.append((instances, _pattern(kernel, access)))
     launches = 1.0
     if kernel.host_ids:
         launches = max(1.0, box_size(kernel.launches.intersect_params(params)))

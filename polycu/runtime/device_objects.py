@@ -19,11 +19,15 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..diagnostics import error
+from .replay import numpy_type
 
 #: texel type -> (driver format name, channels)
 _FORMATS = {"int2": ("CU_AD_FORMAT_SIGNED_INT32", 2), "int": ("CU_AD_FORMAT_SIGNED_INT32", 1),
             "unsigned int": ("CU_AD_FORMAT_UNSIGNED_INT32", 1), "float": ("CU_AD_FORMAT_FLOAT", 1)}
-_ELEMENT_BYTES = {"double": 8, "float": 4, "int": 4, "unsigned int": 4}
+
+
+def _element_bytes(o: Mapping[str, Any]) -> int:
+    return np.dtype(numpy_type(o["element_type"])).itemsize
 
 
 def _checked(result: Any, what: str) -> Any:
@@ -92,7 +96,7 @@ class DeviceObjects:
             resource.res.linear.devPtr = cu.CUdeviceptr(int(self.buffers[o["array"]]))
             resource.res.linear.format = getattr(cu.CUarray_format, fmt)
             resource.res.linear.numChannels = channels
-            resource.res.linear.sizeInBytes = o["width"] * _ELEMENT_BYTES[o["element_type"]]
+            resource.res.linear.sizeInBytes = o["width"] * _element_bytes(o)
         else:
             resource.resType = cu.CUresourcetype.CU_RESOURCE_TYPE_ARRAY
             resource.res.array.hArray = cu.CUarray(int(self.arrays[o["cuda_array"]].handle))
@@ -112,7 +116,7 @@ class DeviceObjects:
 
     def _copy_2d(self, o: Mapping[str, Any], to_array: bool, stream: Any) -> None:
         copy = self.drv.Memcpy2D()
-        row = o["width"] * _ELEMENT_BYTES[o["element_type"]]
+        row = o["width"] * _element_bytes(o)
         buffer, array = self.buffers[o["array"]], self.arrays[o["cuda_array"]]
         if to_array:
             copy.set_src_device(buffer)
@@ -131,7 +135,7 @@ class DeviceObjects:
             o = self.found[name]
             if o["kind"] == "constant":
                 symbol, size = self.symbols[name]
-                nbytes = o["width"] * _ELEMENT_BYTES[o["element_type"]]
+                nbytes = o["width"] * _element_bytes(o)
                 self.drv.memcpy_dtod_async(symbol, self.buffers[o["array"]], min(size, nbytes),
                                            stream)
             elif o["cuda_array"] is not None:
