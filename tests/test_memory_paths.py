@@ -250,3 +250,13 @@ def test_a_path_for_every_array_applies_where_it_is_legal(tmp_path):
                                  {"A": GLOBAL, "B": TEXTURE_2D}]
     with pytest.raises(PolycuError, match="ARRAY '\\*' for every array"):
         _placed(STENCIL, "*:*=shared", tmp_path=tmp_path)
+
+
+def test_surface_cells_take_every_c_assignment_with_c_conversions(tmp_path, emulated_with):
+    """Regression: through a surface, ``int += double`` converted the double first
+    (549 wrong elements of 4096), and ``++``, ``--``, ``%=`` and ``<<=`` did not
+    compile; ``unsigned`` arrays (spelled without ``int``) had no texel type."""
+    source = (DATA / "surface_updates.c").read_text()
+    _, placement = _placed(source, "0:*=surface", tmp_path=tmp_path)
+    assert set(_kinds(placement)[0].values()) == {SURFACE}
+    emulated_with(source, ["0:*=surface"], [{"n": 40}, {"n": 13}])

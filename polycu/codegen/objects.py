@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
 from ..memory import CONSTANT, SURFACE, TEXTURE, TEXTURE_2D, Placement
-from ..memory.kinds import TEXELS, extents
+from ..memory.kinds import extents, texel
 from ..model import Scop
 from .cuda import INDENT
 
@@ -73,7 +73,7 @@ def objects(placement: Placement) -> tuple[DeviceObject, ...]:
             two_d = choice.kind in (TEXTURE_2D, SURFACE)
             found[(choice.array, choice.kind)] = DeviceObject(
                 choice.array, choice.kind, object_name(scop, choice.array, choice.kind),
-                array.element_type, TEXELS[array.element_type],
+                array.element_type, texel(array),
                 shape[-1] if two_d else count, count // shape[-1] if two_d else 1,
                 f"polycu_carr_{choice.array}" if two_d else None)
     return tuple(found.values())
@@ -137,10 +137,28 @@ template <class T> struct polycu_surface_cell {
   __device__ __forceinline__ T operator=(const polycu_surface_cell &other) const {
     return *this = (T)other;
   }
-  __device__ __forceinline__ T operator+=(T v) const { return *this = (T)*this + v; }
-  __device__ __forceinline__ T operator-=(T v) const { return *this = (T)*this - v; }
-  __device__ __forceinline__ T operator*=(T v) const { return *this = (T)*this * v; }
-  __device__ __forceinline__ T operator/=(T v) const { return *this = (T)*this / v; }
+  /* C's compound assignment: the operation in the usual arithmetic conversions of
+     both operands, then converted back (an int += a double adds in double). */
+#define POLYCU_COMPOUND(op)                                                    \
+  template <class U> __device__ __forceinline__ T operator op##=(U v) const {  \
+    return *this = (T)((T)*this op v);                                         \
+  }
+  POLYCU_COMPOUND(+) POLYCU_COMPOUND(-) POLYCU_COMPOUND(*) POLYCU_COMPOUND(/)
+  POLYCU_COMPOUND(%) POLYCU_COMPOUND(<<) POLYCU_COMPOUND(>>) POLYCU_COMPOUND(&)
+  POLYCU_COMPOUND(|) POLYCU_COMPOUND(^)
+#undef POLYCU_COMPOUND
+  __device__ __forceinline__ T operator++() const { return *this = (T)((T)*this + 1); }
+  __device__ __forceinline__ T operator--() const { return *this = (T)((T)*this - 1); }
+  __device__ __forceinline__ T operator++(int) const {
+    const T old = *this;
+    *this = (T)(old + 1);
+    return old;
+  }
+  __device__ __forceinline__ T operator--(int) const {
+    const T old = *this;
+    *this = (T)(old - 1);
+    return old;
+  }
 };
 template <class T> struct polycu_surface {
   cudaSurfaceObject_t object;
@@ -180,7 +198,7 @@ HOST_HELPERS = r"""#include <string.h>
 
 /* Texture and surface objects of the memory placement: point sampling of element
    texels at unnormalised coordinates, clamped. */
-static inline cudaTextureObject_t polycu_texture_object(const cudaResourceDesc *resource)
+inline cudaTextureObject_t polycu_texture_object(const cudaResourceDesc *resource)
 {
   cudaTextureDesc texture;
   memset(&texture, 0, sizeof texture);
@@ -191,7 +209,7 @@ static inline cudaTextureObject_t polycu_texture_object(const cudaResourceDesc *
   POLYCU_CHECK(cudaCreateTextureObject(&object, resource, &texture, NULL));
   return object;
 }
-static inline cudaTextureObject_t polycu_linear_texture(void *buffer, size_t bytes,
+inline cudaTextureObject_t polycu_linear_texture(void *buffer, size_t bytes,
                                                         cudaChannelFormatDesc texel)
 {
   cudaResourceDesc resource;
@@ -202,7 +220,7 @@ static inline cudaTextureObject_t polycu_linear_texture(void *buffer, size_t byt
   resource.res.linear.sizeInBytes = bytes;
   return polycu_texture_object(&resource);
 }
-static inline cudaResourceDesc polycu_array_resource(cudaArray_t array)
+inline cudaResourceDesc polycu_array_resource(cudaArray_t array)
 {
   cudaResourceDesc resource;
   memset(&resource, 0, sizeof resource);
@@ -210,12 +228,12 @@ static inline cudaResourceDesc polycu_array_resource(cudaArray_t array)
   resource.res.array.array = array;
   return resource;
 }
-static inline cudaTextureObject_t polycu_array_texture(cudaArray_t array)
+inline cudaTextureObject_t polycu_array_texture(cudaArray_t array)
 {
   const cudaResourceDesc resource = polycu_array_resource(array);
   return polycu_texture_object(&resource);
 }
-static inline cudaSurfaceObject_t polycu_array_surface(cudaArray_t array)
+inline cudaSurfaceObject_t polycu_array_surface(cudaArray_t array)
 {
   const cudaResourceDesc resource = polycu_array_resource(array);
   cudaSurfaceObject_t object;

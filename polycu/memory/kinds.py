@@ -69,8 +69,16 @@ COPY_CALL = 4e-6
 #: So on Hopper another kind must be estimated a quarter faster than the default.
 MARGIN = 1.25
 
-#: Element types a texture or surface holds: the texel type each is fetched as.
+#: Element types a texture or surface holds (canonical C spelling): the texel type
+#: each is fetched as.
 TEXELS = {"double": "int2", "float": "float", "int": "int", "unsigned int": "unsigned int"}
+
+
+def texel(array: Array) -> str | None:
+    """The texel type of ``array``'s elements in any spelling (``unsigned`` is
+    ``unsigned int``), or None when no texture or surface holds them."""
+    ctype = parse_type(array.element_type)
+    return TEXELS.get(ctype.name) if ctype is not None else None
 
 
 @dataclass(frozen=True)
@@ -261,7 +269,7 @@ def _illegal(scop: Scop, kernel: Kernel, array: Array, kind: str, used: int,
         return ""
     if shape is None:
         return "its extents are not constants"
-    if array.element_type not in TEXELS:
+    if texel(array) is None:
         return f"no texel type for {array.element_type}"
     count = 1
     for n in shape:
