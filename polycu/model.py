@@ -206,7 +206,8 @@ def format_scop(scop: Scop) -> str:
         lines.append(f"    {a.element_type} {a.name}{dims}{extra}")
     lines.append("  statements:")
     for s in scop.statements:
-        lines.append(f"    {s.name}: {s.text};"
+        end = "" if s.text.endswith("}") else ";"    # a data-dependent 'if' ends in '}'
+        lines.append(f"    {s.name}: {s.text}{end}"
                      + (f"    [reduction {s.reduction} on {s.reduction_array}]"
                         if s.reduction else ""))
         lines.append(f"      domain: {s.domain}")

@@ -283,6 +283,23 @@ class _BodyPrinter(c_generator.CGenerator):
             return self.promoted[id(n)]
         return super().visit_BinaryOp(n)
 
+    # A data-dependent statement (frontend/conditions.py) prints on one line, its
+    # condition and branches substituted like any statement body.
+    def visit_If(self, n: c_ast.If) -> str:
+        text = f"if ({self.visit(n.cond)}) {self._block(n.iftrue)}"
+        return text + (f" else {self._block(n.iffalse)}" if n.iffalse is not None else "")
+
+    def _block(self, n: c_ast.Node) -> str:
+        items = (n.block_items or []) if isinstance(n, c_ast.Compound) else [n]
+        return "{ " + "".join(self._item(i) + " " for i in items) + "}"
+
+    def _item(self, n: c_ast.Node) -> str:
+        if isinstance(n, c_ast.If):
+            return self.visit_If(n)
+        if isinstance(n, c_ast.Compound):
+            return self._block(n)
+        return ";" if isinstance(n, c_ast.EmptyStatement) else self.visit(n) + ";"
+
     def _subscript(self, node: c_ast.Node) -> str:
         text = self._visit_expr(node)
         return f"({text})" if isinstance(node, (c_ast.TernaryOp, c_ast.ExprList)) else text
@@ -319,6 +336,8 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     printer = _BodyPrinter(values, stmt.accesses, arrays, private, promoted or {}, views)
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
+    if isinstance(stmt.body, c_ast.If):     # a data-dependent statement: never atomic
+        return printer.visit_If(stmt.body)
     return printer.visit(stmt.body) + ";"
 
 

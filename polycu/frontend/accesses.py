@@ -14,14 +14,15 @@ effects, a reference with the wrong number of subscripts, ``long double``) raise
 """
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import islpy as isl
 from pycparser import c_ast
 
 from ..diagnostics import Location
-from ..model import READ, WRITE, Access
+from ..model import MAY_WRITE, READ, WRITE, Access
 from .calls import PURE_FUNCTIONS, Prototype
+from .conditions import conjuncts
 from .ctype import LDOUBLE, parse_type
 from .symbols import Symbol
 from .syntax import Unsupported, c_text
@@ -42,6 +43,9 @@ class Names(Protocol):
     def affine(self, node: c_ast.Node, iterators: Sequence[str],
                bounds: isl.Set | None = None) -> isl.PwAff: ...
 
+    def affine_test(self, node: c_ast.Node, iterators: Sequence[str],
+                    bounds: isl.Set) -> isl.Set | None: ...
+
 
 class AccessCollector:
     """Records every array and scalar reference of one statement body."""
@@ -54,6 +58,85 @@ class AccessCollector:
         self.domain = domain
         self.space = domain.get_space()
         self.accesses: list[Access] = []
+        self.write_kind = WRITE
+        self.guard: isl.Set | None = None
+
+    # Inside a data-dependent statement, a reference is made only where the affine
+    # tests around it let evaluation reach it (C's short circuits, the branches of
+    # '?:' and of a nested affine 'if'): its relation keeps those instances only, so
+    # ``i > 0 && A[i - 1] > 0`` never reads A[-1].  A test isl cannot describe
+    # restricts nothing (the reference counts everywhere: an over-approximation).
+    # Where ``test`` holds, each of its affine conjuncts holds; where it fails, each
+    # of its affine disjuncts fails.
+    def guarded(self, test: c_ast.Node, holds: bool, collect: Callable[[], None]) -> None:
+        """Run ``collect`` with the references restricted to where ``test`` holds
+        (``holds``) or fails; only in data-dependent statements."""
+        where = None
+        if self.write_kind == MAY_WRITE:
+            for part in conjuncts(test, "&&" if holds else "||"):
+                found = self.b.affine_test(part, self.iterators, self.bounds())
+                if found is not None:
+                    found = found if holds else found.complement()
+                    where = found if where is None else where.intersect(found)
+        if where is None:
+            collect()
+            return
+        saved = self.guard
+        self.guard = where if saved is None else saved.intersect(where)
+        try:
+            collect()
+        finally:
+            self.guard = saved
+
+    def bounds(self) -> isl.Set:
+        """Where the reference being collected is evaluated (iterators, parameters)."""
+        domain = self.domain.reset_tuple_id()
+        if self.guard is None:
+            return domain
+        return domain.align_params(self.guard.get_space()).intersect(
+            self.guard.align_params(domain.get_space()))
+
+    # A data-dependent statement (conditions.py): its writes may not happen, and no
+    # reference may read a variable an earlier part of the same path wrote (that value
+    # would flow inside one instance, which no dependence describes).
+    def conditional(self, node: c_ast.If) -> None:
+        """Record the accesses of ``if (c) T else E``: reads, and may-writes."""
+        self.write_kind = MAY_WRITE
+        self._path(node, set())
+
+    def _path(self, node: c_ast.Node, written: set[str]) -> set[str]:
+        """Collect ``node``'s accesses after code that wrote ``written``; the names
+        written once ``node`` has run."""
+        if isinstance(node, c_ast.If):
+            self._after(written, lambda: self.expression(node.cond))
+            then: set[str] = set()
+            other = written
+            self.guarded(node.cond, True, lambda: then.update(self._path(node.iftrue,
+                                                                         set(written))))
+            if node.iffalse is not None:
+                other = set()
+                self.guarded(node.cond, False, lambda: other.update(self._path(node.iffalse,
+                                                                               set(written))))
+            return then | other
+        if isinstance(node, c_ast.Compound):
+            for item in node.block_items or []:
+                written = self._path(item, written)
+            return written
+        if isinstance(node, c_ast.EmptyStatement):
+            return written
+        return written | self._after(written, lambda: self.statement(node))
+
+    def _after(self, written: set[str], collect: Callable[[], None]) -> set[str]:
+        """Run ``collect``; reject a read of a name in ``written``; the names written."""
+        first = len(self.accesses)
+        collect()
+        for access in self.accesses[first:]:
+            if access.is_read and access.array in written:
+                raise Unsupported(access.node, f"'{access.array}' is read after being written "
+                                  "in the same data-dependent statement: not supported "
+                                  "(the value would flow inside one statement instance)",
+                                  self.b.loc(access.node))
+        return {a.array for a in self.accesses[first:] if a.is_write}
 
     def statement(self, node: c_ast.Node) -> None:
         if isinstance(node, c_ast.Assignment):
@@ -66,10 +149,10 @@ class AccessCollector:
             for target in reversed(targets):
                 if target.op != "=":
                     self.reference(target.lvalue, READ)
-                self.reference(target.lvalue, WRITE)
+                self.reference(target.lvalue, self.write_kind)
         elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
             self.reference(node.expr, READ)
-            self.reference(node.expr, WRITE)
+            self.reference(node.expr, self.write_kind)
         else:
             raise Unsupported(node, f"expression statement '{c_text(node)}' has no effect or "
                               "is not supported", self.b.loc(node))
@@ -81,7 +164,10 @@ class AccessCollector:
             return
         elif isinstance(node, c_ast.BinaryOp):
             self.expression(node.left)
-            self.expression(node.right)
+            if node.op in ("&&", "||"):     # the right operand runs where the left decides
+                self.guarded(node.left, node.op == "&&", lambda: self.expression(node.right))
+            else:
+                self.expression(node.right)
         elif isinstance(node, c_ast.UnaryOp):
             if node.op in ("&", "*"):
                 raise Unsupported(node, f"pointer operation '{node.op}' is not supported in a "
@@ -96,8 +182,8 @@ class AccessCollector:
             self.expression(node.expr)
         elif isinstance(node, c_ast.TernaryOp):
             self.expression(node.cond)
-            self.expression(node.iftrue)
-            self.expression(node.iffalse)
+            self.guarded(node.cond, True, lambda: self.expression(node.iftrue))
+            self.guarded(node.cond, False, lambda: self.expression(node.iffalse))
         elif isinstance(node, c_ast.FuncCall):
             name = c_text(node.name)
             proto = self.b.functions.get(name)
@@ -152,9 +238,13 @@ class AccessCollector:
             raise Unsupported(node, f"'{c_text(node)}' uses {len(subscripts)} of "
                               f"{len(sym.extents)} subscripts: {what} is not supported",
                               self.b.loc(node))
-        bounds = self.domain.reset_tuple_id()
+        bounds = self.bounds()
         pieces = [self.b.affine(s, self.iterators, bounds) for s in subscripts]
         relation = access_map(self.space, name, pieces)
+        if self.guard is not None:
+            guard = self.guard.set_tuple_name(self.stmt)
+            relation = relation.align_params(guard.get_space()).intersect_domain(
+                guard.align_params(relation.get_space()))
         ref = f"{self.stmt}.{len(self.accesses)}"
         self.accesses.append(Access(name, kind, relation, ref, self.b.loc(node), node))
         self.b.accessed.setdefault(name, self.b.loc(node))

@@ -30,6 +30,7 @@ from ..model import Statement
 from .accesses import AccessCollector
 from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
+from .conditions import check_branches, conjunction, conjuncts, one_line
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
 from .symbols import Symbol, decode_type
@@ -116,6 +117,38 @@ class Builder:
             raise Unsupported(exc.node, f"condition '{c_text(node)}' is not affine: "
                               f"{self.explain(exc)}", self.loc(exc.node)) from None
 
+    def is_affine(self, node: c_ast.Node, iterators: Sequence[str], bounds: isl.Set) -> bool:
+        """Whether isl can describe condition ``node`` (else it filters at run time)."""
+        env = AffineEnv(tuple(iterators), self.is_param, self.type_of, self.typedefs, bounds,
+                        [].append)  # the assumptions come with ``condition``, if affine
+        try:
+            to_set(node, env)
+        except NotAffine:
+            return False
+        return True
+
+    def affine_test(self, node: c_ast.Node, iterators: Sequence[str],
+                    bounds: isl.Set) -> isl.Set | None:
+        """The set where condition ``node`` holds, if isl can describe it."""
+        return self.condition(node, iterators, bounds) \
+            if self.is_affine(node, iterators, bounds) else None
+
+    # -- data-dependent conditions (conditions.py) -----------------------------
+    def conditional(self, node: c_ast.If, iterators: tuple[str, ...],
+                    domain: isl.Set) -> isl.Schedule:
+        """``if (c) T else E`` with a non-affine ``c`` as one statement; without ``else``
+        the affine conjuncts of ``c`` restrict its domain instead."""
+        check_branches(node, self.loc)
+        if node.iffalse is None:
+            kept = []
+            for part in conjuncts(node.cond):
+                if self.is_affine(part, iterators, domain):
+                    domain = domain.intersect(self.condition(part, iterators, domain))
+                else:
+                    kept.append(part)
+            node = c_ast.If(conjunction(kept), node.iftrue, None, coord=node.coord)
+        return self.statement(node, node, iterators, domain)
+
     # -- block items -> schedule -------------------------------------------
     def items(self, items: Sequence[c_ast.Node], iterators: tuple[str, ...],
               domain: isl.Set) -> isl.Schedule | None:
@@ -126,6 +159,8 @@ class Builder:
         if isinstance(node, c_ast.For):
             return self.loop(node, iterators, domain)
         if isinstance(node, c_ast.If):
+            if not self.is_affine(node.cond, iterators, domain):
+                return self.conditional(node, iterators, domain)
             cond = self.condition(node.cond, iterators, domain)
             then = self.item(node.iftrue, iterators, domain.intersect(cond))
             other = None
@@ -340,11 +375,15 @@ class Builder:
         body = copy.deepcopy(expr)
         dom = domain.set_tuple_name(name).coalesce()
         collector = AccessCollector(self, name, iterators, dom)
-        collector.statement(body)
+        if isinstance(body, c_ast.If):
+            collector.conditional(body)
+        else:
+            collector.statement(body)
         make_explicit(body, ExpressionTypes(self.value_type, self.typedefs, self.functions))
         op, array = reduction(body, collector.accesses)
         stmt = Statement(name=name, domain=dom, iterators=iterators, body=body,
-                         accesses=tuple(collector.accesses), text=c_text(body),
+                         accesses=tuple(collector.accesses),
+                         text=one_line(body) if isinstance(body, c_ast.If) else c_text(body),
                          location=self.loc(origin), reduction=op, reduction_array=array,
                          iterator_types=tuple(self.type_of(i).name for i in iterators))
         self.statements.append(stmt)
