@@ -80,7 +80,9 @@ def sizes_of(options: Options) -> Sizes:
     if options.tile_size < 1:
         raise error(f"--tile-size must be a positive integer, not {options.tile_size}",
                     Location("--tile-size"))
-    return Sizes(options.tile_size, parse_sizes(options.sizes))
+    # --memory explores where arrays live kernel by kernel: the kernels stay kernels
+    single_block = options.single_block and not options.memory
+    return Sizes(options.tile_size, parse_sizes(options.sizes), single_block)
 
 
 def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
@@ -249,7 +251,8 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     for item in unmatched_overrides(program, overrides):
         reporter.note(f"--memory {item}", scop.location)
     placement = _placed(program, options, overrides, reporter, constant_taken)
-    if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE:
+    if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE \
+            or program.single_block:
         return placement
     remap = {}
     for k in program.kernels:
@@ -302,7 +305,9 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
     the file's earlier SCoPs use)."""
     plain: frozenset[str] = frozenset()
     while True:
-        placement = place(program, options.private_memory, options.shared_memory,
+        # one block runs every phase: no block of a phase has shared memory of its own
+        shared = options.shared_memory and not program.single_block
+        placement = place(program, options.private_memory, shared,
                           options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
                           constant_taken)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)

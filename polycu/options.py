@@ -113,6 +113,10 @@ OPTIONS: tuple[Option, ...] = (
            "'0:A=texture'; refused where illegal); ARRAY '*' gives every array in "
            "device memory that path where it is legal ('*:*=texture')",
            metavar="K:ARRAY=KIND"),
+    Option("--single-block", "bool", True, "run a SCoP of many small launches (time "
+           "steps of a small stencil, the steps of a triangular solve) as one launch of "
+           "one block whose threads share each former launch, when the cost model "
+           "estimates it at least 1.5 times as fast (docs/schedule.md)"),
     Option("--max-shared-memory", "int", 48 * 1024, "bytes of shared memory a block "
            "may use for its tiles", ppcg=True, minimum=0, maximum=227 * 1024,
            metavar="BYTES"),

@@ -23,6 +23,7 @@ from . import host
 from .splice import call_site, indentation, splice
 from .cuda import layouts
 from .kernel import kernel_source
+from .single_block import block_kernel_name, block_kernel_source
 from .objects import DEVICE_HELPERS, HOST_HELPERS as OBJECT_HELPERS, constant_declarations, \
     reads_objects
 from .description import VERSION, describe
@@ -64,7 +65,10 @@ def generate(source: str, text: str, placements: Sequence[Placement]) -> Generat
         program = placement.program
         scop = program.scop
         arrays = layouts(scop)
-        sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
+        if program.single_block:
+            sources = {block_kernel_name(program): block_kernel_source(placement, arrays)}
+        else:
+            sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
         barriers = frozenset(k.kernel for k in placement.kernels if k.barriers)
         host_source = host.host_function(program, arrays, barriers, placement)
         helpers = [DEVICE_HELPERS.rstrip()] if reads_objects(placement) else []

@@ -22,7 +22,8 @@ The host program (``host.host_program``)::
               {"launch": kernel, "bind": {h: E}, "grid": [E, E, E], "block": [x, y, z],
                "args": [names]}],
      "kernels": [{"name", "args": [{"name", "type", "role", "array"}], "block",
-                  "grid": [E, E, E], "barriers"}]}
+                  "grid": [E, E, E], "barriers", "single_block": true (only for the
+                  one kernel of a program that runs in one block)}]}
 
 Every expression ``E`` is ``{"c": C text}`` over the parameters, host iterators and
 ``h``: the host function computes it and the runtimes evaluate the same text with C's
@@ -71,5 +72,16 @@ def describe(program: GpuProgram, arrays: dict[str, Layout], moves: tuple[Transf
         "device_source": device_source, "host_source": host_source,
         "host": host["host"], "objects": host["objects"],
         "kernels": [kernel_entry(kernels[k["name"]], k, kernel_sources[k["name"]])
+                    if k["name"] in kernels else _block_entry(program, k, kernel_sources)
                     for k in host["kernels"]],
     }
+
+
+def _block_entry(program: GpuProgram, launch: dict[str, Any], sources: dict[str, str]
+                 ) -> dict[str, Any]:
+    """The one kernel of a program that runs in one block: every statement, no mapped
+    member (its threads share each phase: ``single_block.py``)."""
+    return {**launch, "source": sources[launch["name"]],
+            "statements": [s for k in program.kernels for s in k.statements],
+            "atomic": sorted(frozenset().union(*(k.atomic for k in program.kernels))),
+            "mapped": []}

@@ -94,9 +94,30 @@ def _storage(name: str, index: tuple[Expr, ...], extents: tuple[int, ...] | None
     return f"{name}[{linearise(texts, tuple(str(n) for n in extents))}]"
 
 
+@dataclass(frozen=True)
+class KernelText:
+    """The pieces of a kernel's C text: its parameters, the declarations each thread
+    makes (views, private scalars, registers, shared tiles), the lines that name its
+    block and thread ids, and one thread's loops (lines indented once)."""
+
+    args: tuple[KernelArg, ...]
+    declarations: tuple[str, ...]
+    ids: tuple[str, ...]
+    body: tuple[str, ...]
+
+
 def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> str:
     """``extern "C" __global__ void K(...) { ids; loops of one thread }``, each array
     where ``placement`` put it."""
+    text = kernel_text(placement, kernel, arrays)
+    return "\n".join([f'extern "C" __global__ void {kernel.name}('
+                      + ", ".join(a.declaration for a in text.args) + ")", "{",
+                      *text.declarations, *text.ids, *text.body, "}"])
+
+
+def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> KernelText:
+    """The pieces of ``kernel``'s text (``KernelText``), each array where ``placement``
+    put it."""
     program = placement.program
     scop = program.scop
     itype = index_type(scop)
@@ -157,8 +178,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
                                kernel.private, scop, promoted, views)]
 
-    lines = [f'extern "C" __global__ void {kernel.name}('
-             + ", ".join(a.declaration for a in args) + ")", "{"]
+    lines = []
     for array in scop.arrays:
         if placed_in.get(array.name) in OBJECT_KINDS:
             lines.append(INDENT + kernel_view(placed_in[array.name], array.name,
@@ -174,11 +194,10 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
             if tile.array == array.name:
                 lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
                              f"{tile.elements});")
-    for m in sorted(kernel.mapped, key=lambda m: m.member):
-        lines.append(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
-                     f"{m.thread_id} = threadIdx.{m.axis};")
+    ids = tuple(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
+                f"{m.thread_id} = threadIdx.{m.axis};"
+                for m in sorted(kernel.mapped, key=lambda m: m.member))
     ast = placement.asts[kernel.name] if placement.asts is not None else \
         placed_kernel_ast(program, kernel, memory)
-    lines += print_node(ast, expand, host=False, itype=itype, unrolled=unrolled)
-    lines.append("}")
-    return "\n".join(lines)
+    body = print_node(ast, expand, host=False, itype=itype, unrolled=unrolled)
+    return KernelText(args, tuple(lines), ids, tuple(body))

@@ -30,6 +30,19 @@ access(S) the mean over S's accesses to the largest arrays of 1 (coalesced) or
 UNCOALESCED = 4 (a warp touching 32 sectors instead of 8), doubled for atomic
 updates, launches(K) the number of host-loop iterations around K and
 LAUNCH = 4 us the cost of one launch with its synchronisation.
+
+One block (``single_block_cost``).  A SCoP whose kernels launch from host loops may
+instead run whole as one launch of one block of BLOCK_THREADS threads, each former
+launch a phase that the block's threads share, with a __syncthreads() after it:
+  LAUNCH + sum over kernels K, statements S of
+      instances(K, S) * max(INSTANCE / min(threads(K), BLOCK_THREADS) * access(S),
+                            SM_INSTANCE)
+  + BARRIER * sum over kernels K of launches(K)
+where SM_INSTANCE = 0.25 ns is one SM's time per instance when all its threads have
+work (one SM, not 132) and BARRIER = 200 ns a barrier of the whole block.  The
+program runs in one block when that estimate times SINGLE_BLOCK_MARGIN is below the
+estimate with launches: programs of many small launches (time steps of small
+stencils, the steps of a triangular solve), never one whose launches fill the GPU.
 """
 from __future__ import annotations
 
@@ -47,6 +60,10 @@ ATOMIC = 2.0
 LAUNCH = 4000.0
 INSTANCE = 20.0
 SHARE_SIZE = 8
+BLOCK_THREADS = 1024
+BARRIER = 200.0
+SM_INSTANCE = 0.25
+SINGLE_BLOCK_MARGIN = 1.5
 
 
 @dataclass(frozen=True)
@@ -74,6 +91,8 @@ class Metrics:
     parallel_depth: int        # min mapped members over kernels with loops (the weakest)
     coalesced: bool            # every parallel kernel coalesces its largest arrays
     host_loops: int            # deepest host-loop nest around a kernel
+    single_block: bool = False  # the whole program runs as one launch of one block
+    launch_cost: float = 0.0   # the estimate with one launch per kernel and host point
 
     @property
     def n_kernels(self) -> int:
@@ -172,7 +191,7 @@ class _Analyzer:
 
     def kernel(self, kernel: Kernel) -> KernelCost:
         domain = kernel.domain.intersect_params(self.params)
-        instances = tuple(self.instances[name] * self._share(domain, name)
+        instances = tuple(self.instances[name] * self._share(kernel.domain, name)
                           for name in kernel.statements)
         launches = 1.0
         if kernel.host_ids:
@@ -196,13 +215,13 @@ class _Analyzer:
     def _share(self, domain: isl.UnionSet, name: str) -> float:
         """The fraction of statement ``name``'s instances in ``domain`` (1 unless an
         index-set split gave pieces of it to different kernels), counted exactly at
-        the small parameter value ``SHARE_SIZE``."""
+        the small parameter value ``SHARE_SIZE`` (``domain`` for every parameter
+        value: fixed at the representative ones, a piece would count nothing)."""
         whole = self.scop.statement(name).domain
         part = _single_set(domain.intersect(isl.UnionSet.from_set(whole)))
         if part is None:
             return 0.0
-        part = part.intersect_params(self.params)
-        if part.is_equal(whole.intersect_params(self.params)):
+        if part.intersect_params(self.params).is_equal(whole.intersect_params(self.params)):
             return 1.0
         params = representative_params(self.scop, SHARE_SIZE)
         total = _count(whole.intersect_params(params))
@@ -235,21 +254,34 @@ class _Analyzer:
         return good / len(considered)
 
 
-def _cost(kernels: list[KernelCost]) -> float:
+def _cost(kernels: list[KernelCost], threads_at_most: float = RESIDENT_THREADS,
+          launch: float = LAUNCH, floor: float = 0.0) -> float:
+    """The estimate of the module's docstring: each kernel on at most
+    ``threads_at_most`` threads, ``launch`` ns a launch, at least ``floor`` ns an
+    instance."""
     total = 0.0
     for kernel in kernels:
-        threads = min(kernel.parallel, RESIDENT_THREADS) if kernel.depth else 1.0
+        threads = min(kernel.parallel, threads_at_most) if kernel.depth else 1.0
         access = 1.0 + (UNCOALESCED - 1.0) * (1.0 - kernel.coalesced) if kernel.depth \
             else 1.0
         for name, instances in zip(kernel.statements, kernel.instances):
             factor = ATOMIC if name in kernel.atomic else 1.0
-            total += instances * INSTANCE / threads * access * factor
-        total += LAUNCH * kernel.launches
+            total += instances * factor * max(INSTANCE / threads * access, floor)
+        total += launch * kernel.launches
     return total
 
 
-def analyze(program: GpuProgram) -> Metrics:
-    """Kernels, estimated cost and the ranking table's summary of a GPU program."""
+def single_block_cost(kernels: list[KernelCost]) -> float | None:
+    """The estimate when the program runs in one block (the module's docstring);
+    None when it has no host loop (one launch per kernel: nothing to gain)."""
+    if all(k.launches <= 1.0 for k in kernels):
+        return None
+    return LAUNCH + _cost(kernels, BLOCK_THREADS, BARRIER, SM_INSTANCE)
+
+
+def analyze(program: GpuProgram, single_block: bool = True) -> Metrics:
+    """Kernels, estimated cost and the ranking table's summary of a GPU program; with
+    ``single_block``, the cheaper of launches and one block (``single_block_cost``)."""
     scop = program.scop
     analyzer = _Analyzer(scop)
     kernels = [analyzer.kernel(k) for k in program.kernels]
@@ -259,4 +291,8 @@ def analyze(program: GpuProgram) -> Metrics:
     depth = min((k.depth for k in looped), default=0)
     coalesced = bool(parallel) and all(k.coalesced == 1.0 for k in parallel)
     host = max((k.host_loops for k in kernels), default=0)
-    return Metrics(tuple(kernels), _cost(kernels), depth, coalesced, host)
+    launched = _cost(kernels)
+    one_block = single_block_cost(kernels) if single_block else None
+    if one_block is not None and one_block * SINGLE_BLOCK_MARGIN < launched:
+        return Metrics(tuple(kernels), one_block, depth, coalesced, host, True, launched)
+    return Metrics(tuple(kernels), launched, depth, coalesced, host, False, launched)

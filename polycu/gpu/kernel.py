@@ -214,6 +214,9 @@ class GpuProgram:
     kernels: tuple[Kernel, ...]
     host: isl.Schedule            # over the launch instances K[h] of every kernel
     names: Names = field(default_factory=Names)
+    # Run as one launch of one block (gpu.cost.single_block_cost, chosen by the
+    # ranking): every launch of the host program becomes a phase of that block.
+    single_block: bool = False
     # The host and kernel ASTs and grid sizes once built (codegen.ast.Asts, a later
     # phase's value: the driver's program_of builds them under an isl operation budget
     # to know that this program can be generated before choosing it).

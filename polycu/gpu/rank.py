@@ -15,7 +15,7 @@ fewer host loops, fewer relaxed reductions, then to the earlier candidate
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..deps import Dependences
 from ..diagnostics import Reporter
@@ -23,7 +23,7 @@ from ..model import Scop
 from ..schedule import (MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, coalesce_bands,
                         generate, operation_budget, prove)
 from ..schedule.candidates import attempt
-from .cost import Metrics, analyze
+from .cost import BLOCK_THREADS, Metrics, analyze
 from .kernel import GpuProgram
 from .mapping import map_to_gpu
 from .sizes import Sizes
@@ -68,7 +68,7 @@ def map_schedule(schedule: Schedule, sizes: Sizes | None = None) -> GpuProgram:
 
 def measure(schedule: Schedule, sizes: Sizes | None = None) -> Metrics:
     """The measures of the program ``schedule`` maps to."""
-    return analyze(map_schedule(schedule, sizes))
+    return analyze(map_schedule(schedule, sizes), sizes is None or sizes.single_block)
 
 
 def rank(schedules: list[Schedule], sizes: Sizes | None = None,
@@ -84,7 +84,8 @@ def rank(schedules: list[Schedule], sizes: Sizes | None = None,
         program = _mapped(schedule, sizes, reporter)
         if program is None:
             continue
-        metrics = analyze(program)
+        metrics = analyze(program, sizes is None or sizes.single_block)
+        program = replace(program, single_block=metrics.single_block)
         scored.append((metrics.cost, metrics.n_kernels, metrics.host_loops,
                        len(schedule.relaxed), order,
                        Candidate(schedule, program, metrics, explain(metrics, schedule))))
@@ -130,6 +131,9 @@ def explain(metrics: Metrics, schedule: Schedule) -> str:
         parts.append(f"{len(sequential)} sequential part(s)")
     if schedule.relaxed:
         parts.append(f"atomic reductions in {', '.join(sorted(schedule.relaxed))}")
+    if metrics.single_block:
+        parts.append(f"runs in one block of {BLOCK_THREADS} threads (with a launch per "
+                     f"kernel and host point: cost {metrics.launch_cost:.3g})")
     return ", ".join(parts)
 
 

@@ -26,10 +26,13 @@ DEFAULT_TILE = 32
 class Sizes:
     """Tile and block sizes: ``tile_size`` for every member unless ``per_kernel`` says
     otherwise (``{kernel index or ANY: {'tile': (..), 'block': (..)}}``, PPCG's --sizes:
-    tile sizes in band-member order, block sizes in x, y, z order)."""
+    tile sizes in band-member order, block sizes in x, y, z order); with
+    ``single_block`` (--no-single-block turns it off) a program of many small
+    launches may run whole in one block of ``cost.BLOCK_THREADS`` threads."""
 
     tile_size: int = DEFAULT_TILE
     per_kernel: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
+    single_block: bool = True
 
     def lookup(self, kernel: int, kind: str) -> tuple[int, ...] | None:
         return sizes_for(self.per_kernel, kernel, kind)

@@ -410,7 +410,14 @@ def choose(program: GpuProgram, kernel: Kernel, array: Array, override: str | No
            constants: Constants, preferred: str | None = None) -> tuple[str, str]:
     """The kind of an array ``kernel`` keeps in device memory and why; ``override``
     a kind --memory forces (K:A=KIND), ``preferred`` one it asks for wherever legal
-    (K:*=KIND); ``constants`` the constant memory so far (updated)."""
+    (K:*=KIND); ``constants`` the constant memory so far (updated).  In a program
+    that runs in one block, an array some phase writes is read plainly by every
+    phase (the read-only path and the objects do not see the block's own writes)."""
+    if program.single_block:
+        written = frozenset().union(*(k.writes for k in program.kernels))
+        if array.name in written:
+            return GLOBAL, "the program runs in one block, whose phases write it"
+        return READ_ONLY, "the program runs in one block, which only reads it"
     used = constants.used(array.name)
     if override in PATHS:
         forced(program, kernel, array, override, used)

@@ -84,6 +84,7 @@
 #define __global__
 #define __device__
 #define __forceinline__ inline
+#define __launch_bounds__(...)
 #define __constant__
 #define __shared__ static __attribute__((section("polycu_shared"), aligned(16)))
 
@@ -567,6 +568,16 @@ void launch_nosync(const char *kernel, dim3 grid, dim3 block, const Body &body) 
   ::polycu_emu::launch(#kernel, (grid), (block), [&] { kernel(__VA_ARGS__); })
 #define POLYCU_LAUNCH_NOSYNC(kernel, grid, block, ...) \
   ::polycu_emu::launch_nosync(#kernel, (grid), (block), [&] { kernel(__VA_ARGS__); })
+
+/* A program that runs in one block (polycu/codegen/single_block.py): its threads take
+   the launches' threads in reverse order, and POLYCU_EMU_BLOCK_THREADS of them (not
+   1024 OS threads) share each phase; the code is the same for any block size. */
+#ifndef POLYCU_EMU_BLOCK_THREADS
+#define POLYCU_EMU_BLOCK_THREADS 32
+#endif
+#define POLYCU_VIRTUAL(v, n) ((n) - 1 - (v))
+#define POLYCU_BLOCK_THREADS(x, y, z) \
+  ((x) < POLYCU_EMU_BLOCK_THREADS ? (x) : POLYCU_EMU_BLOCK_THREADS), (y), (z)
 
 inline void __syncthreads() {
   polycu_emu::Barrier *barrier = polycu_emu::current_barrier;

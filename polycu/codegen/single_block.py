@@ -1,0 +1,127 @@
+"""One block for a whole SCoP: the host program's loops and launches as one kernel.
+
+In:  the ``Placement`` of a ``GpuProgram`` that runs in one block (``single_block``:
+     the ranking's choice, ``gpu.cost.single_block_cost``), its kernels' texts
+     (``kernel.kernel_text``) and its host AST.
+Out: the kernel ``NAME_block`` (its parameters and C text) and the host program's
+     one launch of it, with one block of ``BLOCK_THREADS`` threads.
+
+The host loops run in every thread of the block: their bounds depend on the
+parameters and on outer host iterators only, so all threads take the same path.
+Launch ``K[h]`` of kernel ``K``, with grid ``G(h)`` and blocks of ``B`` threads,
+becomes a phase: its ``|G(h)| |B|`` threads are numbered ``v`` with thread x fastest,
+then y, z, then block x, y, z (each id ``floor(v / E_<) mod E`` for ``E`` its extent
+and ``E_<`` the product of the extents before it), thread ``r`` of the block runs
+``v = r, r + R, r + 2R, ...``, each as ``K``'s code with those ids, and a
+``__syncthreads()`` ends the phase.  The barrier orders the phases' memory accesses
+as the end of a launch did; an array some phase writes is read plainly (the read-only
+path and textures are not coherent with the block's own writes: ``memory.kinds``),
+and no phase has shared tiles of its own.
+
+``POLYCU_VIRTUAL(v, n)`` is ``v`` on a GPU; the CPU emulation runs the virtual
+threads in reverse order (``n - 1 - v``), as it runs the blocks and threads of a
+launch, so that a phase that is not parallel breaks there as it would on a GPU.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..gpu.cost import BLOCK_THREADS
+from ..gpu.kernel import AXES, GpuProgram, Kernel
+from ..memory import Placement
+from .ast import User, grid_exprs, host_ast
+from .cuda import INDENT, Layout, c_expr, index_type, print_node
+from .kernel import KernelArg, kernel_text
+
+
+def block_kernel_name(program: GpuProgram) -> str:
+    """The one kernel of a program that runs in one block."""
+    return f"{program.scop.name}_block"
+
+
+def block_kernel_args(program: GpuProgram, arrays: dict[str, Layout]) -> tuple[KernelArg, ...]:
+    """The parameters, the read-only scalars by value, then every array a phase uses
+    (``const`` where no phase writes it)."""
+    scop = program.scop
+    itype = index_type(scop)
+    used = frozenset().union(*((k.reads | k.writes) - k.private for k in program.kernels))
+    written = frozenset().union(*(k.writes for k in program.kernels))
+    args = [KernelArg(p, itype, "param") for p in scop.parameters]
+    args += [KernelArg(a.name, a.element_type, "scalar", a.name) for a in scop.arrays
+             if a.name in used and arrays[a.name].by_value]
+    for array in scop.arrays:
+        if array.name in used and not arrays[array.name].by_value:
+            const = "" if array.name in written else "const "
+            args.append(KernelArg(array.name, f"{const}{array.element_type} *__restrict__",
+                                  "array", array.name))
+    return tuple(args)
+
+
+def block_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> str:
+    """``extern "C" __global__ void NAME_block(...)``: the host program, each launch a
+    phase of the block (the module's docstring)."""
+    program = placement.program
+    itype = index_type(program.scop)
+    wide = itype != "int"
+
+    def phase(node: User) -> list[str]:
+        kernel = program.kernel(node.name)
+        text = kernel_text(placement, kernel, arrays)
+        lines = ["{", *(f"{INDENT}const {itype} {h} = {c_expr(e, wide=wide)};"
+                        for h, e in zip(kernel.host_ids, node.args))]
+        code = [*text.declarations, *text.body]
+        if not kernel.mapped:
+            lines += ["if (threadIdx.x == 0) {", *code, "}"]
+        else:
+            lines += [INDENT + line for line in _virtual_threads(program, kernel, itype, code)]
+        return lines + [f"{INDENT}__syncthreads();", "}"]
+
+    args = block_kernel_args(program, arrays)
+    lines = [f'extern "C" __global__ void __launch_bounds__({BLOCK_THREADS}) '
+             f'{block_kernel_name(program)}(' + ", ".join(a.declaration for a in args) + ")",
+             "{"]
+    lines += print_node(host_ast(program), phase, host=False, itype=itype)
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _virtual_threads(program: GpuProgram, kernel: Kernel, itype: str,
+                     code: list[str]) -> list[str]:
+    """The loop of the block's threads over the launch's threads, naming each one's
+    block and thread ids as the kernel does, around ``code`` (indented once)."""
+    axes = kernel.by_axis()
+    grids = dict(zip(AXES, grid_exprs(program, kernel)))
+    used = [a for a in AXES if a in axes]
+    lines = [f"const long long polycu_g{a} = {c_expr(grids[a], wide=itype != 'int')};"
+             for a in used]
+    ids = [(axes[a].thread_id, str(axes[a].block)) for a in used] + \
+        [(axes[a].block_id, f"polycu_g{a}") for a in used]
+    total = " * ".join(f"({e})" if not e.isdigit() else e for _, e in ids)
+    lines.append(f"const long long polycu_n = {total};")
+    lines.append("for (long long polycu_v = threadIdx.x; polycu_v < polycu_n; "
+                 "polycu_v += blockDim.x) {")
+    lines.append(f"{INDENT}const long long polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
+    below = ""
+    for k, (name, extent) in enumerate(ids):
+        value = f"polycu_w{below}"
+        if k < len(ids) - 1:
+            value = f"({value}) % {extent}" if below else f"{value} % {extent}"
+            below += f" / {extent}"
+        lines.append(f"{INDENT}const {itype} {name} = ({itype})({value});")
+    return lines + code + ["}"]
+
+
+def block_launch(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, Any]:
+    """The host program's one launch (``host.control_tree``'s form)."""
+    return {"launch": block_kernel_name(program), "bind": {},
+            "grid": [{"c": "1"}] * 3, "block": [BLOCK_THREADS, 1, 1],
+            "args": [a.name for a in block_kernel_args(program, arrays)]}
+
+
+def block_kernel_entry(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, Any]:
+    """How the one kernel is launched (``host.launched``'s form)."""
+    return {"name": block_kernel_name(program),
+            "args": [{"name": a.name, "type": a.ctype, "role": a.role, "array": a.array}
+                     for a in block_kernel_args(program, arrays)],
+            "block": [BLOCK_THREADS, 1, 1], "grid": [{"c": "1"}] * 3, "barriers": True,
+            "objects": [], "single_block": True}
