@@ -12,6 +12,7 @@ is in the bad-input corpus (``data_dependent_if_*.c``).
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import islpy as isl
@@ -20,8 +21,10 @@ from test_inline_calls import run_program
 
 import polycu
 from polycu.deps import compute_dependences
+from polycu.diagnostics import Reporter
 from polycu.driver import compile_file
 from polycu.model import MAY_WRITE, Scop, format_scop
+from polycu.schedule.expand import expand_temporaries
 
 PROGRAMS = Path(__file__).parent / "data" / "conditions"
 SIZES = [{"n": 37}, {"n": 6}]
@@ -260,3 +263,40 @@ def test_programs_compute_what_gcc_computes(tmp_path: Path, name: str) -> None:
 
 def test_there_are_at_least_six_programs() -> None:
     assert len(list(PROGRAMS.glob("*.c"))) >= 6
+
+
+# w holds the maximum of row i: every value it carries stays inside iteration i, so
+# the model with w expanded (w_x0[i]) is proven to compute the same values; when w is
+# read after the SCoP its final value could not be copied out of the expansion (a
+# may-write need not leave it there).
+ROW_MAXIMUM = """
+#define N 64
+void f(int n, double B[N][N], double C[N])
+{
+  int i, j;
+  double w;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    w = B[i][0];
+    for (j = 1; j < n; j++)
+      if (B[i][j] > w)
+        w = B[i][j];
+    C[i] = w;
+  }
+#pragma endscop
+}
+"""
+
+
+def test_a_conditionally_updated_temporary_expands_only_where_proven(emulated):
+    scop = model(ROW_MAXIMUM)
+    expanded = expand_temporaries(scop, compute_dependences(scop))
+    assert expanded is not None and expanded.arrays == ("w_x0",)
+    s1 = expanded.scop.statement("S1")
+    assert s1.text == "if (B[i][j] > w_x0[i]) { w_x0[i] = B[i][j]; }"
+    assert [a.kind for a in s1.accesses if a.array == "w_x0"] == ["read", MAY_WRITE]
+    live = model(ROW_MAXIMUM.replace("#pragma endscop\n", "#pragma endscop\n  C[0] = w;\n"))
+    notes = io.StringIO()
+    assert expand_temporaries(live, compute_dependences(live), Reporter(stream=notes)) is None
+    assert "some of its writes may not happen" in notes.getvalue()
+    emulated(ROW_MAXIMUM, SIZES)
