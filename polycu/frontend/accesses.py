@@ -1,6 +1,7 @@
 """The accesses of one statement: which array elements and scalars it reads and writes.
 
-In:  a statement body (an assignment or an increment, pycparser AST), the
+In:  a statement body (an assignment, an increment, or the whole ``if`` of a
+data-dependent condition: conditions.py; pycparser AST), the
 statement's name, iterators and domain, and the builder's view of the names
 (``Names``: symbols, parameters, affine subscripts).
 Out: ``Access`` values (``S[i] -> A[f(i)]`` relations, in evaluation order: the

@@ -10,7 +10,9 @@ every name referenced; ``scop.py`` assembles them into a ``Scop``.
 A loop ``for (i = l; c(i); i += s)`` (``s`` a non-zero constant) contributes the
 constraints ``i >= l`` (``i <= l`` when ``s < 0``), ``c(i)`` and ``exists k: i = l + s k``
 to the domains inside it, and the schedule dimension ``i`` (``-i`` when ``s < 0``);
-``if (c)`` contributes ``c`` to the then-branch and its complement to the else-branch.
+``if (c)`` contributes ``c`` to the then-branch and its complement to the else-branch;
+an ``if`` whose condition is not affine is one statement (``conditional``,
+conditions.py) whose writes are may-writes.
 Consecutive block items are ordered by an isl sequence node.  A loop condition must
 hold on an interval of iterations starting at ``l``; that is checked exactly, and
 so is an iterator of a modular type wrapping around.  A construct outside the model
