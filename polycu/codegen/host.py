@@ -74,6 +74,22 @@ HOST_HELPERS = r"""
 #define polycu_min(a, b) ((a) < (b) ? (a) : (b))
 #define polycu_max(a, b) ((a) > (b) ? (a) : (b))
 
+/* Page-locks a host array copied in, from 16 MB on (docs/results/transfers.md);
+   whether it did.  The emulation pins every array (POLYCU_PIN_BYTES 0). */
+#ifndef POLYCU_PIN_BYTES
+#define POLYCU_PIN_BYTES ((size_t)16 << 20)
+#endif
+inline int polycu_pin(void *host, size_t bytes)
+{
+  if (bytes < POLYCU_PIN_BYTES || bytes == 0)
+    return 0;
+  if (cudaHostRegister(host, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return 1;
+}
+
 /* The kernels index arrays with the extents polycu saw; stop if the program was
    built with others (e.g. another -D..._DATASET than the one given to polycu).
    Called from the C host program; weak, so that several generated files link. */
@@ -307,8 +323,8 @@ def host_program(program: GpuProgram, arrays: dict[str, Layout],
 
 def _launches(program: GpuProgram, arrays: dict[str, Layout], barriers: frozenset[str],
                placement: Placement | None) -> dict[str, Any]:
-    """The host program's control tree and kernels: the host loops and a launch per
-    kernel and host point, or one launch of one block (``single_block.py``)."""
+    """The host loops with a launch per kernel and host point, or one launch of one
+    block (``single_block.py``), and the kernels they launch."""
     if program.single_block:
         return {"host": [block_launch(program, arrays)],
                 "kernels": [block_kernel_entry(program, arrays)]}
@@ -343,6 +359,8 @@ def print_host_function(host: Mapping[str, Any]) -> str:
                   f"{INDENT}const size_t {dev}_bytes = {a['count']['c']} * sizeof({etype});"]
     lines += [f"{INDENT}POLYCU_CHECK(cudaMalloc((void **)&{a['device']}, {a['device']}_bytes));"
               for a in moves]
+    lines += [f"{INDENT}const int {a['device']}_pinned = polycu_pin({a['name']}, "
+              f"{a['device']}_bytes);" for a in moves if a["copy_in"]]
     lines += [f"{INDENT}POLYCU_CHECK(cudaMemcpy({a['device']}, {a['name']}, {a['device']}_bytes, "
               "cudaMemcpyHostToDevice));" for a in moves if a["copy_in"]]
     device = {a["name"]: a["device"] for a in moves}
@@ -354,6 +372,8 @@ def print_host_function(host: Mapping[str, Any]) -> str:
               "cudaMemcpyDeviceToHost));" for a in moves if a["copy_out"]]
     lines += [INDENT + line for line in objects.host_teardown(found)]
     lines += [f"{INDENT}POLYCU_CHECK(cudaFree({a['device']}));" for a in moves]
+    lines += [f"{INDENT}if ({a['device']}_pinned) POLYCU_CHECK(cudaHostUnregister({a['name']}));"
+              for a in moves if a["copy_in"]]
     lines.append("}")
     return "\n".join(lines)
 
@@ -412,8 +432,7 @@ def _launch(node: Mapping[str, Any], kernel: Mapping[str, Any], device: Mapping[
     lines = ["{", *(f"{INDENT}const {itype} {h} = {e['c']};" for h, e in node["bind"].items())]
     grid = ", ".join(g["c"] for g in node["grid"])
     block = ", ".join(str(b) for b in node["block"])
-    if kernel.get("single_block"):      # the emulation may run fewer threads
-        block = f"POLYCU_BLOCK_THREADS({block})"
+    block = f"POLYCU_BLOCK_THREADS({block})" if kernel.get("single_block") else block
     lines.append(f"{INDENT}const dim3 polycu_grid({grid}), polycu_block({block});")
     roles = {"scalar": lambda name: f"*{name}", "array": device.__getitem__}
     values = [roles.get(a["role"], str)(a["name"]) for a in kernel["args"]]

@@ -335,6 +335,33 @@ inline cudaError_t cudaFree(void *p) {
   return cudaSuccess;
 }
 
+/* Page-locked host memory (the host function pins large arrays for their copies):
+   a registered range must be host memory, registered once, unregistered once. */
+enum { cudaHostRegisterDefault = 0 };
+#define POLYCU_PIN_BYTES 0
+namespace polycu_emu {
+inline const void *registered[256];
+}
+inline cudaError_t cudaHostRegister(void *p, std::size_t size, unsigned int) {
+  if (p == nullptr || size == 0 || polycu_emu::allocations().is_device(p))
+    return polycu_emu::report(cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): not host memory",
+                              p, size);
+  for (const void *&slot : polycu_emu::registered) {
+    if (slot == p)
+      return polycu_emu::report(cudaErrorInvalidValue, "cudaHostRegister(%p): registered twice", p);
+  }
+  for (const void *&slot : polycu_emu::registered) {
+    if (slot == nullptr) { slot = p; return cudaSuccess; }
+  }
+  return cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaHostUnregister(void *p) {
+  for (const void *&slot : polycu_emu::registered) {
+    if (slot == p) { slot = nullptr; return cudaSuccess; }
+  }
+  return polycu_emu::report(cudaErrorInvalidValue, "cudaHostUnregister(%p): not registered", p);
+}
+
 inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMemcpyKind kind) {
   using polycu_emu::check_range;
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)

@@ -1,0 +1,163 @@
+// How fast can a generated host function move a user's array to the GPU and back?
+// (issue 14, "transfers at the limit").  For each size, both directions, the
+// median of REPEAT runs of:
+//   pageable     cudaMemcpy from/to the user's malloc'd array (what polycu emits today)
+//   register     cudaHostRegister of the user's array, cudaMemcpy, cudaHostUnregister
+//   staged       the array copied through two pinned chunks of CHUNK bytes, memcpy of
+//                one chunk overlapped with the DMA of the other (buffers allocated
+//                once, outside the timing: a program would keep them)
+//   staged+alloc the same with cudaMallocHost/cudaFreeHost of the chunks inside
+//   pinned       cudaMemcpy from/to cudaMallocHost memory (the hardware's limit)
+// Output: CSV lines "method,direction,bytes,ms,GB/s".
+//
+//   nvcc -O3 -arch=sm_90 scripts/transfer_bandwidth.cu -o /tmp/tb && /tmp/tb
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(call)                                                              \
+  do {                                                                           \
+    cudaError_t e = (call);                                                      \
+    if (e != cudaSuccess) {                                                      \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,              \
+              cudaGetErrorString(e));                                            \
+      exit(1);                                                                   \
+    }                                                                            \
+  } while (0)
+
+static const int REPEAT = 7;
+static const size_t CHUNK = 4u << 20;
+
+static double now_ms() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+struct Staging {
+  char *buffer[2];
+  cudaStream_t stream;
+  cudaEvent_t done[2];
+  void allocate() {
+    for (int k = 0; k < 2; k++) {
+      CHECK(cudaMallocHost((void **)&buffer[k], CHUNK));
+      CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming));
+    }
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  }
+  void release() {
+    for (int k = 0; k < 2; k++) {
+      CHECK(cudaFreeHost(buffer[k]));
+      CHECK(cudaEventDestroy(done[k]));
+    }
+    CHECK(cudaStreamDestroy(stream));
+  }
+  // host -> device: fill chunk k while the DMA of chunk k-1 runs
+  void to_device(char *dev, const char *host, size_t bytes) {
+    int k = 0;
+    for (size_t at = 0; at < bytes; at += CHUNK, k ^= 1) {
+      size_t n = std::min(CHUNK, bytes - at);
+      CHECK(cudaEventSynchronize(done[k]));      // the DMA that last read buffer k
+      memcpy(buffer[k], host + at, n);
+      CHECK(cudaMemcpyAsync(dev + at, buffer[k], n, cudaMemcpyHostToDevice, stream));
+      CHECK(cudaEventRecord(done[k], stream));
+    }
+    CHECK(cudaStreamSynchronize(stream));
+  }
+  // device -> host: the DMA of chunk k+1 runs while chunk k is copied out
+  void to_host(char *host, const char *dev, size_t bytes) {
+    size_t count = (bytes + CHUNK - 1) / CHUNK;
+    auto issue = [&](size_t c) {
+      size_t at = c * CHUNK, n = std::min(CHUNK, bytes - at);
+      CHECK(cudaMemcpyAsync(buffer[c & 1], dev + at, n, cudaMemcpyDeviceToHost, stream));
+      CHECK(cudaEventRecord(done[c & 1], stream));
+    };
+    if (count) issue(0);
+    for (size_t c = 0; c < count; c++) {
+      if (c + 1 < count) issue(c + 1);
+      CHECK(cudaEventSynchronize(done[c & 1]));
+      size_t at = c * CHUNK, n = std::min(CHUNK, bytes - at);
+      memcpy(host + at, buffer[c & 1], n);
+    }
+  }
+};
+
+template <class F> static double median_ms(F run) {
+  std::vector<double> t;
+  for (int r = 0; r < REPEAT; r++) {
+    CHECK(cudaDeviceSynchronize());
+    double start = now_ms();
+    run();
+    CHECK(cudaDeviceSynchronize());
+    t.push_back(now_ms() - start);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+static void report(const char *method, const char *direction, size_t bytes, double ms) {
+  printf("%s,%s,%zu,%.4f,%.2f\n", method, direction, bytes, ms, bytes / ms / 1e6);
+}
+
+int main() {
+  CHECK(cudaFree(0));
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  fprintf(stderr, "device: %s\n", prop.name);
+  printf("method,direction,bytes,ms,GBps\n");
+  const size_t sizes[] = {1u << 20, 8u << 20, 32u << 20, 128u << 20};
+  for (size_t bytes : sizes) {
+    char *host = (char *)malloc(bytes);
+    for (size_t i = 0; i < bytes; i++) host[i] = (char)(i * 7);   // touched: resident pages
+    char *pinned, *dev;
+    CHECK(cudaMallocHost((void **)&pinned, bytes));
+    memset(pinned, 1, bytes);
+    CHECK(cudaMalloc((void **)&dev, bytes));
+    Staging staging;
+    staging.allocate();
+
+    report("pageable", "h2d", bytes, median_ms([&] {
+      CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); }));
+    report("pageable", "d2h", bytes, median_ms([&] {
+      CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); }));
+    report("register", "h2d", bytes, median_ms([&] {
+      CHECK(cudaHostRegister(host, bytes, cudaHostRegisterDefault));
+      CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+      CHECK(cudaHostUnregister(host)); }));
+    report("register", "d2h", bytes, median_ms([&] {
+      CHECK(cudaHostRegister(host, bytes, cudaHostRegisterDefault));
+      CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
+      CHECK(cudaHostUnregister(host)); }));
+    report("staged", "h2d", bytes, median_ms([&] { staging.to_device(dev, host, bytes); }));
+    report("staged", "d2h", bytes, median_ms([&] { staging.to_host(host, dev, bytes); }));
+    staging.release();
+    report("staged+alloc", "h2d", bytes, median_ms([&] {
+      Staging s;
+      s.allocate();
+      s.to_device(dev, host, bytes);
+      s.release(); }));
+    report("pinned", "h2d", bytes, median_ms([&] {
+      CHECK(cudaMemcpy(dev, pinned, bytes, cudaMemcpyHostToDevice)); }));
+    report("pinned", "d2h", bytes, median_ms([&] {
+      CHECK(cudaMemcpy(pinned, dev, bytes, cudaMemcpyDeviceToHost)); }));
+
+    // the staged copy must be exact
+    std::vector<char> back(bytes);
+    staging.allocate();
+    staging.to_device(dev, host, bytes);
+    staging.to_host(back.data(), dev, bytes);
+    staging.release();
+    if (memcmp(back.data(), host, bytes) != 0) {
+      fprintf(stderr, "staged copy of %zu bytes differs\n", bytes);
+      return 1;
+    }
+    CHECK(cudaFree(dev));
+    CHECK(cudaFreeHost(pinned));
+    free(host);
+  }
+  return 0;
+}
