@@ -30,6 +30,7 @@ import islpy as isl
 from pycparser import c_ast, c_generator
 
 from ..diagnostics import error
+from ..frontend.conditions import one_line
 from ..frontend.ctype import INT, parse_type
 from ..memory import passed_by_value
 from ..model import Access, Array, Scop, Statement
@@ -286,19 +287,7 @@ class _BodyPrinter(c_generator.CGenerator):
     # A data-dependent statement (frontend/conditions.py) prints on one line, its
     # condition and branches substituted like any statement body.
     def visit_If(self, n: c_ast.If) -> str:
-        text = f"if ({self.visit(n.cond)}) {self._block(n.iftrue)}"
-        return text + (f" else {self._block(n.iffalse)}" if n.iffalse is not None else "")
-
-    def _block(self, n: c_ast.Node) -> str:
-        items = (n.block_items or []) if isinstance(n, c_ast.Compound) else [n]
-        return "{ " + "".join(self._item(i) + " " for i in items) + "}"
-
-    def _item(self, n: c_ast.Node) -> str:
-        if isinstance(n, c_ast.If):
-            return self.visit_If(n)
-        if isinstance(n, c_ast.Compound):
-            return self._block(n)
-        return ";" if isinstance(n, c_ast.EmptyStatement) else self.visit(n) + ";"
+        return one_line(n, self.visit)
 
     def _subscript(self, node: c_ast.Node) -> str:
         text = self._visit_expr(node)

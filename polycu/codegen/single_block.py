@@ -96,16 +96,15 @@ def _virtual_threads(program: GpuProgram, kernel: Kernel, itype: str,
              for a in used]
     ids = [(axes[a].thread_id, str(axes[a].block)) for a in used] + \
         [(axes[a].block_id, f"polycu_g{a}") for a in used]
-    total = " * ".join(f"({e})" if not e.isdigit() else e for _, e in ids)
-    lines.append(f"const long long polycu_n = {total};")
+    lines.append(f"const long long polycu_n = {' * '.join(e for _, e in ids)};")
     lines.append("for (long long polycu_v = threadIdx.x; polycu_v < polycu_n; "
                  "polycu_v += blockDim.x) {")
     lines.append(f"{INDENT}const long long polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
-    below = ""
+    below = ""                      # the division by the extents before this id
     for k, (name, extent) in enumerate(ids):
         value = f"polycu_w{below}"
         if k < len(ids) - 1:
-            value = f"({value}) % {extent}" if below else f"{value} % {extent}"
+            value = (f"({value})" if below else value) + f" % {extent}"
             below += f" / {extent}"
         lines.append(f"{INDENT}const {itype} {name} = ({itype})({value});")
     return lines + code + ["}"]

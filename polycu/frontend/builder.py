@@ -32,7 +32,7 @@ from ..model import Statement
 from .accesses import AccessCollector
 from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
-from .conditions import check_branches, conjunction, conjuncts, one_line
+from .conditions import body_text, check_branches, conjunction, conjuncts
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
 from .symbols import Symbol, decode_type
@@ -385,7 +385,7 @@ class Builder:
         op, array = reduction(body, collector.accesses)
         stmt = Statement(name=name, domain=dom, iterators=iterators, body=body,
                          accesses=tuple(collector.accesses),
-                         text=one_line(body) if isinstance(body, c_ast.If) else c_text(body),
+                         text=body_text(body),
                          location=self.loc(origin), reduction=op, reduction_array=array,
                          iterator_types=tuple(self.type_of(i).name for i in iterators))
         self.statements.append(stmt)

@@ -86,19 +86,25 @@ def _check_item(item: c_ast.Node, under: str, loc: Callable[[c_ast.Node], Locati
                           "guard assignments only", loc(item))
 
 
-def one_line(node: c_ast.Node) -> str:
-    """C text of a data-dependent statement on one line (``Statement.text``):
-    ``if (c) { a; b; } else { d; }``."""
+def one_line(node: c_ast.Node, text: Callable[[c_ast.Node], str] = c_text) -> str:
+    """C text of a data-dependent statement on one line: ``if (c) { a; b; } else { d; }``,
+    each condition and simple statement as ``text`` prints it (the kernel printer
+    substitutes iterators and accesses)."""
     if isinstance(node, c_ast.If):
-        text = f"if ({c_text(node.cond)}) {_block(node.iftrue)}"
-        return text + (f" else {_block(node.iffalse)}" if node.iffalse is not None else "")
+        line = f"if ({text(node.cond)}) {_block(node.iftrue, text)}"
+        return line + (f" else {_block(node.iffalse, text)}" if node.iffalse is not None else "")
     if isinstance(node, c_ast.Compound):
-        return _block(node)
+        return _block(node, text)
     if isinstance(node, c_ast.EmptyStatement):
         return ";"
-    return c_text(node) + ";"
+    return text(node) + ";"
 
 
-def _block(node: c_ast.Node) -> str:
+def _block(node: c_ast.Node, text: Callable[[c_ast.Node], str]) -> str:
     items = (node.block_items or []) if isinstance(node, c_ast.Compound) else [node]
-    return "{ " + "".join(one_line(item) + " " for item in items) + "}"
+    return "{ " + "".join(one_line(item, text) + " " for item in items) + "}"
+
+
+def body_text(body: c_ast.Node) -> str:
+    """``Statement.text`` of a statement body: a data-dependent ``if`` on one line."""
+    return one_line(body) if isinstance(body, c_ast.If) else c_text(body)

@@ -293,6 +293,7 @@ def analyze(program: GpuProgram, single_block: bool = True) -> Metrics:
     host = max((k.host_loops for k in kernels), default=0)
     launched = _cost(kernels)
     one_block = single_block_cost(kernels) if single_block else None
-    if one_block is not None and one_block * SINGLE_BLOCK_MARGIN < launched:
-        return Metrics(tuple(kernels), one_block, depth, coalesced, host, True, launched)
-    return Metrics(tuple(kernels), launched, depth, coalesced, host, False, launched)
+    if one_block is not None and one_block * SINGLE_BLOCK_MARGIN >= launched:
+        one_block = None                        # launches are not worth replacing
+    return Metrics(tuple(kernels), launched if one_block is None else one_block, depth,
+                   coalesced, host, one_block is not None, launched)

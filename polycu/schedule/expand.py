@@ -42,12 +42,12 @@ from typing import Callable
 
 import islpy as isl
 import networkx as nx
-from pycparser import c_ast, c_generator
+from pycparser import c_ast
 
 from ..deps import (ArrayDependences, Dependences, array_dependences, compute_dependences,
                     universes)
 from ..diagnostics import Reporter
-from ..frontend.conditions import one_line
+from ..frontend.conditions import body_text
 from ..model import MAY_WRITE, Access, Array, Scop, Statement, equal_prefix, maps_of
 from .cells import c_expression, cells_of
 from .copyout import Copy, copy_out
@@ -141,8 +141,7 @@ def _rewrite(statement: Statement, moved: Callable[[Access], bool], array: Array
                                         for a in statement.accesses) \
         else statement.reduction_array
     return replace(statement, body=body, accesses=tuple(accesses),
-                   text=one_line(body) if isinstance(body, c_ast.If)   # data-dependent
-                   else c_generator.CGenerator().visit(body),
+                   text=body_text(body),
                    reduction_array=reduction_array)
 
 
