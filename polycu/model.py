@@ -22,6 +22,48 @@ from .diagnostics import Location
 READ, WRITE, MAY_WRITE = "read", "write", "may_write"
 
 
+@dataclass(frozen=True)
+class Field:
+    """One field of a structure type: a scalar or an array of scalars of constant
+    extents (decimal C text)."""
+
+    name: str
+    element_type: str
+    extents: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StructType:
+    """A structure type the SCoP uses: its C spelling (``struct point`` or a typedef
+    name) and its fields in declaration order, so that code generation and the
+    runtimes can define it again with the same layout."""
+
+    spelling: str
+    fields: tuple[Field, ...]
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def definition(self) -> str:
+        """The C definition (``typedef struct { ... } T;`` for a typedef name)."""
+        body = " ".join(f"{f.element_type} {f.name}" + "".join(f"[{e}]" for e in f.extents)
+                        + ";" for f in self.fields)
+        if self.spelling.startswith("struct "):
+            return f"{self.spelling} {{ {body} }};"
+        return f"typedef struct {{ {body} }} {self.spelling};"
+
+
+@dataclass(frozen=True)
+class Member:
+    """Where a field array of the model lives: field ``field`` of the struct variable
+    ``variable`` (declared with extents ``outer``, ``(None,)`` for a pointer)."""
+
+    variable: str
+    struct: StructType
+    outer: tuple[str | None, ...]
+    field: str
+
+
 @dataclass(frozen=True, eq=False)
 class Array:
     """An array (or a 0-d scalar) touched by the SCoP.
@@ -35,6 +77,12 @@ class Array:
     run (a scalar local to the function, its address never taken, never referenced
     after the SCoP; or declared inside it): later phases may then give each GPU
     thread its own copy instead of one shared cell.
+
+    ``member`` says that the array is one field of a struct variable: its indices are
+    the variable's followed by the field's (``b[i][j].c[k][l]`` is ``b_c[i, j, k,
+    l]``), so that fields never alias and dependences stay exact per field.  The
+    contract passes the variable itself (``storages``): an ``Array`` whose
+    ``struct`` is its type and whose ``extents`` are the variable's.
     """
 
     name: str
@@ -44,6 +92,8 @@ class Array:
     location: Location | None = None
     local: bool = False
     dead_after: bool = False
+    member: Member | None = None
+    struct: StructType | None = None
 
     @property
     def rank(self) -> int:
@@ -193,6 +243,28 @@ class Scop:
         return self.schedule.get_map().intersect_domain(self.domain())
 
 
+def storages(scop: Scop) -> tuple[Array, ...]:
+    """The storage of the SCoP's arrays, in ``Scop.arrays`` order: each array itself,
+    but the field arrays of one struct variable replaced by the variable (where its
+    first field is): what the host function takes, copies and frees."""
+    result: list[Array] = []
+    seen: set[str] = set()
+    for array in scop.arrays:
+        member = array.member
+        if member is None:
+            result.append(array)
+        elif member.variable not in seen:
+            seen.add(member.variable)
+            result.append(Array(member.variable, member.struct.spelling, member.outer, None,
+                                array.location, struct=member.struct))
+    return tuple(result)
+
+
+def storage_names(scop: Scop) -> dict[str, str]:
+    """Each array's storage: the struct variable of a field array, else the array."""
+    return {a.name: a.member.variable if a.member else a.name for a in scop.arrays}
+
+
 def format_scop(scop: Scop) -> str:
     """A readable dump of the model (``polycu --dump-scop``)."""
     lines = [f"scop {scop.name}  (function {scop.function}, {scop.source} "
@@ -203,6 +275,8 @@ def format_scop(scop: Scop) -> str:
     for a in scop.arrays:
         dims = "".join(f"[{e if e is not None else ''}]" for e in a.extents)
         extra = " (local)" if a.local else " (dead after)" if a.dead_after else ""
+        if a.member is not None:
+            extra += f" (field {a.member.field} of {a.member.variable})"
         lines.append(f"    {a.element_type} {a.name}{dims}{extra}")
     lines.append("  statements:")
     for s in scop.statements:

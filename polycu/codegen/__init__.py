@@ -24,6 +24,7 @@ from .splice import call_site, indentation, splice
 from .cuda import layouts
 from .kernel import kernel_source
 from .single_block import block_kernel_name, block_kernel_source
+from .transfers import struct_definitions
 from .objects import DEVICE_HELPERS, HOST_HELPERS as OBJECT_HELPERS, constant_declarations, \
     reads_objects
 from .description import VERSION, describe
@@ -76,9 +77,11 @@ def generate(source: str, text: str, placements: Sequence[Placement]) -> Generat
             if constant_declarations(placement) else []
         if helpers and DEVICE_HELPERS.rstrip() not in device_parts:
             device_parts += helpers
-        device_parts += declared + list(sources.values())
+        types = struct_definitions(scop)
+        device_parts += [t for t in types if t not in device_parts] + declared \
+            + list(sources.values())
         host_parts.append(host_source)
-        device_source = "\n\n".join([device_parts[0]] + helpers + declared
+        device_source = "\n\n".join([device_parts[0]] + types + helpers + declared
                                     + list(sources.values())) + "\n"
         moves = host.transfers(program, arrays, host.device_prefix(scop))
         scops.append(describe(program, arrays, moves, device_source, host_source, sources,

@@ -32,8 +32,9 @@ from pycparser import c_ast, c_generator
 from ..diagnostics import error
 from ..frontend.conditions import one_line
 from ..frontend.ctype import INT, parse_type
+from ..frontend.members import subscripts_of
 from ..memory import passed_by_value
-from ..model import Access, Array, Scop, Statement
+from ..model import Access, Array, Scop, Statement, storages
 from .ast import Block, Expr, For, If, Node, User, expr_of
 
 INDENT = "  "
@@ -195,7 +196,7 @@ def layouts(scop: Scop) -> dict[str, Layout]:
     """The device view of every array of the SCoP."""
     wide = index_type(scop) != "int"
     result = {}
-    for array in scop.arrays:
+    for array in scop.arrays + tuple(a for a in storages(scop) if a.struct is not None):
         if any(e is None for e in array.extents[1:]):
             raise error(f"array '{array.name}' is a pointer to pointers; code generation "
                         "needs contiguous row-major arrays", array.location)
@@ -235,6 +236,17 @@ def _simple(text: str) -> bool:
     return re.fullmatch(r"[A-Za-z_]\w*|\d+", text) is not None
 
 
+def member_text(layout: Layout, subscripts: list[str]) -> str:
+    """A field array's element as C indexes it in the struct variable (passed as a
+    flat pointer to its structs): ``b[lin(i, j)].c[k][l]`` for ``b_c[i, j, k, l]``."""
+    member = layout.array.member
+    assert member is not None
+    k = len(member.outer)
+    outer = linearise(subscripts[:k], layout.extents[:k], layout.wide) if k else "0"
+    return f"{member.variable}[{outer}].{member.field}" + "".join(f"[{s}]"
+                                                               for s in subscripts[k:])
+
+
 # -- statement bodies ---------------------------------------------------------------------
 
 class _BodyPrinter(c_generator.CGenerator):
@@ -255,10 +267,21 @@ class _BodyPrinter(c_generator.CGenerator):
         access = self.accesses.get(id(n))
         if access is not None and id(n) in self.promoted:
             return self.promoted[id(n)]
+        if access is not None and self.arrays[access.array].array.member is not None:
+            return member_text(self.arrays[access.array], [])
         if access is not None:
             plain = self.arrays[access.array].by_value or access.array in self.private
             return n.name if plain else f"{n.name}[0]"
         return self.values.get(n.name, n.name)
+
+    def visit_StructRef(self, n: c_ast.StructRef) -> str:
+        access = self.accesses.get(id(n))
+        if access is None:
+            return super().visit_StructRef(n)
+        if id(n) in self.promoted:
+            return self.promoted[id(n)]
+        return member_text(self.arrays[access.array],
+                           [self._subscript(s) for s in subscripts_of(n)])
 
     def visit_ArrayRef(self, n: c_ast.ArrayRef) -> str:
         access = self.accesses.get(id(n))
@@ -266,13 +289,10 @@ class _BodyPrinter(c_generator.CGenerator):
             return super().visit_ArrayRef(n)
         if id(n) in self.promoted:
             return self.promoted[id(n)]
-        subscripts: list[str] = []
-        node: c_ast.Node = n
-        while isinstance(node, c_ast.ArrayRef):
-            subscripts.append(self._subscript(node.subscript))
-            node = node.name
+        subscripts = [self._subscript(s) for s in subscripts_of(n)]
         layout = self.arrays[access.array]
-        subscripts.reverse()
+        if layout.array.member is not None:
+            return member_text(layout, subscripts)
         if access.array in self.views:      # a 2-D texture or surface: A(row, column)
             row = linearise(subscripts[:-1], layout.extents[:-1], layout.wide) \
                 if len(subscripts) > 1 else "0"

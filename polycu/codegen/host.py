@@ -9,28 +9,23 @@ row-major pointer, scalars as a pointer to one element) for the .cu, and the ori
 file with each SCoP's lines replaced by a call to it: C for a C compiler, which sees
 the host function through a block-scope declaration at the call.
 
-Transfers: an array is copied in when some element is read before it is written
-(``live_in``) or when it is written but the SCoP's must-writes do not cover the whole
-copied block (the copy-out would otherwise return stale device memory for the
-elements it does not write); it is copied out when it is written.  Read-only scalars
-never go to device memory: kernels take them by value; nor do privatised scalars
-(dead after the SCoP, a local variable of each thread).
+What is copied in and out: ``transfers.py``; a struct variable travels whole (its
+kernel description entry lists its fields under ``struct``).
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop, sets_of
+from ..model import Scop, storage_names, storages
 from ..frontend.ctype import parse_type, range_constraint
 from .ast import Block, Expr, For, If, Node, User, expr_of, grid_exprs, host_ast, to_expr
 from .cuda import INDENT, Layout, c_expr, index_type
 from .kernel import kernel_args
 from .single_block import block_kernel_entry, block_launch
+from .transfers import Transfer, device_prefix, paren, struct_fields, transfers
 from . import objects
 from ..memory import Placement
 
@@ -108,86 +103,8 @@ def prologue(source: str) -> str:
     return PROLOGUE % {"source": source}
 
 
-@dataclass(frozen=True)
-class Transfer:
-    """How one array travels: device name, element count (C), copy in / copy out."""
-
-    array: Array
-    device: str
-    count: str             # element count, C
-    copy_in: bool
-    copy_out: bool
-    temp: bool
-
-    @property
-    def intent(self) -> str:
-        if self.temp:
-            return "temp"
-        return {(True, True): "inout", (True, False): "in", (False, True): "out"}.get(
-            (self.copy_in, self.copy_out), "in")
-
-
 def host_function_name(scop: Scop) -> str:
     return f"{scop.name}_gpu"
-
-
-def _footprint_rows(scop: Scop, array: Array) -> isl.PwAff:
-    """max(0, 1 + max index of dimension 0 over every access of the array)."""
-    accessed = scop.reads().union(scop.may_writes()).range()
-    sets = [s for s in sets_of(accessed) if s.get_tuple_name() == array.name]
-    zero = isl.PwAff.zero_on_domain(isl.LocalSpace.from_space(scop.context.get_space()))
-    if not sets:  # no statement instance accesses it for any parameter value
-        return zero.intersect_domain(scop.context)
-    rows = sets[0].dim_max(0).add_constant_val(isl.Val(1))
-    return rows.union_max(zero.intersect_domain(scop.context))
-
-
-# The copied block { A[i] : 0 <= i_k < n_k } needs no copy-in when the SCoP's must-writes
-# cover it for every parameter value (an unknown outer extent is never covered).
-def _covered(scop: Scop, array: Array) -> bool:
-    if array.extent_set is None:
-        return False
-    block = array.extent_set.intersect_params(scop.context)
-    written = isl.UnionSet.from_set(block).intersect(scop.must_writes().range())
-    sets = sets_of(written)
-    return bool(sets) and block.is_subset(sets[0])
-
-
-def transfers(program: GpuProgram, arrays: dict[str, Layout], prefix: str
-              ) -> tuple[Transfer, ...]:
-    """Device buffers of the SCoP's arrays (read-only and private scalars have none)."""
-    scop, deps = program.scop, program.deps
-    live_in = deps.live_in_arrays()
-    written = {a.array for s in scop.statements for a in s.writes}
-    private = program.private
-    result = []
-    for array in scop.arrays:
-        layout = arrays[array.name]
-        if layout.by_value or array.name in private:
-            continue
-        count = " * ".join(["(size_t)1"] + [paren(c) for c in _count_factors(scop, array, layout)])
-        device = prefix + array.name
-        if array.local:
-            result.append(Transfer(array, device, count, False, False, True))
-            continue
-        copy_in = array.name in live_in or (array.name in written and not _covered(scop, array))
-        result.append(Transfer(array, device, count, copy_in, array.name in written,
-                               False))
-    return tuple(result)
-
-
-def _count_factors(scop: Scop, array: Array, layout: Layout) -> list[str]:
-    """The C text of each dimension's size; an unknown outer one from the footprint."""
-    return [c_expr(expr_of(_footprint_rows(scop, array), scop.context), host=True)
-            if extent is None else extent for extent in layout.extents]
-
-
-def device_prefix(scop: Scop) -> str:
-    names = {a.name for a in scop.arrays} | set(scop.parameters)
-    prefix = "dev_"
-    while any(n.startswith(prefix) for n in names):
-        prefix = "polycu_" + prefix
-    return prefix
 
 
 #: Prefix of a host-function parameter that is converted to the index type on entry.
@@ -203,7 +120,7 @@ def signature(scop: Scop) -> list[tuple[str, str]]:
     for p in scop.parameters:
         ctype = scop.parameter_type(p)
         params.append((ctype, p if ctype == itype else ARGUMENT + p))
-    params += [(f"{a.element_type} *", a.name) for a in scop.arrays if not a.local]
+    params += [(f"{a.element_type} *", a.name) for a in storages(scop) if not a.local]
     return params
 
 
@@ -299,9 +216,11 @@ def host_program(program: GpuProgram, arrays: dict[str, Layout],
     scop = program.scop
     moves = transfers(program, arrays, device_prefix(scop)) if moves is None else moves
     by_name = {t.array.name: t for t in moves}
-    live_in, live_out = program.deps.live_in_arrays(), program.deps.live_out_arrays()
+    own = storage_names(scop)
+    live_in = {own[n] for n in program.deps.live_in_arrays()}
+    live_out = {own[n] for n in program.deps.live_out_arrays()}
     entries = []
-    for array in scop.arrays:
+    for array in storages(scop):
         move = by_name.get(array.name)
         entries.append({
             "name": array.name, "element_type": array.element_type,
@@ -312,6 +231,7 @@ def host_program(program: GpuProgram, arrays: dict[str, Layout],
             "by_value": arrays[array.name].by_value, "local": array.local,
             "private": array.name in program.private,
             "device": move.device if move else None,
+            **({"struct": struct_fields(array.struct)} if array.struct else {}),
         })
     return {"name": scop.name, "host_function": host_function_name(scop),
             "parameters": list(scop.parameters), "index_type": index_type(scop),
@@ -443,8 +363,3 @@ def _launch(node: Mapping[str, Any], kernel: Mapping[str, Any], device: Mapping[
         f"{INDENT}{launch}({name}, polycu_grid, polycu_block, {', '.join(values)});",
         f"{INDENT}POLYCU_CHECK_LAUNCH({name});",
         *(INDENT + line for line in objects.after_launch(found, used, device)), "}"]
-
-
-def paren(text: str) -> str:
-    """``text`` in parentheses unless it is one word."""
-    return text if re.fullmatch(r"\w+", text) else f"({text})"

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..gpu.kernel import GpuProgram, Kernel
+from ..model import Array, Scop
 from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, SURFACE, TEXTURE_2D,
                       KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
@@ -60,6 +61,9 @@ def kernel_args(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout],
         layout = arrays[array.name]
         if array.name not in used or layout.by_value:
             continue
+        if array.member is not None:
+            args += struct_arg(program.scop, array, kernel.writes, args)
+            continue
         kind = memory.of(array.name).kind if memory is not None else None
         if kind == CONSTANT:
             continue
@@ -75,6 +79,21 @@ def kernel_args(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout],
         args.append(KernelArg(array.name, f"{const}{array.element_type} *{restrict}",
                               "array", array.name))
     return tuple(args)
+
+
+def struct_arg(scop: Scop, array: Array, writes: frozenset[str] | set[str],
+               args: list[KernelArg]) -> list[KernelArg]:
+    """The struct variable holding field array ``array`` as a kernel parameter (``const``
+    where the kernel writes none of its fields), unless ``args`` has it already."""
+    member = array.member
+    assert member is not None
+    if any(a.name == member.variable for a in args):
+        return []
+    written = any(scop.array(n).member is not None
+                  and scop.array(n).member.variable == member.variable for n in writes)
+    const = "" if written else "const "
+    return [KernelArg(member.variable, f"{const}{member.struct.spelling} *__restrict__",
+                      "array", member.variable)]
 
 
 def _cell(array: str, subscripts: tuple[Expr, ...], layout: Layout) -> str:

@@ -31,7 +31,7 @@ from ..gpu.kernel import AXES, GpuProgram, Kernel
 from ..memory import Placement
 from .ast import User, grid_exprs, host_ast
 from .cuda import INDENT, Layout, c_expr, index_type, print_node
-from .kernel import KernelArg, kernel_text
+from .kernel import KernelArg, kernel_text, struct_arg
 
 
 def block_kernel_name(program: GpuProgram) -> str:
@@ -50,7 +50,9 @@ def block_kernel_args(program: GpuProgram, arrays: dict[str, Layout]) -> tuple[K
     args += [KernelArg(a.name, a.element_type, "scalar", a.name) for a in scop.arrays
              if a.name in used and arrays[a.name].by_value]
     for array in scop.arrays:
-        if array.name in used and not arrays[array.name].by_value:
+        if array.name in used and array.member is not None:
+            args += struct_arg(scop, array, written, args)
+        elif array.name in used and not arrays[array.name].by_value:
             const = "" if array.name in written else "const "
             args.append(KernelArg(array.name, f"{const}{array.element_type} *__restrict__",
                                   "array", array.name))

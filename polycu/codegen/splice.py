@@ -8,7 +8,7 @@ extents the kernels were generated for, and calls it.
 """
 from __future__ import annotations
 
-from ..model import Scop
+from ..model import Scop, storages
 from .cuda import INDENT, Layout
 from .host import host_function_name, paren, signature
 
@@ -17,7 +17,7 @@ def _shape_checks(scop: Scop, arrays: dict[str, Layout]) -> list[str]:
     """Runtime checks that the program's arrays have the element type and inner
     extents the kernels were generated for (folded away by the compiler when true)."""
     lines = []
-    for array in scop.arrays:
+    for array in storages(scop):
         if array.local:
             continue
         name, etype = array.name, array.element_type
@@ -41,7 +41,7 @@ def call_site(scop: Scop, arrays: dict[str, Layout], indent: str) -> list[str]:
     """What replaces the SCoP's lines: declarations of the .cu's functions it calls,
     shape checks and the call of the host function."""
     args = list(scop.parameters)
-    for array in scop.arrays:
+    for array in storages(scop):
         if array.local:
             continue
         ref = f"&{array.name}" if array.is_scalar else array.name

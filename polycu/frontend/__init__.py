@@ -11,7 +11,8 @@ The modules in order, each importing only modules listed before it:
   SCoPs are (``#pragma scop`` or found automatically); ``liveness.py``: what the
   code around a SCoP does with its variables.
 - ``reductions.py``, ``conditions.py`` (an ``if`` on values read: one
-  statement with may-writes), ``accesses.py`` and ``builder.py``: statements,
+  statement with may-writes), ``members.py`` (structure members: one array per
+  field), ``accesses.py`` and ``builder.py``: statements,
   their accesses, domains and the schedule; ``inline_body.py`` and ``inline.py``: calls
   of the file's functions replaced by their bodies before the statements are
   built; ``scop.py``: the steps in order, and the ``Scop`` with its arrays and

@@ -25,6 +25,7 @@ from ..model import MAY_WRITE, READ, WRITE, Access
 from .calls import PURE_FUNCTIONS, Prototype
 from .conditions import conjuncts
 from .ctype import LDOUBLE, parse_type
+from .members import MemberRef, Members, member_ref
 from .symbols import Symbol
 from .syntax import Unsupported, c_text
 
@@ -36,6 +37,7 @@ class Names(Protocol):
     locals: dict[str, Symbol]
     functions: dict[str, Prototype]
     accessed: dict[str, Location]
+    members: Members
 
     def loc(self, node: c_ast.Node | None) -> Location: ...
 
@@ -159,7 +161,7 @@ class AccessCollector:
                               "is not supported", self.b.loc(node))
 
     def expression(self, node: c_ast.Node, kind: str = READ) -> None:
-        if isinstance(node, (c_ast.ArrayRef, c_ast.ID)):
+        if isinstance(node, (c_ast.ArrayRef, c_ast.ID, c_ast.StructRef)):
             self.reference(node, kind)
         elif isinstance(node, c_ast.Constant):
             return
@@ -199,14 +201,18 @@ class AccessCollector:
         elif isinstance(node, c_ast.Assignment):
             raise Unsupported(node, "assignment inside an expression is not supported",
                               self.b.loc(node))
-        elif isinstance(node, c_ast.StructRef):
-            raise Unsupported(node, f"structure member access '{c_text(node)}' is not "
-                              "supported in a SCoP", self.b.loc(node))
         else:
             raise Unsupported(node, f"{type(node).__name__} is not supported in a SCoP",
                               self.b.loc(node))
 
     def reference(self, node: c_ast.Node, kind: str) -> None:
+        try:
+            member = member_ref(node)
+        except Unsupported as exc:
+            raise Unsupported(node, exc.message, self.b.loc(node)) from None
+        if member is not None:
+            self.member(node, member, kind)
+            return
         if isinstance(node, c_ast.ID):
             base, subscripts = node, []
         elif isinstance(node, c_ast.ArrayRef):
@@ -230,6 +236,10 @@ class AccessCollector:
         sym = self.b.locals.get(name) or self.b.symbols.get(name)
         if sym is None:
             raise Unsupported(node, f"'{name}' is not declared", self.b.loc(node))
+        if self.b.members.is_struct(sym):
+            raise Unsupported(node, f"structure '{c_text(node)}' used as a whole (a whole "
+                              "structure assigned or read as one value) is not supported in a "
+                              "SCoP; use its fields", self.b.loc(node))
         if parse_type(sym.element_type) == LDOUBLE:
             raise Unsupported(node, f"'{name}' is a long double: CUDA has no long double "
                               "arithmetic (it would compute in double)", self.b.loc(node))
@@ -239,6 +249,22 @@ class AccessCollector:
             raise Unsupported(node, f"'{c_text(node)}' uses {len(subscripts)} of "
                               f"{len(sym.extents)} subscripts: {what} is not supported",
                               self.b.loc(node))
+        self.record(node, name, subscripts, kind)
+
+    def member(self, node: c_ast.Node, ref: MemberRef, kind: str) -> None:
+        """Record a reference to a structure member: to its field array (members.py)."""
+        sym = self.b.locals.get(ref.variable.name) or self.b.symbols.get(ref.variable.name)
+        if sym is None:
+            raise Unsupported(node, f"'{ref.variable.name}' is not declared", self.b.loc(node))
+        try:
+            name, _, _ = self.b.members.access(ref, sym, node)
+        except Unsupported as exc:
+            raise Unsupported(node, exc.message, self.b.loc(node)) from None
+        self.record(node, name, ref.outer + ref.inner, kind)
+
+    def record(self, node: c_ast.Node, name: str, subscripts: list[c_ast.Node],
+               kind: str) -> None:
+        """Add the access of ``node`` to element ``subscripts`` of model array ``name``."""
         bounds = self.bounds()
         pieces = [self.b.affine(s, self.iterators, bounds) for s in subscripts]
         relation = access_map(self.space, name, pieces)

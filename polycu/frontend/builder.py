@@ -33,6 +33,7 @@ from .accesses import AccessCollector
 from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
 from .conditions import body_text, check_branches, conjunction, conjuncts
+from .members import Members
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
 from .symbols import Symbol, decode_type
@@ -55,6 +56,7 @@ class Builder:
     statements: list[Statement] = field(default_factory=list)
     locals: dict[str, Symbol] = field(default_factory=dict)
     accessed: dict[str, Location] = field(default_factory=dict)
+    members: Members = field(default_factory=lambda: Members({}, {}, set()))
 
     # -- names --------------------------------------------------------------
     def loc(self, node: c_ast.Node | None) -> Location:
@@ -81,7 +83,12 @@ class Builder:
         or an array's element type."""
         if name in self.iterator_types:
             return self.iterator_types[name]
-        sym = self.locals.get(name) or self.symbols.get(name)
+        variable, _, field_name = name.partition(".")     # 'V.F': field F of V
+        sym = self.locals.get(variable) or self.symbols.get(variable)
+        if sym is not None and field_name:
+            struct = self.members.types.get(sym.element_type)
+            found = struct.field(field_name) if struct is not None else None
+            return parse_type(found.element_type) if found is not None else None
         return parse_type(sym.element_type) if sym is not None else None
 
     def env(self, iterators: Sequence[str], bounds: isl.Set | None = None) -> AffineEnv:
@@ -200,6 +207,9 @@ class Builder:
         if sym is None:
             raise Unsupported(node, f"declaration of '{node.name}' inside a SCoP is not "
                               "supported", self.loc(node))
+        if self.members.is_struct(sym):
+            raise Unsupported(node, f"structure '{node.name}' declared inside a SCoP is not "
+                              "supported: declare it before the SCoP", self.loc(node))
         element, extents, _ = decode_type(node.type, self.typedefs)
         if (element, [c_text(e) for e in extents if e is not None]) != \
                 (sym.element_type, [c_text(e) for e in sym.extents if e is not None]):
@@ -407,18 +417,23 @@ def universe() -> isl.Set:
 
 
 def build(items: Sequence[c_ast.Node], symbols: dict[str, Symbol], source: str,
-          typedefs: dict[str, str], functions: dict[str, Prototype]
+          typedefs: dict[str, str], functions: dict[str, Prototype],
+          structs: dict[str, c_ast.Struct] | None = None
           ) -> tuple[Builder, isl.Schedule | None]:
     """The builder after building ``items`` and their schedule (None: no statement);
-    raises ``Unsupported`` for a construct outside the model."""
-    builder = Builder(symbols, written_names(items), source, "S", typedefs, functions)
+    raises ``Unsupported`` for a construct outside the model.  ``structs``: the
+    structure definitions of the file, by spelling (for members, ``members.py``)."""
+    members = Members(structs or {}, typedefs, set(symbols))
+    builder = Builder(symbols, written_names(items), source, "S", typedefs, functions,
+                      members=members)
     return builder, builder.items(list(items), (), universe())
 
 
 def forms_scop(items: list[c_ast.Node], symbols: dict[str, Symbol], source: str,
-               typedefs: dict[str, str], functions: dict[str, Prototype]) -> bool:
+               typedefs: dict[str, str], functions: dict[str, Prototype],
+               structs: dict[str, c_ast.Struct] | None = None) -> bool:
     """Whether block items build into a SCoP with at least one statement."""
     try:
-        return build(items, symbols, source, typedefs, functions)[1] is not None
+        return build(items, symbols, source, typedefs, functions, structs)[1] is not None
     except Unsupported:
         return False

@@ -27,7 +27,7 @@ from .affine import cast_type, is_int_literal
 from .ctype import (DOUBLE, FLOAT, INT, LDOUBLE, ULONG, Arith, common, literal_type,
                     parse_type, promote, resolve_typedefs)
 from .preprocess import FAKELIBC
-from .syntax import base_name
+from .syntax import value_name
 
 #: C library functions without side effects that statements may call.
 PURE_FUNCTIONS = frozenset(
@@ -111,8 +111,8 @@ class ExpressionTypes:
             return literal(node)
         if isinstance(node, c_ast.ID):
             return self.name_type(node.name)
-        if isinstance(node, c_ast.ArrayRef):
-            name = base_name(node)
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            name = value_name(node)
             return self.name_type(name) if name is not None else None
         if isinstance(node, c_ast.Cast):
             return cast_type(node, self.typedefs)

@@ -59,7 +59,7 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
         expand = partial(inliner.inline, function=func, symbols=symbols)
         if use_auto:
             builds = partial(_forms_scop, expand=expand, source=source, typedefs=typedefs,
-                             functions=declared)
+                             functions=declared, structs=unit.structs)
             regions = auto_regions(func, source, lines, builds)
         else:
             regions = [r for r in pragma if r.function == name]
@@ -68,7 +68,7 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
             iterators_read_after(region, source)
             dead = dead_after(region, symbols, set(unit.globals))
             scops.append(_build_scop(region, expand, source, len(scops), context, dead,
-                                     typedefs, declared))
+                                     typedefs, declared, unit.structs))
     return scops
 
 
@@ -78,23 +78,25 @@ Expand = Callable[[Sequence[c_ast.Node]], tuple[list[c_ast.Node], dict[str, Symb
 
 
 def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,
-                typedefs: dict[str, str], functions: dict[str, Prototype]) -> bool:
+                typedefs: dict[str, str], functions: dict[str, Prototype],
+                structs: dict[str, c_ast.Struct]) -> bool:
     """Whether block items, their calls inlined, build into a SCoP with a statement."""
     try:
         inlined, symbols = expand(items)
     except Unsupported:
         return False
-    return forms_scop(inlined, symbols, source, typedefs, functions)
+    return forms_scop(inlined, symbols, source, typedefs, functions, structs)
 
 
 def _build_scop(region: Region, expand: Expand, source: str, index: int,
                 context: str | None, dead_scalars: frozenset[str],
-                typedefs: dict[str, str], functions: dict[str, Prototype]) -> Scop:
+                typedefs: dict[str, str], functions: dict[str, Prototype],
+                structs: dict[str, c_ast.Struct]) -> Scop:
     """The Scop of one region (``index``: how many SCoPs the file had before it); the
     model is built from its items with the calls of the file's functions inlined."""
     try:
         items, symbols = expand(region.items)
-        builder, schedule = build(items, symbols, source, typedefs, functions)
+        builder, schedule = build(items, symbols, source, typedefs, functions, structs)
     except Unsupported as exc:
         raise error(exc.message + provenance(exc.node),
                     exc.location or region.location) from None
@@ -186,17 +188,25 @@ def _array(builder: Builder, name: str, loc: Location,
     """The Array of a referenced name, and the parameter constraint that its extents
     are non-negative (a C99 VLA dimension never has a negative size); a local of the
     SCoP is dead after it, like the function's scalars named in ``dead_scalars``."""
+    member = builder.members.members.get(name)
     local = name in builder.locals
-    sym = builder.locals.get(name) or builder.symbols[name]
-    extents = tuple(None if e is None else c_text(e) for e in sym.extents)
+    sym = builder.locals.get(name) or builder.symbols[member.variable if member else name]
+    nodes = tuple(sym.extents)
+    element = sym.element_type
+    if member is not None:       # a field array: the variable's extents, then the field's
+        found = member.struct.field(member.field)
+        assert found is not None
+        nodes += tuple(c_ast.Constant("int", e) for e in found.extents)
+        element = found.element_type
+    extents = tuple(None if e is None else c_text(e) for e in nodes)
     extent_set: isl.Set | None = None
-    dims = tuple(f"i{k}" for k in range(len(sym.extents)))
+    dims = tuple(f"i{k}" for k in range(len(nodes)))
     env = AffineEnv(dims, builder.is_param, builder.type_of, builder.typedefs)
     valid = isl.Set("{ : }")
-    if all(e is not None for e in sym.extents):
+    if all(e is not None for e in nodes):
         try:
             extent_set = env.universe()
-            for k, node in enumerate(sym.extents):
+            for k, node in enumerate(nodes):
                 size = to_pwaff(node, env)
                 if size.is_cst() and size.lt_set(env.constant(0)).is_equal(env.universe()):
                     raise error(f"array '{name}' has a negative size '{c_text(node)}' in "
@@ -208,9 +218,9 @@ def _array(builder: Builder, name: str, loc: Location,
             extent_set = extent_set.set_tuple_name(name)
         except NotAffine:
             extent_set = None
-    dead = local or (name in dead_scalars and not extents)
-    return Array(name, sym.element_type, extents, extent_set, sym.location or loc, local,
-                 dead), valid
+    dead = local or (name in dead_scalars and not extents and member is None)
+    return Array(name, element, extents, extent_set, sym.location or loc, local,
+                 dead, member), valid
 
 
 def _context(params: tuple[str, ...], valid: list[isl.Set], user: str | None,

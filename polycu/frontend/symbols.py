@@ -62,6 +62,9 @@ def decode_type(decl_type: c_ast.Node, typedefs: dict[str, str]
             break
     if isinstance(node, c_ast.TypeDecl) and isinstance(node.type, c_ast.IdentifierType):
         element = resolve_typedefs(node.type.names, typedefs)
+    elif isinstance(node, c_ast.TypeDecl) and isinstance(node.type, (c_ast.Struct, c_ast.Union)):
+        keyword = "struct" if isinstance(node.type, c_ast.Struct) else "union"
+        element = f"{keyword} {node.type.name}" if node.type.name else f"<anonymous {keyword}>"
     elif isinstance(node, c_ast.TypeDecl):
         element = type(node.type).__name__
     elif isinstance(node, c_ast.FuncDecl):
@@ -74,15 +77,27 @@ def decode_type(decl_type: c_ast.Node, typedefs: dict[str, str]
 class _SymbolCollector(c_ast.NodeVisitor):
     """Every variable declaration under a node (parameters and locals of a function)."""
 
-    def __init__(self, typedefs: dict[str, str], default_file: str):
+    def __init__(self, typedefs: dict[str, str], default_file: str,
+                 structs: dict[str, c_ast.Struct]):
         self.typedefs = typedefs
         self.default_file = default_file
+        self.structs = structs
         self.symbols: dict[str, Symbol] = {}
 
     def visit_Typedef(self, node: c_ast.Typedef) -> None:
         etype, extents, _ = decode_type(node.type, self.typedefs)
+        inner = getattr(node.type, "type", None)
+        if etype == "<anonymous struct>" and isinstance(inner, c_ast.Struct) \
+                and inner.decls is not None:
+            etype = node.name             # typedef struct { ... } T: the type is spelt T
+            self.structs[etype] = inner
         if not extents:
             self.typedefs[node.name] = etype
+        self.generic_visit(node)
+
+    def visit_Struct(self, node: c_ast.Struct) -> None:
+        if node.name is not None and node.decls is not None:
+            self.structs[f"struct {node.name}"] = node
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.name is not None and not isinstance(node.type, c_ast.FuncDecl):
@@ -104,25 +119,29 @@ class _SymbolCollector(c_ast.NodeVisitor):
 
 @dataclass
 class Symbols:
-    """The declarations of one translation unit (see the module docstring)."""
+    """The declarations of one translation unit (see the module docstring); ``structs``
+    the definition of each structure type by its spelling (``struct point``, or the
+    name of a typedef of an anonymous structure)."""
 
     typedefs: dict[str, str] = field(default_factory=dict)
     globals: dict[str, Symbol] = field(default_factory=dict)
     functions: list[tuple[c_ast.FuncDef, dict[str, Symbol]]] = field(default_factory=list)
+    structs: dict[str, c_ast.Struct] = field(default_factory=dict)
 
 
 def collect_symbols(ast: c_ast.FileAST, source: str) -> Symbols:
     """The typedefs, the globals and each function's visible variables, in file order
     (a function sees the globals declared before it; typedefs are shared by all)."""
     typedefs: dict[str, str] = {}
-    globals_ = _SymbolCollector(typedefs, source)
+    structs: dict[str, c_ast.Struct] = {}
+    globals_ = _SymbolCollector(typedefs, source, structs)
     functions: list[tuple[c_ast.FuncDef, dict[str, Symbol]]] = []
     for ext in ast.ext:
         if isinstance(ext, c_ast.FuncDef):
-            local = _SymbolCollector(typedefs, source)
+            local = _SymbolCollector(typedefs, source, structs)
             local.symbols = dict(globals_.symbols)
             local.visit(ext)
             functions.append((ext, local.symbols))
         else:
             globals_.visit(ext)
-    return Symbols(typedefs, globals_.symbols, functions)
+    return Symbols(typedefs, globals_.symbols, functions, structs)

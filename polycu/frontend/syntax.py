@@ -48,9 +48,21 @@ class Unsupported(Exception):
 
 
 def base_name(node: c_ast.Node) -> str | None:
-    """The variable an lvalue such as ``A[i][j]`` or ``x`` refers to (None: not a name)."""
+    """The variable an lvalue such as ``A[i][j]``, ``x`` or ``b[i].c[k]`` refers to
+    (None: not a name)."""
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else None
+
+
+def value_name(node: c_ast.Node) -> str | None:
+    """What gives a reference's value its type: ``V.F`` for a member ``F`` of variable
+    ``V`` (``b[i].c[k]``), else the variable's name (None: not a variable)."""
     while isinstance(node, c_ast.ArrayRef):
         node = node.name
+    if isinstance(node, c_ast.StructRef):
+        variable = base_name(node.name)
+        return None if variable is None else f"{variable}.{node.field.name}"
     return node.name if isinstance(node, c_ast.ID) else None
 
 
@@ -92,6 +104,9 @@ def free_names(items: Iterable[c_ast.Node]) -> set[str]:
         def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
             if node.args is not None:
                 self.visit(node.args)
+
+        def visit_StructRef(self, node: c_ast.StructRef) -> None:
+            self.visit(node.name)              # the field is no variable
 
         def visit_Decl(self, node: c_ast.Decl) -> None:
             declared.add(node.name)

@@ -267,6 +267,8 @@ def _illegal(scop: Scop, kernel: Kernel, array: Array, kind: str, used: int,
         return "the kernel writes it"
     if kind == READ_ONLY:
         return ""
+    if array.member is not None:
+        return f"a field of '{array.member.variable}', which the kernel reads in place"
     if shape is None:
         return "its extents are not constants"
     if texel(array) is None:

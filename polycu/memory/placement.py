@@ -221,11 +221,11 @@ def uneven_lanes(program: GpuProgram, kernel: Kernel) -> bool:
 
 
 # A scalar no statement of the SCoP writes keeps one value in every kernel: it
-# travels by value, in the parameters of each launch.
+# travels by value, in the parameters of each launch (a field stays in its struct).
 def passed_by_value(scop: Scop, array: Array) -> bool:
-    """Whether ``array`` is a scalar that the SCoP only reads."""
-    return array.is_scalar and not any(a.array == array.name
-                                       for s in scop.statements for a in s.writes)
+    """Whether ``array`` is a scalar (not a field or struct) that the SCoP only reads."""
+    return array.is_scalar and not (array.member or array.struct) and not any(
+        a.array == array.name for s in scop.statements for a in s.writes)
 
 
 def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_memory: bool,
@@ -233,7 +233,8 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     used = (kernel.reads | kernel.writes) - kernel.private
     in_memory = frozenset(name for name in used
                           if not passed_by_value(program.scop, program.scop.array(name)))
-    kept = frozenset(a for a, kind in overrides.items() if kind in kinds.PATHS)
+    kept = frozenset(a for a, kind in overrides.items() if kind in kinds.PATHS) | frozenset(
+        n for n in in_memory if program.scop.array(n).member)  # fields stay in their structs
     lanes = lane_order(program, kernel) if private_memory or shared_memory else None
     if lanes is not None and (too_many_lanes(kernel) or not uniform_lanes(lanes)):
         lanes = None
@@ -243,14 +244,13 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
     context = kernel.context(program.scop.context)
     if lanes is not None:
         shareable = in_memory - kept - {a for a, kind in overrides.items() if kind == REGISTER}
-        forced = frozenset(a for a, kind in overrides.items() if kind == SHARED)
+        forced = frozenset(a for a, kind in overrides.items() if kind == SHARED) - kept
         plan = partial(_plan, program, kernel, lanes, shareable, in_memory - kept,
                        private_memory, shared_memory, max_shared_memory, context)
         shared, registers, padded = plan(forced)
-        # A tile also where it lets more register-tiled statements run padded: the
-        # edge blocks then run the full blocks' code (gemm's kernel on an H100: 0.600
-        # ms padded in full blocks only with A global, 0.46 ms padded everywhere with
-        # A in a tile; docs/results/memory.md).
+        # A tile also where it lets more register-tiled statements run padded: the edge blocks then
+        # run the full blocks' code (gemm's kernel on an H100: 0.600 ms padded in full blocks only
+        # with A global, 0.46 ms padded everywhere with A in a tile; docs/results/memory.md).
         served = serving(shared.tiles) if shared else {}
         partly = frozenset(a.array for s in program.scop.statements
                            if s.name in kernel.statements for a in s.accesses

@@ -112,8 +112,15 @@ def compare_scop_arrays(scop: Scop, expected: Mapping[str, np.ndarray],
     """Compare every array and scalar of the SCoP that code may change, but the
     scalars dead after the SCoP (no code can read them, and privatised ones stay
     unwritten on the host)."""
-    return tuple(compare_arrays(a.name, expected[a.name], actual[a.name], rtol)
-                 for a in Signature.of(scop).arrays if not a.dead_after)
+    found = []
+    for a in Signature.of(scop).arrays:
+        if a.dead_after:
+            continue
+        names = expected[a.name].dtype.names    # a struct variable: field by field
+        found += [compare_arrays(f"{a.name}.{n}", expected[a.name][n], actual[a.name][n], rtol)
+                  for n in names] if names else \
+            [compare_arrays(a.name, expected[a.name], actual[a.name], rtol)]
+    return tuple(found)
 
 
 def _relative_norm(e: np.ndarray, a: np.ndarray) -> float:

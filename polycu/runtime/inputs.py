@@ -1,7 +1,8 @@
 """The inputs a run starts from: seeded random values of each array's element type.
 
 In:  a ``Scop``, parameter values, a seed and a profile (``INPUT_PROFILES``).
-Out: every non-local array (0-d for a scalar) as a numpy array of its element type,
+Out: every non-local array (0-d for a scalar) as a numpy array of its element type
+     (a struct variable: of a structured type, each field filled like an array),
      the same for the same seed (``random_inputs``); ``fresh_seed`` draws a seed
      that a report prints, so that any run can be repeated.
 
@@ -90,13 +91,26 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
     data = {}
     for a in Signature.of(scop).arrays:
         dtype, shape = dtype_of(a), shapes[a.name]
-        if profile == UNIT and dtype.kind == "f":
-            values = rng.random(shape)
-        elif profile == UNIT:
-            values = rng.integers(0, 4 if dtype.itemsize == 1 else 100, size=shape)
-        elif dtype.kind == "f":
-            values = _floating_values(rng, shape, a.is_scalar)
-        else:
-            values = _integer_values(rng, dtype, shape, profile == NONNEGATIVE_INTS)
-        data[a.name] = np.asarray(values).astype(dtype)
+        if dtype.fields is None:
+            data[a.name] = _values(rng, dtype, shape, a.is_scalar, profile)
+            continue
+        data[a.name] = np.zeros(shape, dtype)       # a struct variable: field by field
+        for name in dtype.names:
+            field = dtype.fields[name][0]
+            data[a.name][name] = _values(rng, field.base, shape + field.shape, False,
+                                         profile)
     return data
+
+
+def _values(rng: np.random.Generator, dtype: np.dtype, shape: tuple[int, ...],
+            scalar: bool, profile: str) -> np.ndarray:
+    """Random values of one arithmetic type in ``profile`` (``random_inputs``)."""
+    if profile == UNIT and dtype.kind == "f":
+        values = rng.random(shape)
+    elif profile == UNIT:
+        values = rng.integers(0, 4 if dtype.itemsize == 1 else 100, size=shape)
+    elif dtype.kind == "f":
+        values = _floating_values(rng, shape, scalar)
+    else:
+        values = _integer_values(rng, dtype, shape, profile == NONNEGATIVE_INTS)
+    return np.asarray(values).astype(dtype)

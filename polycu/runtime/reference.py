@@ -20,7 +20,7 @@ import numpy as np
 from pycparser import c_ast, c_parser
 
 from ..diagnostics import error
-from ..model import Scop
+from ..model import Array, Scop
 from .inputs import DEFAULT_PROFILE, NONNEGATIVE_INTS
 from .native import NativeFunction, SignedOverflow, build_cached
 from .signature import Signature, dtype_of
@@ -137,6 +137,7 @@ def reference_source(scop: Scop) -> str:
         "#include <math.h>",
         "#include <stdlib.h>",
         "",
+        *(a.struct.definition() for a in _struct_types(sig)),
         sig.prototype(reference_name(scop)),
         "{",
         *("  " + line for text in body for line in text.splitlines()),
@@ -145,16 +146,30 @@ def reference_source(scop: Scop) -> str:
     ])
 
 
+def _struct_types(sig: Signature) -> list[Array]:
+    """The struct variables of the signature, one per structure type (the reference
+    defines each type before its prototype)."""
+    found = {a.struct.spelling: a for a in sig.arrays if a.struct is not None}
+    return list(found.values())
+
+
 def build_reference(scop: Scop, *, compiler: str = "gcc") -> NativeFunction:
     """Compile the SCoP's original code into a cached shared library (trapping signed
     overflow when it has signed integer data: ``OVERFLOW_TRAP_FLAGS``)."""
     sig = Signature.of(scop)
-    traps = any(dtype_of(a).kind == "i" for a in sig.arrays)
+    traps = any(t.kind == "i" for a in sig.arrays for t in _scalar_dtypes(dtype_of(a)))
     flags = [*REFERENCE_FLAGS, *(OVERFLOW_TRAP_FLAGS if traps else ())]
     library = build_cached(reference_source(scop), [compiler, *flags], suffix=".so",
                            language="c", location=scop.location)
     return NativeFunction(library, reference_name(scop), sig,
                           f"the CPU reference of {scop.name}", scop.location, traps)
+
+
+def _scalar_dtypes(dtype: np.dtype) -> list[np.dtype]:
+    """The scalar types of an array's elements: its fields' for a structure."""
+    if dtype.fields is None:
+        return [dtype.base]
+    return [t for f in dtype.fields.values() for t in _scalar_dtypes(f[0])]
 
 
 @dataclass(frozen=True)

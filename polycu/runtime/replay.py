@@ -24,7 +24,7 @@ from ..codegen.host import has_device_buffer
 from ..diagnostics import error
 from .cexpr import CExprError, convert
 from .cexpr import evaluate as evaluate_c
-from .signature import integer_bounds, scalar_dtype
+from .signature import integer_bounds, scalar_dtype, struct_dtype
 
 
 def numpy_type(c_type: str) -> Any:
@@ -107,7 +107,8 @@ class Buffer:
 
 def buffers(description: Mapping[str, Any], values: Mapping[str, int]) -> dict[str, Buffer]:
     """The device buffers of the host program at these values (``host_values``)."""
-    return {entry["name"]: Buffer(entry["name"], numpy_type(entry["element_type"]),
+    return {entry["name"]: Buffer(entry["name"], struct_dtype(entry["struct"]) if "struct" in entry
+                                  else numpy_type(entry["element_type"]),
                                   evaluate(entry["count"], values, index_type(description)),
                                   entry["copy_in"],
                                   entry["copy_out"])

@@ -15,7 +15,7 @@ from typing import Mapping
 import islpy as isl
 
 from ..diagnostics import Location, PolycuError, error
-from ..model import Array, Scop
+from ..model import Array, Scop, storage_names
 from .cexpr import CExprError, evaluate
 from .signature import Signature, dtype_of
 
@@ -50,9 +50,10 @@ def _accessed_size(scop: Scop, array: Array, params: Mapping[str, int]) -> int:
     fix = parameter_set(scop, " and ".join(f"{p} = {params[p]}" for p in scop.parameters)
                            or "1 = 1")
     size = 1
+    own = storage_names(scop)
     for stmt in scop.statements:
         for access in stmt.accesses:
-            if access.array != array.name:
+            if own[access.array] != array.name:    # any field of a struct variable
                 continue
             touched = access.relation.intersect_domain(stmt.domain).range().intersect_params(fix)
             if touched.is_empty():
@@ -107,7 +108,7 @@ def memory_error(scop: Scop, params: Mapping[str, int], memory: int) -> PolycuEr
     sizes = array_bytes(scop, params)
     largest = max(sizes, key=lambda name: sizes[name])
     if sizes[largest] > memory:
-        array = scop.array(largest)
+        array = next(a for a in Signature.of(scop).arrays if a.name == largest)
         shape = "".join(f"[{d}]" for d in array_shapes(scop, params)[largest])
         return error(f"array '{largest}' needs {_size(sizes[largest])} "
                      f"({array.element_type}{shape}); emulation is limited to {_limit(memory)}",

@@ -5,7 +5,7 @@ Out: ``Signature``: what the CPU reference, the emulated host function and the
      initialisation wrapper take, ``void f(P_1 p_1, ..., T_1 *a_1, ...)``
      (parameters in order, each with its C type ``Scop.parameter_type``, then every
      non-local array as a flat row-major pointer, scalars as pointers to one
-     element); and the numpy type of each C arithmetic type (``scalar_dtype``), so
+     element, struct variables as pointers to their structs: ``model.storages``); and the numpy type of each C arithmetic type (``scalar_dtype``), so
      that arrays, parameters and kernel arguments are passed in their own types.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Mapping
 import numpy as np
 
 from ..diagnostics import Location, error
-from ..model import Array, Scop
+from ..model import Array, Scop, StructType, storages
 
 _QUALIFIERS = frozenset({"const", "volatile", "restrict", "__restrict", "__restrict__",
                          "register", "static", "extern"})
@@ -77,9 +77,28 @@ def integer_bounds(dtype: np.dtype) -> tuple[int, int]:
     return int(info.min), int(info.max)
 
 
+# numpy's aligned structured types lay fields out as C does (each at the next multiple
+# of its alignment, the size a multiple of the largest): the same bytes as gcc's.
+def struct_dtype(fields: list[tuple[str, str, tuple[int, ...]]]) -> np.dtype | None:
+    """The numpy type of a structure with these (name, C type, extents) fields."""
+    parts = []
+    for name, ctype, extents in fields:
+        dtype = scalar_dtype(ctype)
+        if dtype is None or dtype == np.bool_:
+            return None
+        parts.append((name, dtype, tuple(extents)) if extents else (name, dtype))
+    return np.dtype(parts, align=True)
+
+
+def _struct_fields(struct: StructType) -> list[tuple[str, str, tuple[int, ...]]]:
+    return [(f.name, f.element_type, tuple(int(e) for e in f.extents)) for f in struct.fields]
+
+
 def dtype_of(array: Array) -> np.dtype:
-    """The numpy type of an array's elements (raises a located error if unknown)."""
-    dtype = scalar_dtype(array.element_type)
+    """The numpy type of an array's elements, a structured type for a struct variable
+    (raises a located error if unknown)."""
+    dtype = struct_dtype(_struct_fields(array.struct)) if array.struct is not None else \
+        scalar_dtype(array.element_type)
     if dtype is None or dtype == np.bool_:
         raise error(f"element type '{array.element_type}' of '{array.name}' cannot be run "
                     "on the CPU", array.location)
@@ -99,7 +118,7 @@ class Signature:
 
     @classmethod
     def of(cls, scop: Scop) -> "Signature":
-        return cls(scop.parameters, tuple(a for a in scop.arrays if not a.local),
+        return cls(scop.parameters, tuple(a for a in storages(scop) if not a.local),
                    tuple(scop.parameter_type(p) for p in scop.parameters))
 
     def parameter_type(self, name: str) -> str:

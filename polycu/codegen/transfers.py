@@ -1,0 +1,133 @@
+"""Transfers: which storage of a SCoP goes to device memory, and how it travels.
+
+In:  a ``GpuProgram`` (its model, dependences and private scalars) and the arrays'
+device layouts (``cuda.layouts``).
+Out: one ``Transfer`` per storage with a device buffer: its element count (C) and
+whether it is copied in and out.
+
+The storage of a model array is the array itself, or for a field array
+(``model.Member``) the whole struct variable (``model.storages``): kernels index the
+structs as the C source does, so one buffer holds every field.  An array is copied
+in when some element is read before it is written (``live_in``) or when it is
+written but the SCoP's must-writes do not cover the whole copied block (the
+copy-out would otherwise return stale device memory for the elements it does not
+write); it is copied out when it is written.  A struct variable is copied in when
+any of its fields is read before written or written at all (the copy-out returns
+the whole structs, so the fields and elements the SCoP leaves alone must hold the
+host's values), and copied out when a field is written.  Read-only scalars never go
+to device memory: kernels take them by value; nor do privatised scalars (dead after
+the SCoP, a local variable of each thread).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import islpy as isl
+
+from ..gpu.kernel import GpuProgram
+from ..model import Array, Scop, StructType, sets_of, storage_names, storages
+from .ast import expr_of
+from .cuda import Layout, c_expr
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """How one array travels: device name, element count (C), copy in / copy out."""
+
+    array: Array
+    device: str
+    count: str             # element count, C
+    copy_in: bool
+    copy_out: bool
+    temp: bool
+
+    @property
+    def intent(self) -> str:
+        if self.temp:
+            return "temp"
+        return {(True, True): "inout", (True, False): "in", (False, True): "out"}.get(
+            (self.copy_in, self.copy_out), "in")
+
+
+def _footprint_rows(scop: Scop, array: Array) -> isl.PwAff:
+    """max(0, 1 + max index of dimension 0 over every access of the array (of any
+    field of a struct variable))."""
+    accessed = scop.reads().union(scop.may_writes()).range()
+    own = storage_names(scop)
+    sets = [s for s in sets_of(accessed) if own.get(s.get_tuple_name()) == array.name]
+    zero = isl.PwAff.zero_on_domain(isl.LocalSpace.from_space(scop.context.get_space()))
+    rows = zero.intersect_domain(scop.context)
+    for cells in sets:  # none: no statement instance accesses it for any parameter value
+        rows = rows.union_max(cells.dim_max(0).add_constant_val(isl.Val(1)))
+    return rows
+
+
+# The copied block { A[i] : 0 <= i_k < n_k } needs no copy-in when the SCoP's must-writes
+# cover it for every parameter value (an unknown outer extent is never covered, nor a
+# struct variable: extent_set None).
+def _covered(scop: Scop, array: Array) -> bool:
+    if array.extent_set is None:
+        return False
+    block = array.extent_set.intersect_params(scop.context)
+    written = isl.UnionSet.from_set(block).intersect(scop.must_writes().range())
+    sets = sets_of(written)
+    return bool(sets) and block.is_subset(sets[0])
+
+
+def transfers(program: GpuProgram, arrays: dict[str, Layout], prefix: str
+              ) -> tuple[Transfer, ...]:
+    """Device buffers of the SCoP's storage (read-only and private scalars have none)."""
+    scop, deps = program.scop, program.deps
+    own = storage_names(scop)
+    live_in = {own[name] for name in deps.live_in_arrays()}
+    written = {own[a.array] for s in scop.statements for a in s.writes}
+    private = program.private
+    result = []
+    for array in storages(scop):
+        layout = arrays[array.name]
+        if layout.by_value or array.name in private:
+            continue
+        count = " * ".join(["(size_t)1"] + [paren(c) for c in _count_factors(scop, array, layout)])
+        device = prefix + array.name
+        if array.local:
+            result.append(Transfer(array, device, count, False, False, True))
+            continue
+        copy_in = array.name in live_in or (array.name in written and not _covered(scop, array))
+        result.append(Transfer(array, device, count, copy_in, array.name in written,
+                               False))
+    return tuple(result)
+
+
+def _count_factors(scop: Scop, array: Array, layout: Layout) -> list[str]:
+    """The C text of each dimension's size; an unknown outer one from the footprint."""
+    return [c_expr(expr_of(_footprint_rows(scop, array), scop.context), host=True)
+            if extent is None else extent for extent in layout.extents]
+
+
+def device_prefix(scop: Scop) -> str:
+    names = {a.name for a in scop.arrays} | {a.name for a in storages(scop)} \
+        | set(scop.parameters)
+    prefix = "dev_"
+    while any(n.startswith(prefix) for n in names):
+        prefix = "polycu_" + prefix
+    return prefix
+
+
+def paren(text: str) -> str:
+    """``text`` in parentheses unless it is one word."""
+    return text if re.fullmatch(r"\w+", text) else f"({text})"
+
+
+def struct_fields(struct: StructType) -> list[list[object]]:
+    """A structure's fields as the kernel description lists them, in declaration
+    order: ``[name, element type, [extents]]`` (the runtimes rebuild its layout)."""
+    return [[f.name, f.element_type, [int(e) for e in f.extents]] for f in struct.fields]
+
+
+def struct_definitions(scop: Scop) -> list[str]:
+    """The C definitions of the structure types of the SCoP's struct variables, which
+    the .cu needs before its kernels and host functions."""
+    found = {a.struct.spelling: a.struct.definition() for a in storages(scop)
+             if a.struct is not None}
+    return list(found.values())

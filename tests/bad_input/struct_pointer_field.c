@@ -1,0 +1,9 @@
+struct vector { int n; double *data; };
+void kernel(int n, struct vector *v, double y[100])
+{
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    y[i] = v->n;
+#pragma endscop
+}
