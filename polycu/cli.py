@@ -171,6 +171,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_command(args)
 
 
+def cmd_tune(args: argparse.Namespace) -> int:
+    """``polycu tune FILE.c...``: search each file's configurations on the GPU (or
+    the emulation), check each against the CPU reference, cache the fastest."""
+    from .tune.run import run_command
+    return run_command(args, parse_assignments(args.param))
+
+
 def cmd_device(args: argparse.Namespace) -> int:
     """``polycu device [--refresh]``: print the present device's record."""
     from .runtime.device import cache_path, device_info, format_info
@@ -188,6 +195,9 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.Namespace], int]]] = {
     opts.BENCH: ("check and time many kernels (files or directories) and write reports",
                  cmd_bench),
     opts.DEVICE: ("measure the GPU's copy bandwidth and FMA peaks (cached)", cmd_device),
+    opts.TUNE: ("search schedules, sizes and memory choices of each SCoP on the GPU, "
+                "each checked against the original, and cache the fastest (compile with "
+                "--tuned to use it)", cmd_tune),
 }
 
 USAGE: dict[str, str] = {
@@ -196,6 +206,7 @@ USAGE: dict[str, str] = {
     opts.CHECK: "polycu check FILE.c... [options]",
     opts.BENCH: "polycu bench PATH... [options]",
     opts.DEVICE: "polycu device [--refresh]",
+    opts.TUNE: "polycu tune FILE.c... [--dataset D] [--strategy S] [--max-configs N] [options]",
 }
 """Each sub-command's usage line: its positional arguments, the options left to --help."""
 

@@ -37,6 +37,7 @@ from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
+from .tuned import cache_path as tune_cache_path, lookup as tuned_entry, read as read_tuned
 from .schedule import (ALGORITHMS, MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy,
                        check_legality, load, original, save_schedule, scop_file)
 
@@ -106,10 +107,23 @@ def preferences(scop: Scop, deps: Dependences, options: Options | None = None,
         yield from rank([loaded], sizes_of(options), reporter)
         return
     ranked = candidates(scop, deps, options, reporter)
+    if options.schedule:
+        ranked = named(scop, ranked, options.schedule)
     if not ranked:
         reporter.note(f"isl fails on every candidate schedule of SCoP '{scop.name}'; "
                       "it keeps its original order, in one GPU thread", scop.location)
     yield from ranked
+
+
+def named(scop: Scop, ranked: list[Candidate], name: str) -> list[Candidate]:
+    """The candidate called ``name`` (--schedule): a merged candidate 'a=b' answers
+    to either name; no match is an error listing the names there are."""
+    found = [c for c in ranked if name in c.schedule.name.split("=")]
+    if not found:
+        there = ", ".join(c.schedule.name for c in ranked) or "none"
+        raise error(f"SCoP '{scop.name}' has no schedule candidate '{name}' (its "
+                    f"candidates: {there})", Location("--schedule"))
+    return found[:1]
 
 
 def choose(scop: Scop, deps: Dependences, options: Options | None = None,
@@ -350,10 +364,30 @@ def compile_scops(path: str, scops: Sequence[Scop], options: Options | None = No
     except OSError as exc:
         raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
     placements: list[Placement] = []
-    for k, scop in enumerate(scops):      # one module: one 64 KB of constant memory
-        taken = sum(_constant_bytes(p) for p in placements)
-        placements.append(placement_of(scop, options, reporter, index=k, constant_taken=taken))
-    return generate(path, text, placements)
+    configured = tuned_options(scops, options, reporter or Reporter())
+    for k, (scop, (given, _)) in enumerate(zip(scops, configured)):
+        taken = sum(_constant_bytes(p) for p in placements)  # one module: one 64 KB
+        placements.append(placement_of(scop, given, reporter, index=k, constant_taken=taken))
+    return generate(path, text, placements, [said for _, said in configured if said])
+
+
+def tuned_options(scops: Sequence[Scop], options: Options,
+                  reporter: Reporter) -> list[tuple[Options, str]]:
+    """Each SCoP's options and, with --tuned, the sentence saying which tuned
+    configuration (``polycu.tuned.lookup``) they now include; a SCoP never tuned keeps
+    ``options``, with a note."""
+    if not options.tuned:
+        return [(options, "") for _ in scops]
+    entries = read_tuned(tune_cache_path(options.tune_cache))
+    result = []
+    for scop in scops:
+        entry, said = tuned_entry(entries, scop, options.define)
+        if entry is None:
+            reporter.note(said, scop.location)
+            result.append((options, ""))
+        else:
+            result.append((options.replace(**entry.changes), said))
+    return result
 
 
 def _constant_bytes(placement: Placement) -> int:

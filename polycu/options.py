@@ -17,8 +17,9 @@ import islpy as isl
 
 from .diagnostics import Location, error
 
-COMPILE, CHECK, EMULATE, BENCH, DEVICE = "compile", "check", "emulate", "bench", "device"
-ALL = (COMPILE, CHECK, EMULATE, BENCH)
+COMPILE, CHECK, EMULATE, BENCH, DEVICE, TUNE = \
+    "compile", "check", "emulate", "bench", "device", "tune"
+ALL = (COMPILE, CHECK, EMULATE, BENCH, TUNE)
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--schedule-max-operations", "int", 20_000_000, "isl operation budget for "
            "scheduling one SCoP; when exceeded the candidates found so far (the identity "
            "at least) are kept, with a warning (0: no limit)", metavar="N", minimum=0),
+    Option("--schedule", "str", None, "compile the candidate of this name, as "
+           "--dump-schedule lists it (e.g. isl-minfuse; one name of a merged "
+           "'a=b' entry is enough), instead of the best-ranked one", metavar="NAME"),
     Option("--tile-size", "int", 32, "default tile size of every band member", ppcg=True,
            metavar="N", minimum=1),
     Option("--sizes", "str", None, "per-kernel sizes, e.g. '{ kernel[0] -> tile[32,32]; "
@@ -180,33 +184,59 @@ OPTIONS: tuple[Option, ...] = (
     # -- running, checking, timing (polycu/runtime, polycu/bench/) ---------------
     Option("--dataset", "str", None, "PolyBench dataset: compile with -D<DATASET>_DATASET "
            "and give each parameter p the value of its size macro P (bench: LARGE if not "
-           "given)", commands=(CHECK, BENCH),
+           "given)", commands=(CHECK, BENCH, TUNE),
            choices=("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")),
     Option("--param", "append", [], "fix a parameter's value (NAME=VALUE); the others come "
-           "from --dataset or are chosen up to --max-param", commands=(CHECK, EMULATE),
+           "from --dataset or are chosen up to --max-param", commands=(CHECK, EMULATE, TUNE),
            metavar="NAME=VALUE"),
     Option("--max-param", "int", 37, "largest value chosen for a parameter that nothing "
-           "fixes", commands=(CHECK, EMULATE), metavar="N", minimum=1),
+           "fixes", commands=(CHECK, EMULATE, TUNE), metavar="N", minimum=1),
     Option("--seed", "int", None, "seed of the random inputs (default: a fresh one, "
-           "printed)", commands=(CHECK, EMULATE, BENCH), metavar="N", minimum=0,
+           "printed)", commands=(CHECK, EMULATE, BENCH, TUNE), metavar="N", minimum=0,
            maximum=2**32 - 1),
     Option("--fmad", "bool", False, "check and time the build that contracts a*b+c into "
            "FMAs (nvcc's default, what `nvcc -O3` makes of polycu's output; cuBLAS uses "
            "them too) instead of the one that rounds like the CPU reference; the check "
-           "keeps its tolerance", commands=(CHECK, BENCH)),
+           "keeps its tolerance", commands=(CHECK, BENCH, TUNE)),
     Option("--repeat", "int", 10, "timed runs per kernel (median and spread reported)",
-           commands=(BENCH,), metavar="N", minimum=1),
-    Option("--out", "str", None, "directory of the reports (default: out/bench-<DATASET>)",
-           commands=(BENCH,), metavar="DIR"),
+           commands=(BENCH, TUNE), metavar="N", minimum=1),
+    Option("--out", "str", None, "directory of the reports (default: out/bench-<DATASET>; "
+           "tune: out/tune-<DATASET>, every configuration evaluated)",
+           commands=(BENCH, TUNE), metavar="DIR"),
     Option("--cpu-baseline", "bool", True, "also time the unchanged program built with "
            "gcc -O3, one thread and automatically parallelised", commands=(BENCH,)),
     Option("--init", "str", None, "fill the SCoP's arrays with this function of the "
            "program (e.g. PolyBench's init_array, its arguments matched by name) instead "
-           "of random values", commands=(CHECK, BENCH), metavar="FUNCTION"),
+           "of random values", commands=(CHECK, BENCH, TUNE), metavar="FUNCTION"),
     Option("--cpu-times", "str", None, "take the one-thread gcc -O3 baseline from this "
            "timings JSON of scripts/polybench_cpu.py (measured there in parallel) instead "
            "of timing each kernel here; the autoparallelised baseline is then skipped",
            commands=(BENCH,), metavar="FILE"),
+    # -- tuning (polycu/tune) ----------------------------------------------------
+    Option("--tuned", "flag", False, "compile each SCoP with the configuration `polycu "
+           "tune` found best for it (read from --tune-cache; the options it sets are "
+           "printed at the top of the .cu); a SCoP never tuned keeps the defaults, "
+           "with a note", commands=(COMPILE, CHECK, EMULATE, BENCH)),
+    Option("--tune-cache", "str", None, "the JSON cache of tuned configurations "
+           "(default: $POLYCU_TUNE_CACHE, else ~/.cache/polycu/tuned.json)",
+           commands=(COMPILE, CHECK, EMULATE, BENCH, TUNE), metavar="FILE"),
+    Option("--strategy", "str", "auto", "how to search: every configuration "
+           "(exhaustive), a random sample (random), or the defaults' neighbourhood "
+           "searched outward from the best found so far (local); auto: exhaustive when "
+           "the space fits --max-configs, else local", commands=(TUNE,),
+           choices=("auto", "exhaustive", "random", "local")),
+    Option("--max-configs", "int", 40, "configurations evaluated at most per SCoP",
+           commands=(TUNE,), metavar="N", minimum=1),
+    Option("--budget", "int", 600, "seconds of search per SCoP at most (the "
+           "configurations under way are finished)", commands=(TUNE,), metavar="SECONDS",
+           minimum=1),
+    Option("--evaluator", "str", "gpu", "what checks and times a configuration: the GPU "
+           "(PyCUDA; times with CUDA events) or the CPU emulation (checks only; its "
+           "times are the emulation's, for testing the search without a GPU)",
+           commands=(TUNE,), choices=("gpu", "emulate")),
+    Option("--jobs", "int", 4, "configurations compiled at once (polycu and nvcc in "
+           "worker processes; the evaluations themselves run one at a time)",
+           commands=(TUNE,), metavar="N", minimum=1),
     Option("--refresh", "flag", False, "measure the device again even when its ceilings "
            "are cached", commands=(DEVICE,)),
 )

@@ -25,9 +25,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("polycu.gpu",),
     ("polycu.memory",),
     ("polycu.codegen",),
-    ("polycu.options", "polycu.driver"),
+    ("polycu.options", "polycu.tuned", "polycu.driver"),
     ("polycu.runtime",),
-    ("polycu.bench", "polycu.fuzz"),
+    ("polycu.bench", "polycu.fuzz", "polycu.tune"),
     ("polycu.cli", "polycu.__main__", "polycu"),
 )
 

@@ -34,7 +34,7 @@ def test_help_shows_the_plain_form_first_then_the_commands(capsys) -> None:
     assert any("`polycu FILE.c -o OUT.cu` writes OUT.cu" in line for line in lines[:8])
     listed = [line.split()[0] for line in lines[lines.index("commands:"):]
               if line.startswith("    ") and line.split()[0] in COMMANDS]
-    assert listed == ["compile", "emulate", "check", "bench", "device"]
+    assert listed == ["compile", "emulate", "check", "bench", "device", "tune"]
     assert lines.index("commands:") < lines.index("options:")
 
 

@@ -55,9 +55,12 @@ def host_path(cu: Path) -> Path:
     return cu.with_name(cu.stem + "_host.c")
 
 
-def generate(source: str, text: str, placements: Sequence[Placement]) -> Generated:
+def generate(source: str, text: str, placements: Sequence[Placement],
+             configuration: Sequence[str] = ()) -> Generated:
     """The .cu of ``text`` (the contents of file ``source``) with the programs of
-    ``placements`` spliced in, their arrays where the placements put them."""
+    ``placements`` spliced in, their arrays where the placements put them;
+    ``configuration`` (one sentence per tuned SCoP: the options it was compiled with)
+    heads the file, so that the build can be reproduced."""
     device_parts = [host.prologue(Path(source).name)]
     host_parts = [host.HOST_HELPERS]
     calls = []
@@ -91,5 +94,8 @@ def generate(source: str, text: str, placements: Sequence[Placement]) -> Generat
     if any(s["objects"] for s in scops):
         host_parts.insert(1, OBJECT_HELPERS)
     cuda = "\n\n".join(device_parts + host_parts) + "\n"
+    if configuration:
+        said = "\n".join("   " + line.replace("*/", "* /") for line in configuration)
+        cuda = f"/* Compiled with tuned configurations (polycu --tuned):\n{said} */\n" + cuda
     description = {"version": VERSION, "source": source, "scops": scops}
     return Generated(cuda, splice(text, calls), description)

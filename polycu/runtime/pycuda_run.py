@@ -181,11 +181,13 @@ class DeviceProgram:
             allocations.release()
 
     # -- timing ---------------------------------------------------------------------------
-    def time(self, repeat: int = 10, warmup: int = 2, budget_s: float = 10.0) -> Timing:
+    def time(self, repeat: int = 10, warmup: int = 2, budget_s: float = 10.0, *,
+             kernel_only: bool = False) -> Timing:
         """Median and spread of up to ``repeat`` runs after ``warmup`` runs (see module doc).
 
         Fewer runs are made (at least 3) when ``repeat`` of them would take longer
-        than ``budget_s`` for one kind of time.
+        than ``budget_s`` for one kind of time.  With ``kernel_only`` (``polycu tune``
+        compares kernel times alone) the replay and end-to-end times are not taken.
         """
         drv = self.drv
         data_bytes = sum(item.nbytes for item in self.buffers.values())
@@ -225,8 +227,12 @@ class DeviceProgram:
                     if item.copy_out:
                         drv.memcpy_dtoh_async(pinned[name], sets[i][name], self.stream)
 
+            runs = (lambda i: kernels[i](),) if kernel_only else \
+                (lambda i: kernels[i](), lambda i: replays[i](), end_to_end)
             measured = [self._measure(run, pristine, sets, repeat, warmup, budget_s)
-                        for run in (lambda i: kernels[i](), lambda i: replays[i](), end_to_end)]
+                        for run in runs]
+            if kernel_only:
+                measured += [None, None]
             return Timing(*measured, launches=launches, copies=len(sets),
                           method="graph" if graphs else "stream", note=note)
         finally:

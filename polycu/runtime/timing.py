@@ -46,16 +46,18 @@ class Timing:
     """Kernel, replay and end-to-end times of one SCoP on the GPU."""
 
     kernel: Samples
-    replay: Samples
-    end_to_end: Samples
+    replay: Samples | None       # None: not taken (``kernel_only``)
+    end_to_end: Samples | None
     launches: int
     copies: int     # input copies rotated
     method: str     # 'graph' or 'stream': how the kernel time was taken
     note: str = ""  # why no graph was used, when none was
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kernel": self.kernel.as_dict(), "replay": self.replay.as_dict(),
-                "end_to_end": self.end_to_end.as_dict(), "launches": self.launches,
+        return {"kernel": self.kernel.as_dict(),
+                "replay": self.replay.as_dict() if self.replay else None,
+                "end_to_end": self.end_to_end.as_dict() if self.end_to_end else None,
+                "launches": self.launches,
                 "copies": self.copies, "method": self.method, "note": self.note}
 
 

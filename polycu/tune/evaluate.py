@@ -1,0 +1,161 @@
+"""Building, checking and timing one configuration of a SCoP.
+
+In:  the SCoP's file, the base options, a ``space.Config``; the target (SCoP and
+     sizes) and a seed.
+Out: ``Built`` (the configuration's kernel description, or why it failed to build)
+     and ``Measured`` (ok with a time, or the mismatch that discards it).
+
+Building (polycu, then nvcc or the emulation's g++) is the slow part and runs in
+worker processes (``build``); the products land in the compilers' caches on disk
+(PyCUDA's and ``runtime.native``'s), so the evaluation in the parent, one at a
+time, finds them built.  The CPU reference runs once per SCoP (``GpuEvaluator``,
+``EmulationEvaluator``), and every configuration is compared with it on copies of
+the same inputs before it is timed: a configuration whose results differ is
+discarded, never timed and never cached.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..diagnostics import PolycuError
+from ..options import Options
+from ..runtime.check import DEVICE_OPTIONS, FMA_OPTIONS, Target
+from ..runtime.compare import compare_scop_arrays
+from ..runtime.compiled import compile_program
+from ..runtime.emulate import build_emulated, emulation_env, scop_translation_unit
+from ..runtime.inputs import DEFAULT_PROFILE
+from ..runtime.reference import run_reference
+
+
+@dataclass(frozen=True)
+class Built:
+    """A configuration's kernel description (one SCoP's entry), or why there is none."""
+
+    entry: Mapping[str, Any] | None
+    error: str = ""
+
+    @property
+    def code(self) -> str:
+        """A hash of what runs (device code and host program): configurations with the
+        same code are the same configuration."""
+        if self.entry is None:
+            return ""
+        what = json.dumps([self.entry["device_source"], self.entry["host"]], sort_keys=True)
+        return hashlib.sha256(what.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The outcome of one configuration: 'ok' with its median kernel time, else
+    'mismatch' or 'failed' with the reason."""
+
+    status: str
+    seconds: float | None = None
+    detail: str = ""
+
+
+def build(path: str, values: Mapping[str, Any], changes: Mapping[str, Any], gpu: bool,
+          nvcc_options: tuple[str, ...], arch: str | None) -> Built:
+    """Compile ``path`` with the base option ``values`` and the configuration's
+    ``changes``, then build its code for the evaluator (nvcc for the GPU, g++ for
+    the emulation) into the caches; a failure is a ``Built`` without entry."""
+    try:
+        compiled = compile_program(path, Options(**values).replace(**changes))
+        pairs = compiled.pairs()
+        if len(pairs) != 1:
+            return Built(None, f"tune takes files of exactly one SCoP; {path} has "
+                               f"{len(pairs)}")
+        scop, entry = pairs[0]
+        if gpu:
+            from pycuda.compiler import compile as nvcc
+            nvcc(entry["device_source"], options=list(nvcc_options), no_extern_c=True,
+                 arch=arch)
+        else:
+            build_emulated(scop, scop_translation_unit(entry), entry["host_function"])
+        return Built(entry)
+    except PolycuError as exc:
+        return Built(None, str(exc))
+    except Exception as exc:  # noqa: BLE001 - nvcc's own errors: the configuration fails
+        return Built(None, f"{type(exc).__name__}: {exc}".strip()[:2000])
+
+
+class GpuEvaluator:
+    """Checks a configuration on the GPU against the CPU reference, then times its
+    kernels (CUDA events, a CUDA graph of the launch sequence: ``DeviceProgram``)."""
+
+    gpu = True
+
+    def __init__(self, target: Target, seed: int, *, repeat: int = 10, fmad: bool = False,
+                 init: str | None = None, timeout: float = 600.0):
+        from ..runtime.device import arch_option, import_pycuda
+        self.drv = import_pycuda()
+        self.target, self.repeat = target, repeat
+        self.options = FMA_OPTIONS if fmad else DEVICE_OPTIONS
+        self.arch = arch_option()
+        self.device = self.drv.Context.get_device().name()
+        self.ran = run_reference(target.scop, target.params,
+                                 lambda kind: target.inputs(seed, init, kind),
+                                 DEFAULT_PROFILE, timeout=timeout)
+
+    def measure(self, entry: Mapping[str, Any]) -> Measured:
+        from ..runtime.pycuda_run import DeviceProgram
+        try:
+            program = DeviceProgram(entry, self.target.params, self.ran.inputs,
+                                    options=self.options)
+            compared = compare_scop_arrays(self.target.scop, self.ran.expected, program.run())
+            wrong = [c for c in compared if not c.ok]
+            if wrong:
+                return Measured("mismatch", detail=wrong[0].describe())
+            timing = program.time(self.repeat, kernel_only=True)
+            return Measured("ok", timing.kernel.median)
+        except Exception as exc:  # noqa: BLE001 - a launch failure discards the configuration
+            return Measured("failed", detail=f"{type(exc).__name__}: {exc}"[:2000])
+
+
+class EmulationEvaluator:
+    """Checks a configuration by emulating its CUDA on the CPU (threads, barriers and
+    shared memory for real) against the CPU reference; its time is the emulation's
+    wall time, which says nothing of a GPU: it is there so that the search runs, and
+    is tested, where there is no GPU."""
+
+    gpu = False
+    arch = None
+    options: tuple[str, ...] = ()
+
+    def __init__(self, target: Target, seed: int, *, repeat: int = 1, timeout: float = 300.0,
+                 **_: Any):
+        from ..runtime.inputs import random_inputs
+        self.target, self.repeat, self.timeout = target, repeat, timeout
+        self.device = f"CPU emulation ({platform.machine()})"
+        scop, params = target.scop, target.params
+        self.ran = run_reference(scop, params,
+                                 lambda kind: random_inputs(scop, params, seed, kind),
+                                 DEFAULT_PROFILE, timeout=timeout)
+
+    def measure(self, entry: Mapping[str, Any]) -> Measured:
+        scop = self.target.scop
+        try:
+            function = build_emulated(scop, scop_translation_unit(entry),
+                                      entry["host_function"])
+            times = []
+            for _ in range(self.repeat):
+                actual = {k: v.copy() for k, v in self.ran.inputs.items()}
+                start = time.perf_counter()
+                outcome = function(self.target.params, actual, timeout=self.timeout,
+                                   env=emulation_env())
+                times.append(time.perf_counter() - start)
+                wrong = [c for c in compare_scop_arrays(scop, self.ran.expected, actual)
+                         if not c.ok]
+                if wrong:
+                    return Measured("mismatch", detail=wrong[0].describe())
+                if outcome.live_allocations:
+                    return Measured("failed", detail=f"{outcome.live_allocations} device "
+                                                     "allocation(s) never freed")
+            return Measured("ok", sorted(times)[len(times) // 2])
+        except PolycuError as exc:
+            return Measured("failed", detail=str(exc))

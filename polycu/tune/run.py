@@ -1,0 +1,163 @@
+"""``polycu tune FILE.c``: search a SCoP's configurations, keep the winner.
+
+In:  C files of one SCoP each, the options (``--dataset``, ``--strategy``,
+     ``--max-configs``, ``--budget``, ``--evaluator``, ``--jobs``, ...).
+Out: per file a ``Tuning`` (every evaluation, the winner, its speed-up over
+     polycu's defaults measured in the same run); the winner is merged into the
+     cache (``polycu.tuned``), every evaluation written to ``--out``.
+
+The configurations are built ``--jobs`` at a time in worker processes (spawned, so
+that no CUDA context is inherited), then checked and timed one at a time here, where
+the reference ran once.  A configuration that fails its check is reported and never
+cached.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import multiprocessing
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..tuned import Entry, cache_path, scop_key, store
+from ..deps import compute_dependences
+from ..diagnostics import Location, PolycuError, Reporter, error
+from ..driver import candidates
+from ..options import OPTIONS, Options
+from ..runtime.check import targets
+from ..runtime.inputs import fresh_seed
+from .evaluate import Built, EmulationEvaluator, GpuEvaluator, build
+from .search import Evaluation, best, search
+from .space import Config
+
+@dataclass(frozen=True)
+class Tuning:
+    """The search over one file's SCoP."""
+
+    path: str
+    entry: Entry | None         # the winner, as cached (None: nothing passed)
+    evaluations: tuple[Evaluation, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"path": self.path, "winner": self.entry.as_json() if self.entry else None,
+                "evaluations": [e.as_json() for e in self.evaluations]}
+
+
+def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None = None,
+              seed: int | None = None, progress: bool = True) -> Tuning:
+    """Search the configurations of the one SCoP of ``path`` (see the module doc);
+    ``params`` fixes parameter values (the others come from --dataset, or are chosen
+    as ``polycu emulate`` chooses them)."""
+    seed = fresh_seed() if seed is None else seed
+    if options.evaluator == "gpu":
+        _need_gpu()
+    dataset = options.dataset
+    base = options.replace(tuned=False)     # the user's options are the defaults tuned
+    if dataset:
+        base = base.replace(define=[*base.define, f"{dataset}_DATASET"])
+    found = targets(path, base, overrides=params, limit=options.max_param,
+                    dataset=None if options.evaluator == "emulate" else dataset)
+    if len(found) != 1:
+        raise error(f"tune takes files of exactly one SCoP; this one has {len(found)}",
+                    Location(path))
+    target = found[0]
+    kind = GpuEvaluator if options.evaluator == "gpu" else EmulationEvaluator
+    evaluator = kind(target, seed, repeat=options.repeat, fmad=options.fmad, init=options.init)
+    ranked = candidates(target.scop, compute_dependences(target.scop), base,
+                        Reporter(stream=sys.stderr))
+    values = {opt.dest: getattr(base, opt.dest) for opt in OPTIONS}
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(options.jobs, mp_context=context) as pool:
+        def build_all(configs: Sequence[Config]) -> list[Built]:
+            return list(pool.map(build, [path] * len(configs), [values] * len(configs),
+                                 [c.changes() for c in configs],
+                                 [evaluator.gpu] * len(configs),
+                                 [evaluator.options] * len(configs),
+                                 [evaluator.arch] * len(configs)))
+
+        evaluations = search(ranked, build_all, lambda b: evaluator.measure(b.entry or {}),
+                             strategy=options.strategy, max_configs=options.max_configs,
+                             budget_s=options.budget, jobs=options.jobs, seed=seed,
+                             progress=_print_progress if progress else None)
+    winner = best(evaluations)
+    if winner is None:
+        return Tuning(path, None, tuple(evaluations))
+    default = evaluations[0]
+    entry = Entry(
+        target.scop.name, scop_key(target.scop), path, tuple(base.define),
+        dict(target.params), evaluator.device, winner.config.changes(),
+        float(winner.seconds or 0.0), default.seconds if default.status == "ok" else None,
+        sum(1 for e in evaluations if e.status == "ok" and e.same_as is None),
+        sum(1 for e in evaluations if e.status != "ok"), options.strategy,
+        datetime.datetime.now().isoformat(timespec="seconds"))
+    return Tuning(path, entry, tuple(evaluations))
+
+
+def _print_progress(count: int, evaluation: Evaluation, leader: Evaluation | None) -> None:
+    what = f"{evaluation.seconds * 1e3:.3f} ms" if evaluation.seconds is not None \
+        else evaluation.status
+    if evaluation.same_as is not None:
+        what += f" (same code as #{evaluation.same_as + 1})"
+    lead = f"{leader.seconds * 1e3:.3f} ms" if leader and leader.seconds else "-"
+    flags = " ".join(evaluation.flags) or "(polycu's defaults)"
+    print(f"[{count:3d}] {what:>28s}  best {lead:>11s}  {flags}", file=sys.stderr, flush=True)
+
+
+def _need_gpu() -> None:
+    """PyCUDA and a device, before anything is compiled; else a located error that
+    names the emulation as the way to run without them."""
+    from ..runtime.device import import_pycuda
+    try:
+        import_pycuda()
+    except PolycuError as exc:
+        raise error(f"{exc.diagnostics[0].message}; without a GPU, --evaluator emulate "
+                    "checks the search on the CPU", Location("--evaluator")) from None
+
+
+def report(tuning: Tuning) -> str:
+    """What the search found, in a few lines."""
+    entry = tuning.entry
+    tried = len(tuning.evaluations)
+    if entry is None:
+        return f"{tuning.path}: no configuration passed its check ({tried} tried)"
+    default = f"{entry.default_s * 1e3:.3f} ms" if entry.default_s else "failed"
+    gain = f", {entry.default_s / entry.kernel_s:.2f}x" if entry.default_s else ""
+    lines = [f"{tuning.path}: {entry.scop} on {entry.device} at "
+             + ", ".join(f"{k}={v}" for k, v in sorted(entry.params.items())),
+             f"  tried {tried}: {entry.evaluated} measured, {entry.discarded} discarded, "
+             f"{tried - entry.evaluated - entry.discarded} with the code of another",
+             f"  polycu's defaults: {default}; best: {entry.kernel_s * 1e3:.3f} ms{gain}",
+             f"  best configuration: {' '.join(entry.flags()) or '(the defaults)'}"]
+    for e in tuning.evaluations:
+        if e.status not in ("ok",) and e.same_as is None:
+            lines.append(f"  discarded ({e.status}): {' '.join(e.flags)}: "
+                         f"{e.detail.splitlines()[0] if e.detail else ''}")
+    return "\n".join(lines)
+
+
+def run_command(args: argparse.Namespace, params: Mapping[str, int]) -> int:
+    """``polycu tune FILE.c...``: tune each file, merge the winners into the cache,
+    write every evaluation to --out; non-zero when a file has no passing
+    configuration."""
+    options = Options.from_namespace(args)
+    seed = fresh_seed() if args.seed is None else args.seed
+    out = Path(args.out or Path("out") / f"tune-{options.dataset or 'default'}")
+    out.mkdir(parents=True, exist_ok=True)
+    cache = cache_path(options.tune_cache)
+    failed = []
+    for path in args.files:
+        tuning = tune_file(path, options, params=params, seed=seed)
+        print(report(tuning))
+        (out / f"{Path(path).stem}.json").write_text(json.dumps(tuning.as_json(), indent=1))
+        if tuning.entry is None:
+            failed.append(path)
+        else:
+            store(cache, [tuning.entry])
+    print(f"cache: {cache}; every evaluation: {out}/ (seed {seed})")
+    if failed:
+        raise error(f"no configuration of {', '.join(failed)} passed its check")
+    return 0

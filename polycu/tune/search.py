@@ -1,0 +1,156 @@
+"""Search strategies over a SCoP's configurations, within a budget.
+
+In:  the ranked candidates, a way to build configurations (in parallel) and one to
+     measure a built one, the strategy, ``max_configs`` and a time budget.
+Out: ``Evaluation`` of every configuration tried, in the order tried; the first is
+     polycu's own choice.
+
+Strategies (``--strategy``):
+* ``exhaustive``: the whole ``space.space``, in order, up to ``max_configs``;
+* ``random``: polycu's choice, then a uniform sample of the space;
+* ``local``: polycu's choice, then the neighbours (``space.neighbours``) of the
+  best configuration found so far, batch by batch; when every neighbour of the
+  best was tried, those of the next best.  A greedy descent that restarts from
+  the runners-up, so it does not stop at the first local minimum;
+* ``auto``: exhaustive when the space fits ``max_configs``, else local.
+
+Configurations whose generated code is identical to one already measured share
+its outcome without a second run (``Evaluation.same_as``) and do not count
+against ``max_configs``; at most ``4 * max_configs`` are built in all.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from ..gpu.rank import Candidate
+from ..tuned import config_flags
+from .evaluate import Built, Measured
+from .space import Config, neighbours, space
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One configuration tried: its outcome, or the earlier one with the same code."""
+
+    config: Config
+    status: str                 # ok, mismatch, failed (to build or to run)
+    seconds: float | None = None
+    detail: str = ""
+    same_as: int | None = None  # index of the evaluation whose code this is
+
+    @property
+    def flags(self) -> list[str]:
+        return config_flags(self.config.changes())
+
+    def as_json(self) -> dict[str, object]:
+        return {"flags": self.flags, "changes": self.config.changes(), "status": self.status,
+                "seconds": self.seconds, "detail": self.detail, "same_as": self.same_as}
+
+
+Builder = Callable[[Sequence[Config]], list[Built]]
+Measure = Callable[[Built], Measured]
+Progress = Callable[[int, Evaluation, "Evaluation | None"], None]
+
+
+def search(ranked: Sequence[Candidate], build: Builder, measure: Measure, *,
+           strategy: str, max_configs: int, budget_s: float, jobs: int, seed: int,
+           progress: Progress | None = None) -> list[Evaluation]:
+    """Every configuration tried, polycu's choice first (see the module docstring)."""
+    rng = random.Random(seed)
+    everything = space(ranked)
+    if strategy == "auto":
+        strategy = "exhaustive" if len(everything) <= max_configs else "local"
+    state = _State(build, measure, max_configs, time.monotonic() + budget_s, progress)
+    if strategy == "exhaustive":
+        batches: Iterator[list[Config]] = _chunks(everything, jobs)
+    elif strategy == "random":
+        rest = everything[1:]
+        sample = [everything[0]] + rng.sample(rest, min(len(rest), 4 * max_configs))
+        batches = _chunks(sample, jobs)
+    else:
+        batches = _local(state, ranked, rng, jobs)
+    for batch in batches:
+        if state.done():
+            break
+        state.run(batch)
+    return state.evaluations
+
+
+def best(evaluations: Sequence[Evaluation]) -> Evaluation | None:
+    """The fastest configuration that passed its check (the earlier on a tie)."""
+    ok = [e for e in evaluations if e.status == "ok" and e.seconds is not None]
+    return min(ok, key=lambda e: e.seconds) if ok else None  # type: ignore[arg-type, return-value]
+
+
+class _State:
+    """The evaluations so far, the code already measured, and the limits."""
+
+    def __init__(self, build: Builder, measure: Measure, max_configs: int, deadline: float,
+                 progress: Progress | None):
+        self.build, self.measure, self.progress = build, measure, progress
+        self.max_configs, self.deadline = max_configs, deadline
+        self.evaluations: list[Evaluation] = []
+        self.tried: set[Config] = set()
+        self.by_code: dict[str, int] = {}
+
+    def measured(self) -> int:
+        return sum(1 for e in self.evaluations if e.same_as is None)
+
+    def done(self) -> bool:
+        return self.measured() >= self.max_configs or time.monotonic() >= self.deadline \
+            or len(self.evaluations) >= 4 * self.max_configs
+
+    def run(self, batch: Sequence[Config]) -> None:
+        fresh = [c for c in dict.fromkeys(batch) if c not in self.tried]
+        self.tried |= set(fresh)
+        for config, built in zip(fresh, self.build(fresh)):
+            if self.done():
+                return
+            self.evaluations.append(self._evaluate(config, built))
+            if self.progress is not None:
+                self.progress(len(self.evaluations), self.evaluations[-1],
+                              best(self.evaluations))
+
+    def _evaluate(self, config: Config, built: Built) -> Evaluation:
+        if built.entry is None:
+            return Evaluation(config, "failed", detail=built.error)
+        earlier = self.by_code.get(built.code)
+        if earlier is not None:
+            first = self.evaluations[earlier]
+            return Evaluation(config, first.status, first.seconds, first.detail, earlier)
+        self.by_code[built.code] = len(self.evaluations)
+        outcome = self.measure(built)
+        return Evaluation(config, outcome.status, outcome.seconds, outcome.detail)
+
+
+def _chunks(configs: Sequence[Config], size: int) -> Iterator[list[Config]]:
+    for start in range(0, len(configs), size):
+        yield list(configs[start:start + size])
+
+
+def _local(state: _State, ranked: Sequence[Candidate], rng: random.Random,
+           jobs: int) -> Iterator[list[Config]]:
+    """Batches of the local search: polycu's choice, then untried neighbours of the
+    best configuration not yet exhausted, fastest first."""
+    yield [Config()]
+    exhausted: set[Config] = set()
+    pending: dict[Config, list[Config]] = {}
+    while True:
+        ranked_ok = sorted((e for e in state.evaluations
+                            if e.status == "ok" and e.same_as is None
+                            and e.config not in exhausted),
+                           key=lambda e: e.seconds or 0.0)
+        if not ranked_ok:
+            return
+        centre = ranked_ok[0].config
+        if centre not in pending:
+            pending[centre] = neighbours(centre, ranked, rng)
+        batch = [c for c in pending[centre] if c not in state.tried][:jobs]
+        if not batch:
+            exhausted.add(centre)
+            continue
+        pending[centre] = [c for c in pending[centre] if c not in batch]
+        yield batch

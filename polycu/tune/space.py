@@ -1,0 +1,175 @@
+"""The search space of one SCoP: schedules, tile and block sizes, memory choices.
+
+In:  the SCoP's ranked candidates (``driver.candidates``: proven legal, mapped).
+Out: ``Config`` values, each a set of ordinary option values (``Config.changes``),
+     and ``neighbours`` of a configuration for the local search.
+
+A configuration is what the options can say, so that every point the tuner visits is
+a build a user can reproduce with flags: the schedule candidate (``--schedule``), the
+tile and block sizes of each kernel (PPCG's ``--sizes``), shared memory and register
+promotion on or off, and one-block execution on or off.  ``Config()``, with no
+changes, is polycu's own choice (its ranked schedule and its size rules), always
+evaluated first so that the winner is never slower than the default it replaces.
+
+Sizes come from ``SIZE_CHOICES``: for a kernel of ``d`` mapped members, blocks of
+32 to 1024 threads whose x extent is a warp or a multiple of 16 (coalescing), times
+1, 2 or 4 register lanes per member (tile = block x lanes, at most
+``memory.placement.MAX_LANES`` lanes a thread).  The constraints CUDA imposes (1024
+threads a block) hold by construction; the shared-memory budget and the register
+count are the placement's and nvcc's to keep, so nothing is compiled that could not
+run.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
+
+from ..gpu.rank import Candidate
+from ..memory.placement import MAX_LANES
+
+#: A kernel's sizes: (tile per band member, outer first; block x, y, z).
+Sizes = tuple[tuple[int, ...], tuple[int, ...]]
+
+_BLOCKS: dict[int, tuple[tuple[int, ...], ...]] = {
+    1: ((32,), (64,), (128,), (256,), (512,), (1024,)),
+    2: ((32, 1), (32, 2), (32, 4), (32, 8), (32, 16), (32, 32), (16, 8), (16, 16),
+        (64, 2), (64, 4), (64, 8), (128, 1), (128, 2)),
+    3: ((32, 4, 2), (32, 8, 1), (32, 2, 2), (16, 16, 1), (16, 8, 2), (64, 4, 1),
+        (32, 4, 4)),
+}
+_LANES = (1, 2, 4)
+
+
+def _sizes(block: tuple[int, ...], lanes: tuple[int, ...]) -> Sizes:
+    """Tile (outer member first) of a block (x first) with ``lanes`` (outer first)."""
+    d = len(block)
+    return tuple(block[d - 1 - k] * lanes[k] for k in range(d)), block
+
+
+def size_choices(depth: int) -> tuple[Sizes, ...]:
+    """Every (tile, block) of a kernel of ``depth`` mapped members."""
+    result = []
+    for block in _BLOCKS[depth]:
+        for lanes in itertools.product(_LANES, repeat=depth):
+            product = 1
+            for n in lanes:
+                product *= n
+            if product <= MAX_LANES:
+                result.append(_sizes(block, lanes))
+    return tuple(result)
+
+
+@dataclass(frozen=True)
+class Config:
+    """One point of the space; None fields keep polycu's own choice."""
+
+    schedule: str | None = None
+    sizes: tuple[tuple[int, Sizes], ...] = ()     # (kernel index, sizes), by index
+    shared_memory: bool | None = None
+    private_memory: bool | None = None
+    single_block: bool | None = None
+
+    def changes(self) -> dict[str, Any]:
+        """The option values (``Options`` dest names) that build this configuration."""
+        result: dict[str, Any] = {}
+        if self.schedule is not None:
+            result["schedule"] = self.schedule
+        if self.sizes:
+            result["sizes"] = sizes_text(dict(self.sizes))
+        for name in ("shared_memory", "private_memory", "single_block"):
+            if getattr(self, name) is not None:
+                result[name] = getattr(self, name)
+        return result
+
+
+def sizes_text(sizes: Mapping[int, Sizes]) -> str:
+    """PPCG's --sizes of ``{kernel: (tile, block)}``."""
+    parts = []
+    for kernel, (tile, block) in sorted(sizes.items()):
+        parts.append(f"kernel[{kernel}] -> tile[{','.join(map(str, tile))}]")
+        parts.append(f"kernel[{kernel}] -> block[{','.join(map(str, block))}]")
+    return "{ " + "; ".join(parts) + " }"
+
+
+def depths(candidate: Candidate) -> dict[int, int]:
+    """Each kernel's number of mapped members (kernels of one thread left out)."""
+    return {k.index: len(k.mapped) for k in candidate.program.kernels if k.mapped}
+
+
+def space(ranked: Sequence[Candidate]) -> list[Config]:
+    """Every configuration: each candidate schedule, with each kernel of ``d`` mapped
+    members given the same choice of ``size_choices(d)`` (per-kernel choices are
+    left to ``neighbours``), each with shared memory and registers on or off; a
+    candidate that runs in one block also as such, without sizes.  Polycu's
+    own choice comes first."""
+    configs = [Config()]
+    for candidate in ranked:
+        name = candidate.schedule.name.split("=")[0]
+        kernels = depths(candidate)
+        if candidate.program.single_block:
+            configs.append(Config(name, single_block=True))
+        used = sorted(set(kernels.values()))
+        for picks in itertools.product(*(size_choices(d) for d in used)):
+            chosen = dict(zip(used, picks))
+            sizes = tuple((k, chosen[d]) for k, d in sorted(kernels.items()))
+            for shared, private in itertools.product((True, False), repeat=2):
+                configs.append(Config(name, sizes, shared, private, False))
+    return configs
+
+
+def neighbours(config: Config, ranked: Sequence[Candidate], rng: random.Random) -> list[Config]:
+    """Configurations one step from ``config``: one kernel's block or lanes doubled or
+    halved along one member, shared memory or registers flipped, or another
+    schedule with polycu's sizes; in a random order (``rng``)."""
+    by_name = {c.schedule.name.split("=")[0]: c for c in ranked}
+    name = config.schedule or (ranked[0].schedule.name.split("=")[0] if ranked else None)
+    result = [Config(other, single_block=config.single_block)
+              for other in by_name if other != name]
+    current = by_name.get(name) if name else None
+    if current is not None:
+        sizes = dict(config.sizes)
+        for kernel, depth in depths(current).items():
+            tile, block = sizes.get(kernel, _default(depth))
+            for step in _size_steps(tile, block):
+                moved = {**sizes, kernel: step}
+                result.append(replace(config, schedule=name, single_block=False,
+                                      sizes=tuple(sorted(moved.items()))))
+    for flag in ("shared_memory", "private_memory"):
+        value = getattr(config, flag)
+        result.append(replace(config, **{flag: not (True if value is None else value)}))
+    rng.shuffle(result)
+    return result
+
+
+def _default(depth: int) -> Sizes:
+    """The mapping's default sizes (32 a member, gpu.mapping.DEFAULT_BLOCK threads)."""
+    block = {1: (32,), 2: (32, 8), 3: (32, 4, 2)}[depth]
+    return (32,) * depth, block
+
+
+def _size_steps(tile: tuple[int, ...], block: tuple[int, ...]) -> list[Sizes]:
+    """The sizes one doubling or halving away: of a block extent (its lanes kept) or
+    of a member's lanes (its block kept), within ``size_choices``' bounds."""
+    d = len(tile)
+    lanes = tuple(max(1, tile[k] // block[d - 1 - k]) for k in range(d))
+    steps = []
+    for k in range(d):
+        axis = d - 1 - k
+        for factor in (2, 0.5):
+            b = list(block)
+            b[axis] = int(b[axis] * factor)
+            threads = 1
+            for n in b:
+                threads *= n
+            if b[axis] >= 1 and 32 <= threads <= 1024 and b[0] >= 16:
+                steps.append(_sizes(tuple(b), lanes))
+            moved = list(lanes)
+            moved[k] = int(moved[k] * factor)
+            product = 1
+            for n in moved:
+                product *= n
+            if 1 <= moved[k] <= 8 and product <= MAX_LANES:
+                steps.append(_sizes(block, tuple(moved)))
+    return steps

@@ -1,0 +1,257 @@
+"""polycu tune: the space, the search, the checks, the cache and --tuned.
+
+The evaluator here is the CPU emulation (CI has no GPU): each configuration is
+compiled by polycu, emulated with real threads and barriers, and compared with the
+original; its time is the emulation's.  ``test_gpu_tune.py``-style GPU runs live in
+scripts/ and docs/results/tuning.md.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from polycu import Options, PolycuError, compile, tuned
+from polycu.cli import main
+from polycu.deps import compute_dependences
+from polycu.driver import candidates, load_scops
+from polycu.memory.placement import MAX_LANES
+from polycu.runtime.check import targets
+from polycu.tune.evaluate import Built, EmulationEvaluator, Measured, build
+from polycu.tune.run import tune_file
+from polycu.tune.search import Evaluation, best, search
+from polycu.tune.space import Config, neighbours, size_choices, sizes_text, space
+
+ROOT = Path(__file__).resolve().parent.parent
+GEMM = ROOT / "examples" / "gemm.c"
+TWO_MM = ROOT / "polybench" / "linear-algebra" / "kernels" / "2mm" / "2mm.c"
+UTILITIES = str(ROOT / "polybench" / "utilities")
+
+
+# -- the space ------------------------------------------------------------------------
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_size_choices_are_launchable(depth: int) -> None:
+    choices = size_choices(depth)
+    assert len(choices) == len(set(choices)) > 10
+    for tile, block in choices:
+        threads = 1
+        lanes = 1
+        for k in range(depth):
+            b = block[depth - 1 - k]          # tile is outer first, block x first
+            assert tile[k] % b == 0 and tile[k] // b in (1, 2, 4)
+            lanes *= tile[k] // b
+            threads *= b
+        assert 32 <= threads <= 1024 and lanes <= MAX_LANES and block[0] >= 16
+
+
+def test_default_config_changes_nothing_and_flags_replay() -> None:
+    assert Config().changes() == {}
+    config = Config("isl-minfuse", ((0, ((64, 32), (16, 16))), (1, ((32,), (32,)))),
+                    False, True, False)
+    changes = config.changes()
+    assert changes["sizes"] == ("{ kernel[0] -> tile[64,32]; kernel[0] -> block[16,16]; "
+                                "kernel[1] -> tile[32]; kernel[1] -> block[32] }")
+    flags = tuned.config_flags(changes)
+    assert flags[:2] == ["--private-memory", "--schedule"]  # sorted by option name
+    assert "--no-shared-memory" in flags and "--no-single-block" in flags
+    # the flags parse back into the very values (what the .cu header promises)
+    from polycu.cli import build_parser
+    args = build_parser().parse_args(["compile", "x.c", *flags])
+    for dest, value in changes.items():
+        assert getattr(args, dest) == value
+
+
+def test_space_covers_each_candidate_with_polycu_first() -> None:
+    options = Options(include_dir=[UTILITIES])
+    scop = load_scops(str(TWO_MM), options)[0]
+    ranked = candidates(scop, compute_dependences(scop), options)
+    configs = space(ranked)
+    assert configs[0] == Config()
+    names = {c.schedule for c in configs[1:]}
+    assert names == {c.schedule.name.split("=")[0] for c in ranked}
+    # 2mm's kernels are 2-D: each gets each 2-D choice, four memory settings each
+    minfuse = [c for c in configs if c.schedule == "isl-minfuse"]
+    assert len(minfuse) == 4 * len(size_choices(2))
+    assert all(len(c.sizes) == 4 and len({s for _, s in c.sizes}) == 1 for c in minfuse)
+    rng = random.Random(3)
+    near = neighbours(minfuse[0], ranked, rng)
+    assert len(set(near)) == len(near) and minfuse[0] not in near
+    # one step: another schedule, one kernel's sizes, or one memory flag
+    for other in near:
+        moved = sum(a != b for a, b in zip(dict(minfuse[0].sizes).values(),
+                                           dict(other.sizes).values()))
+        assert other.schedule != "isl-minfuse" or moved == 1 or \
+            other.shared_memory != minfuse[0].shared_memory or \
+            other.private_memory != minfuse[0].private_memory
+
+
+# -- --schedule -------------------------------------------------------------------------
+def test_schedule_option_picks_the_named_candidate() -> None:
+    options = Options(include_dir=[UTILITIES])
+    default = compile(str(TWO_MM), options).description["scops"][0]
+    minfuse = compile(str(TWO_MM), options.replace(schedule="isl-minfuse"))
+    kernels = minfuse.description["scops"][0]["kernels"]
+    assert len(kernels) == 4 != len(default["kernels"])
+    with pytest.raises(PolycuError, match=r"no schedule candidate 'fused'.*isl-minfuse"):
+        compile(str(TWO_MM), options.replace(schedule="fused"))
+
+
+# -- the search, on a synthetic time ---------------------------------------------------------
+def _synthetic(ranked):  # type: ignore[no-untyped-def]
+    """A builder and a measure whose time is a known function of the sizes: the
+    fastest configuration is the 2-D kernel with 128x2 blocks and 2x2 lanes."""
+    def time_of(config: Config) -> float:
+        if not config.sizes or len(config.sizes[0][1][0]) != 2:
+            return 1000.0 if not config.sizes else 1001.0
+        (tile, block) = config.sizes[0][1]
+        return 1.0 + abs(block[0] - 128) / 32 + abs(block[1] - 2) + abs(tile[0] - 4) \
+            + abs(tile[1] - 256) / 64 + (0.5 if config.shared_memory is False else 0)
+
+    def builder(configs):  # type: ignore[no-untyped-def]
+        return [Built({"device_source": repr(c), "host": []}) for c in configs]
+
+    def measure(built: Built) -> Measured:
+        config = eval(built.entry["device_source"], {"Config": Config})  # noqa: S307
+        return Measured("ok", time_of(config))
+    return builder, measure
+
+
+def test_local_search_finds_the_optimum_of_a_known_landscape() -> None:
+    options = Options()
+    scop = load_scops(str(GEMM), options)[0]
+    ranked = candidates(scop, compute_dependences(scop), options)
+    builder, measure = _synthetic(ranked)
+    found = search(ranked, builder, measure, strategy="local", max_configs=150,
+                   budget_s=600, jobs=4, seed=1)
+    assert found[0].config == Config() and found[0].seconds == 1000.0
+    winner = best(found)
+    assert winner is not None and winner.seconds == 1.0
+    assert dict(winner.config.sizes)[0] == ((4, 256), (128, 2))
+    exhaustive = search(ranked, builder, measure, strategy="exhaustive", max_configs=40,
+                        budget_s=600, jobs=4, seed=1)
+    assert len(exhaustive) == 40 and [e.config for e in exhaustive] == space(ranked)[:40]
+
+
+def test_identical_code_is_measured_once() -> None:
+    options = Options()
+    scop = load_scops(str(GEMM), options)[0]
+    ranked = candidates(scop, compute_dependences(scop), options)
+    measured = []
+
+    def builder(configs):  # type: ignore[no-untyped-def]
+        return [Built({"device_source": "same" if c.shared_memory is not False else repr(c),
+                       "host": []}) for c in configs]
+
+    def measure(built: Built) -> Measured:
+        measured.append(built.code)
+        return Measured("ok", 1.0 + len(measured))
+    found = search(ranked, builder, measure, strategy="exhaustive", max_configs=6,
+                   budget_s=600, jobs=3, seed=0)
+    assert len(measured) == len(set(measured)) == 6
+    copies = [e for e in found if e.same_as is not None]
+    assert copies and all(found[e.same_as].seconds == e.seconds for e in copies)
+
+
+# -- real configurations, emulated ---------------------------------------------------------------
+def test_a_wrong_configuration_is_discarded() -> None:
+    """A configuration whose code computes something else fails its check against the
+    original and never wins, however fast."""
+    options = Options()
+    (target,) = targets(str(GEMM), options, overrides={"ni": 9, "nj": 11, "nk": 7})
+    evaluator = EmulationEvaluator(target, seed=5)
+    values = {k: getattr(options, k) for k in vars(options)}
+    right = build(str(GEMM), values, {"shared_memory": False}, False, (), None)
+    assert right.entry is not None and not right.error
+    entry = dict(right.entry)             # alpha * A[..] * B[..] becomes alpha + ...
+    entry["device_source"] = entry["device_source"].replace("(alpha * A", "(alpha + A")
+    assert entry["device_source"] != right.entry["device_source"]
+    ok, wrong = evaluator.measure(right.entry), evaluator.measure(entry)
+    assert ok.status == "ok" and ok.seconds is not None and ok.seconds > 0
+    assert wrong.status == "mismatch" and wrong.seconds is None and "C" in wrong.detail
+    tried = [Evaluation(Config(shared_memory=False), ok.status, ok.seconds),
+             Evaluation(Config(private_memory=False), wrong.status, 0.0, wrong.detail)]
+    assert best(tried) is tried[0]
+    for sizes, said in (("{ kernel[0] -> block[64,32] }", "tiles of 32 along that member"),
+                        ("{ kernel[0] -> tile[64,64]; kernel[0] -> block[64,64] }",
+                         "at most 1024")):
+        broken = build(str(GEMM), values, {"sizes": sizes}, False, (), None)
+        assert broken.entry is None and said in broken.error
+
+
+def test_tune_caches_the_winner_and_tuned_compiles_it(tmp_path: Path) -> None:
+    source = tmp_path / "gemm.c"
+    shutil.copy(GEMM, source)
+    cache = tmp_path / "cache.json"
+    options = Options(evaluator="emulate", max_configs=5, jobs=2, tune_cache=str(cache),
+                      repeat=1)
+    tuning = tune_file(str(source), options, params={"ni": 12, "nj": 10, "nk": 9}, seed=7,
+                       progress=False)
+    statuses = [e.status for e in tuning.evaluations]
+    assert statuses[0] == "ok" and tuning.evaluations[0].config == Config()
+    assert sum(1 for e in tuning.evaluations if e.same_as is None and e.status == "ok") >= 3
+    entry = tuning.entry
+    assert entry is not None and entry.params == {"ni": 12, "nj": 10, "nk": 9}
+    assert entry.kernel_s == min(e.seconds for e in tuning.evaluations if e.status == "ok")
+    tuned.store(cache, [entry])
+    # the same loop nest in another file finds the entry; --tuned compiles its flags
+    other = tmp_path / "copy.c"
+    other.write_text("/* a copy */\n" + source.read_text())
+    plain = compile(str(other), Options(**entry.changes))
+    via_cache = compile(str(other), Options(tuned=True, tune_cache=str(cache)))
+    assert via_cache.cuda.startswith("/* Compiled with tuned configurations")
+    header = via_cache.cuda.split("*/", 1)[0]
+    assert "kernel_gemm_scop0" in header and "ni=12, nj=10, nk=9" in header
+    assert via_cache.cuda.split("*/", 1)[1].lstrip("\n") == plain.cuda
+    # a changed loop nest is another SCoP: never tuned, the defaults, with a note
+    changed = tmp_path / "changed.c"
+    changed.write_text(source.read_text().replace("alpha * A[i][k]", "alpha * A[k][i]"))
+    assert not compile(str(changed), Options(tuned=True, tune_cache=str(cache))) \
+        .cuda.startswith("/* Compiled with tuned")
+
+
+def test_cache_keeps_the_faster_winner_per_slot(tmp_path: Path) -> None:
+    cache = tmp_path / "c.json"
+    one = tuned.Entry("s", "k", "f.c", ("LARGE_DATASET",), {"n": 4}, "GPU", {"tile_size": 16},
+                      2.0, 3.0, date="2026-01-01")
+    tuned.store(cache, [one, dataclasses.replace(one, kernel_s=1.0, changes={"tile_size": 8})])
+    tuned.store(cache, [dataclasses.replace(one, kernel_s=1.5)])
+    other_size = dataclasses.replace(one, params={"n": 8}, defines=("SMALL_DATASET",),
+                                     date="2026-02-01")
+    tuned.store(cache, [other_size])
+    entries = tuned.read(cache)
+    assert sorted(e.kernel_s for e in entries.values()) == [1.0, 2.0]
+    assert json.loads(cache.read_text())["version"] == tuned.VERSION
+
+    class Fake:
+        name = "s"
+    import polycu.tuned as module
+    key = module.scop_key
+    module.scop_key = lambda scop: "k"       # type: ignore[assignment]
+    try:
+        chosen, said = tuned.lookup(entries, Fake(), ["LARGE_DATASET"])  # type: ignore[arg-type]
+        assert chosen is not None and chosen.changes == {"tile_size": 8} and "n=4" in said
+        chosen, said = tuned.lookup(entries, Fake(), ["OTHER"])  # type: ignore[arg-type]
+        assert chosen is not None and chosen.params == {"n": 8} and "latest" in said
+    finally:
+        module.scop_key = key                # type: ignore[assignment]
+    cache.write_text("{not json")
+    with pytest.raises(PolycuError, match="cannot read the tuning cache"):
+        tuned.read(cache)
+
+
+def test_tune_without_a_gpu_says_how_to_go_on(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
+    try:
+        import pycuda  # noqa: F401
+        pytest.skip("PyCUDA is installed")
+    except ImportError:
+        pass
+    assert main(["tune", str(GEMM)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("--evaluator: error: PyCUDA is not available") and \
+        "--evaluator emulate" in err and "Traceback" not in err
