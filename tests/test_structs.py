@@ -27,6 +27,7 @@ from polycu.deps import compute_dependences
 from polycu.model import MAY_WRITE, Scop, format_scop, storages
 from polycu.runtime.inputs import random_inputs
 from polycu.runtime.nvcc import nvcc_check
+from polycu.runtime.replay import buffers, host_values
 from polycu.runtime.signature import Signature, dtype_of
 
 PROGRAMS = Path(__file__).parent / "data" / "structs"
@@ -276,3 +277,11 @@ def test_programs_compute_what_gcc_computes(tmp_path: Path, name: str) -> None:
 
 def test_there_are_at_least_four_programs() -> None:
     assert len(list(PROGRAMS.glob("*.c"))) >= 4
+
+
+def test_the_pycuda_replay_allocates_whole_structs(tmp_path: Path):
+    (entry,) = generate(tmp_path, COMPLEX).description["scops"]
+    found = buffers(entry, host_values(entry, {"n": 17}))
+    assert sorted(found) == ["p", "q"]
+    assert np.dtype(found["q"].dtype).names == ("re", "im")
+    assert (found["q"].count, found["q"].nbytes, found["q"].copy_in) == (100, 1600, True)

@@ -103,6 +103,8 @@ class Builder:
         if isinstance(node, c_ast.ID) and node.name in self.symbols \
                 and not self.symbols[node.name].is_integer:
             return f"'{node.name}' is not an integer scalar"
+        if isinstance(node, c_ast.StructRef):
+            return f"structure member '{c_text(node)}' (a field is data, never a parameter)"
         return exc.what
 
     def affine(self, node: c_ast.Node, iterators: Sequence[str],

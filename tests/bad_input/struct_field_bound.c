@@ -1,0 +1,9 @@
+struct P { int n; double a[100]; };
+void f(struct P s, double y[100])
+{
+  int i;
+#pragma scop
+  for (i = 0; i < s.n; i++)
+    y[i] = s.a[i];
+#pragma endscop
+}
