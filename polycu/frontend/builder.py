@@ -33,7 +33,7 @@ from .accesses import AccessCollector
 from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
 from .conditions import body_text, check_branches, conjunction, conjuncts
-from .members import Members
+from .members import Members, flatten_members
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
 from .symbols import Symbol, decode_type
@@ -83,6 +83,9 @@ class Builder:
         or an array's element type."""
         if name in self.iterator_types:
             return self.iterator_types[name]
+        if name in self.members.members:                  # a field array (members.py)
+            member = self.members.members[name]
+            name = f"{member.variable}.{member.field}"
         variable, _, field_name = name.partition(".")     # 'V.F': field F of V
         sym = self.locals.get(variable) or self.symbols.get(variable)
         if sym is not None and field_name:
@@ -393,10 +396,11 @@ class Builder:
             collector.conditional(body)
         else:
             collector.statement(body)
+        body, collected = flatten_members(body, collector.accesses, self.members.members)
         make_explicit(body, ExpressionTypes(self.value_type, self.typedefs, self.functions))
-        op, array = reduction(body, collector.accesses)
+        op, array = reduction(body, collected)
         stmt = Statement(name=name, domain=dom, iterators=iterators, body=body,
-                         accesses=tuple(collector.accesses),
+                         accesses=tuple(collected),
                          text=body_text(body),
                          location=self.loc(origin), reduction=op, reduction_array=array,
                          iterator_types=tuple(self.type_of(i).name for i in iterators))

@@ -20,11 +20,11 @@ whole structure used as a value.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pycparser import c_ast
 
-from ..model import Field, Member, StructType
+from ..model import Access, Field, Member, StructType
 from .affine import AffineEnv, NotAffine, to_pwaff
 from .ctype import LDOUBLE, parse_type
 from .symbols import Symbol, decode_type
@@ -166,3 +166,34 @@ class Members:
         """Whether ``sym`` is a structure or union (or an array of, or pointer to, them)."""
         return sym.element_type.startswith(("struct ", "union ", "<anonymous")) or \
             sym.element_type in self.structs
+
+
+def flatten_members(body: c_ast.Node, accesses: list[Access],
+                    names: dict[str, Member]) -> tuple[c_ast.Node, list[Access]]:
+    """``body`` with each member reference written as a reference to its field array
+    (``b[i][j].c[k][l]`` -> ``b_c[i][j][k][l]``, ``s.n`` -> ``s_n``) and the accesses
+    pointing at the new nodes: every later rewriting (expansion, snapshots) and the
+    reduction finder then see ordinary array references, and the printers turn them
+    back into members (``codegen.cuda.member_text``)."""
+    new: dict[int, c_ast.Node] = {}
+    for access in accesses:
+        if access.array in names and id(access.node) not in new:
+            node: c_ast.Node = c_ast.ID(access.array, coord=access.node.coord)
+            for subscript in subscripts_of(access.node):
+                node = c_ast.ArrayRef(node, subscript, coord=access.node.coord)
+            new[id(access.node)] = node
+
+    def swap(node: c_ast.Node) -> c_ast.Node:
+        if id(node) in new:
+            return new[id(node)]
+        for slot in node.__slots__:
+            value = getattr(node, slot, None)
+            if isinstance(value, c_ast.Node):
+                setattr(node, slot, swap(value))
+            elif isinstance(value, list):
+                setattr(node, slot, [swap(v) if isinstance(v, c_ast.Node) else v
+                                     for v in value])
+        return node
+
+    body = swap(body)
+    return body, [replace(a, node=new.get(id(a.node), a.node)) for a in accesses]
