@@ -264,6 +264,8 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     program, schedule = _program(scop, options, reporter, index)
     for item in unmatched_overrides(program, overrides):
         reporter.note(f"--memory {item}", scop.location)
+    for said in clamped_blocks(program, sizes_of(options)):
+        reporter.warn(said, scop.location)
     placement = _placed(program, options, overrides, reporter, constant_taken)
     if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE \
             or program.single_block:
@@ -286,6 +288,23 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
             return other
         remap = kept
     return placement
+
+
+def clamped_blocks(program: GpuProgram, sizes: Sizes) -> list[str]:
+    """What --sizes asked of the compiled program's blocks that the mapping could not
+    give: a block is at most its tile along each member (a thread runs at least one
+    point of its tile), so a larger one was cut down to the tile."""
+    said = []
+    for kernel in program.kernels:
+        given = sizes.lookup(kernel.index, "block")
+        for member in kernel.mapped:
+            axis = "xyz".index(member.axis)
+            if given and axis < len(given) and given[axis] != member.block:
+                said.append(f"--sizes: kernel {kernel.index} runs blocks of {member.block} "
+                            f"threads along {member.axis}, not {given[axis]}: its tile has "
+                            f"{member.tile} points along that member (a thread runs at "
+                            "least one)")
+    return said
 
 
 def _pays(placement: Placement, index: int, sizes: dict[str, tuple[int, ...]]) -> bool:

@@ -61,7 +61,7 @@ COMMAND_LINES = [
     (["emulate", "{src}", "--max-parm", "3"], 2,
      "--max-parm: error: unknown option; did you mean --max-param?"),
     (["{src}", "--dataset", "LARGE"], 2,
-     "--dataset: error: unknown option; --dataset is an option of check, bench, not of "
+     "--dataset: error: unknown option; --dataset is an option of check, bench, tune, not of "
      "compile"),
     (["{src}", "--tile-size", "abc"], 2, "--tile-size: error: invalid int value: 'abc'"),
     (["{src}", "-o"], 2, "-o: error: expected one argument"),

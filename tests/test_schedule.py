@@ -340,6 +340,18 @@ def test_parse_sizes_reads_ppcg_syntax():
     assert parse_sizes(None) == {}
 
 
+def test_parse_sizes_reads_kernels_that_isl_merges_into_one_map():
+    """Regression (found by polycu tune on atax and jacobi-2d): isl stores
+    'kernel[0] -> block[64]; kernel[2] -> block[32]' as one map of two points; each
+    kernel's sizes are its own image, not an error."""
+    assert parse_sizes("{ kernel[1] -> block[32, 16]; kernel[0] -> block[64, 8] }") == \
+        {0: {"block": (64, 8)}, 1: {"block": (32, 16)}}
+    assert parse_sizes("{ kernel[0] -> block[64]; kernel[2] -> block[32]; "
+                       "kernel[i] -> tile[4] : 1 <= i <= 2; kernel[0] -> tile[64] }") == \
+        {0: {"block": (64,), "tile": (64,)}, 1: {"tile": (4,)},
+         2: {"block": (32,), "tile": (4,)}}
+
+
 @pytest.mark.parametrize("text", ["junk", "{ kernel[0] -> tile[0] }",
                                   "{ foo[0] -> tile[3] }", "{ kernel[0] -> tile[i] }",
                                   "[n] -> { kernel[0] -> tile[n] }"])

@@ -176,11 +176,22 @@ def test_a_wrong_configuration_is_discarded() -> None:
     tried = [Evaluation(Config(shared_memory=False), ok.status, ok.seconds),
              Evaluation(Config(private_memory=False), wrong.status, 0.0, wrong.detail)]
     assert best(tried) is tried[0]
-    for sizes, said in (("{ kernel[0] -> block[64,32] }", "tiles of 32 along that member"),
-                        ("{ kernel[0] -> tile[64,64]; kernel[0] -> block[64,64] }",
-                         "at most 1024")):
-        broken = build(str(GEMM), values, {"sizes": sizes}, False, (), None)
-        assert broken.entry is None and said in broken.error
+    broken = build(str(GEMM), values, {"sizes": "{ kernel[0] -> tile[64,64]; "
+                                              "kernel[0] -> block[64,64] }"}, False, (), None)
+    assert broken.entry is None and "at most 1024" in broken.error
+
+
+def test_a_block_larger_than_its_tile_is_said(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    """PPCG cuts such a block down to the tile silently; polycu cuts it and says so."""
+    out = str(tmp_path / "gemm.cu")
+    assert main([str(GEMM), "-o", out, "--sizes",
+                 "{ kernel[0] -> tile[32,32]; kernel[0] -> block[64,8] }"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: --sizes: kernel 0 runs blocks of 32 threads along x, not 64" in err
+    assert main([str(GEMM), "-o", out, "--sizes",
+                 "{ kernel[0] -> tile[32,64]; kernel[0] -> block[64,8] }"]) == 0
+    assert "--sizes" not in capsys.readouterr().err
 
 
 def test_tune_caches_the_winner_and_tuned_compiles_it(tmp_path: Path) -> None:

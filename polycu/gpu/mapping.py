@@ -331,8 +331,7 @@ class _Mapper:
     def map_members(self, draft: Kernel, count: int) -> tuple[MappedMember, ...]:
         """Tile/block sizes and axes of the ``count`` mapped members (innermost on x)."""
         tiles = self.sizes.lookup(draft.index, "tile") or ()
-        given = self.sizes.lookup(draft.index, "block")
-        blocks = given or DEFAULT_BLOCK[count]
+        blocks = self.sizes.lookup(draft.index, "block") or DEFAULT_BLOCK[count]
         ranges = isl.Set.from_union_set(draft.band.intersect_domain(
             draft.at_host_point()).range())
         overall = isl.Set.from_union_set(draft.band.intersect_domain(draft.domain).range())
@@ -342,13 +341,7 @@ class _Mapper:
             axis_pos = count - 1 - k                       # innermost member -> x
             tile = tiles[k] if k < len(tiles) else self.sizes.tile_size
             block = blocks[axis_pos] if axis_pos < len(blocks) else 1
-            if given and block > tile:      # the default block shrinks to small tiles
-                raise error(f"--sizes: kernel {draft.index} has blocks of {block} threads "
-                            f"along {AXES[axis_pos]} but tiles of {tile} along that "
-                            "member; a thread runs at least one point of its tile, so "
-                            f"give a tile of at least {block} or a smaller block",
-                            self.scop.location)
-            block = max(1, min(block, tile))
+            block = max(1, min(block, tile))    # driver.clamped_blocks says so
             mapped.append(MappedMember(
                 k, AXES[axis_pos], tile, block,
                 _at_launch(_simple_lower_bound(ranges.dim_min(k), overall.dim_min(k)

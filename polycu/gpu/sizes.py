@@ -57,9 +57,12 @@ def parse_sizes(text: str | None, where: Location | None = None) -> SIZES:
                         f"{', '.join(k + '[...]' for k in KINDS)}", where)
         if m.dim(isl.dim_type.param):
             raise error(f"'{m}' must not use parameters", where)
-        values = _single_point(m.range(), m, where)
+        # isl merges 'kernel[0] -> block[64]; kernel[2] -> block[32]' into one map:
+        # each kernel's sizes are its own image
         for kernel in _kernels(m.domain(), m, where):
-            result.setdefault(kernel, {})[kind] = values
+            image = m if kernel == ANY else m.intersect_domain(
+                isl.Set(f"{{ kernel[{kernel}] }}").align_params(m.get_space()))
+            result.setdefault(kernel, {})[kind] = _single_point(image.range(), m, where)
     return result
 
 
