@@ -173,7 +173,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("--isl-schedule-carry-self-first", "bool", None, "isl: carry self-dependences "
            "first when a band must carry dependences (polycu default: on)", ppcg=True),
     Option("--isl-schedule-max-coefficient", "int", None, "isl: bound on schedule "
-           "coefficients (-1: none)", ppcg=True, metavar="N", minimum=-1),
+           "coefficients (-1: none; polycu default: 1024)", ppcg=True, metavar="N",
+           minimum=-1),
     Option("--isl-schedule-max-constant-term", "int", None, "isl: bound on schedule "
            "constant terms (-1: none)", ppcg=True, metavar="N", minimum=-1),
     Option("--isl-schedule-algorithm", "str", None, "isl: scheduling algorithm",

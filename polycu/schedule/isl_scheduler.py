@@ -47,6 +47,14 @@ FUSION: dict[str, dict[str, int]] = {
     "min": {"schedule_whole_component": 0, "schedule_serialize_sccs": 1},
 }
 
+#: Largest schedule coefficient isl may choose (isl's own default: none).  Without a
+#: bound, dependences that exist only for impossible parameter values (a long
+#: iterator wrapping past 2^63 - 1 when the bound is an int) led isl to
+#: i + (2^63 - 1) * t, whose loop bounds overflow 64-bit arithmetic in the generated
+#: code (fuzzer seed 2500034; tests/data/fuzz_found).  Affine schedules of real
+#: loop nests (skews, shifts) use far smaller coefficients.
+MAX_COEFFICIENT = 1024
+
 # The isl options polycu sets, with their values for GPU scheduling; each one can
 # be overridden from the command line as --isl-schedule-<name> (PPCG's spelling).
 GPU_DEFAULTS: dict[str, int] = {
@@ -56,7 +64,7 @@ GPU_DEFAULTS: dict[str, int] = {
     "schedule_treat_coalescing": 1,
     "schedule_separate_components": 0,
     "schedule_carry_self_first": 1,
-    "schedule_max_coefficient": -1,
+    "schedule_max_coefficient": MAX_COEFFICIENT,
     "schedule_max_constant_term": -1,
     "schedule_algorithm": 0,
 }

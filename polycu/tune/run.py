@@ -18,6 +18,7 @@ import concurrent.futures
 import datetime
 import json
 import multiprocessing
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,7 +104,7 @@ def _print_progress(count: int, evaluation: Evaluation, leader: Evaluation | Non
     if evaluation.same_as is not None:
         what += f" (same code as #{evaluation.same_as + 1})"
     lead = f"{leader.seconds * 1e3:.3f} ms" if leader and leader.seconds else "-"
-    flags = " ".join(evaluation.flags) or "(polycu's defaults)"
+    flags = shlex.join(evaluation.flags) or "(polycu's defaults)"
     print(f"[{count:3d}] {what:>28s}  best {lead:>11s}  {flags}", file=sys.stderr, flush=True)
 
 
@@ -131,10 +132,10 @@ def report(tuning: Tuning) -> str:
              f"  tried {tried}: {entry.evaluated} measured, {entry.discarded} discarded, "
              f"{tried - entry.evaluated - entry.discarded} with the code of another",
              f"  polycu's defaults: {default}; best: {entry.kernel_s * 1e3:.3f} ms{gain}",
-             f"  best configuration: {' '.join(entry.flags()) or '(the defaults)'}"]
+             f"  best configuration: {shlex.join(entry.flags()) or '(the defaults)'}"]
     for e in tuning.evaluations:
         if e.status not in ("ok",) and e.same_as is None:
-            lines.append(f"  discarded ({e.status}): {' '.join(e.flags)}: "
+            lines.append(f"  discarded ({e.status}): {shlex.join(e.flags)}: "
                          f"{e.detail.splitlines()[0] if e.detail else ''}")
     return "\n".join(lines)
 
