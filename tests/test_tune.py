@@ -2,8 +2,8 @@
 
 The evaluator here is the CPU emulation (CI has no GPU): each configuration is
 compiled by polycu, emulated with real threads and barriers, and compared with the
-original; its time is the emulation's.  ``test_gpu_tune.py``-style GPU runs live in
-scripts/ and docs/results/tuning.md.
+original; its time is the emulation's.  The GPU runs are scripts/tune_bench.sh's
+(docs/results/tuning.md).
 """
 from __future__ import annotations
 
