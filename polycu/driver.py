@@ -26,7 +26,7 @@ from .codegen.coverage import WrongAst
 from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, Reporter, error
 from .frontend.load import load_file
-from .gpu.kernel import GpuProgram
+from .gpu.kernel import AXES, GpuProgram
 from .gpu.mapping import map_sequential
 from .gpu.rank import Candidate, format_ranking, map_schedule, rank
 from .gpu.rank import candidates as ranked_candidates
@@ -298,7 +298,7 @@ def clamped_blocks(program: GpuProgram, sizes: Sizes) -> list[str]:
     for kernel in program.kernels:
         given = sizes.lookup(kernel.index, "block")
         for member in kernel.mapped:
-            axis = "xyz".index(member.axis)
+            axis = AXES.index(member.axis)
             if given and axis < len(given) and given[axis] != member.block:
                 said.append(f"--sizes: kernel {kernel.index} runs blocks of {member.block} "
                             f"threads along {member.axis}, not {given[axis]}: its tile has "

@@ -225,7 +225,8 @@ def test_tune_caches_the_winner_and_tuned_compiles_it(tmp_path: Path) -> None:
         .cuda.startswith("/* Compiled with tuned")
 
 
-def test_cache_keeps_the_faster_winner_per_slot(tmp_path: Path) -> None:
+def test_cache_keeps_the_faster_winner_per_slot(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "c.json"
     one = tuned.Entry("s", "k", "f.c", ("LARGE_DATASET",), {"n": 4}, "GPU", {"tile_size": 16},
                       2.0, 3.0, date="2026-01-01")
@@ -240,16 +241,11 @@ def test_cache_keeps_the_faster_winner_per_slot(tmp_path: Path) -> None:
 
     class Fake:
         name = "s"
-    import polycu.tuned as module
-    key = module.scop_key
-    module.scop_key = lambda scop: "k"       # type: ignore[assignment]
-    try:
-        chosen, said = tuned.lookup(entries, Fake(), ["LARGE_DATASET"])  # type: ignore[arg-type]
-        assert chosen is not None and chosen.changes == {"tile_size": 8} and "n=4" in said
-        chosen, said = tuned.lookup(entries, Fake(), ["OTHER"])  # type: ignore[arg-type]
-        assert chosen is not None and chosen.params == {"n": 8} and "latest" in said
-    finally:
-        module.scop_key = key                # type: ignore[assignment]
+    monkeypatch.setattr(tuned, "scop_key", lambda scop: "k")
+    chosen, said = tuned.lookup(entries, Fake(), ["LARGE_DATASET"])  # type: ignore[arg-type]
+    assert chosen is not None and chosen.changes == {"tile_size": 8} and "n=4" in said
+    chosen, said = tuned.lookup(entries, Fake(), ["OTHER"])  # type: ignore[arg-type]
+    assert chosen is not None and chosen.params == {"n": 8} and "latest" in said
     cache.write_text("{not json")
     with pytest.raises(PolycuError, match="cannot read the tuning cache"):
         tuned.read(cache)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop
+from ..model import Array, Scop, storage_names
 from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, SURFACE, TEXTURE_2D,
                       KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
@@ -89,9 +89,8 @@ def struct_arg(scop: Scop, array: Array, writes: frozenset[str] | set[str],
     assert member is not None
     if any(a.name == member.variable for a in args):
         return []
-    written = any(scop.array(n).member is not None
-                  and scop.array(n).member.variable == member.variable for n in writes)
-    const = "" if written else "const "
+    own = storage_names(scop)
+    const = "" if any(own[n] == member.variable for n in writes) else "const "
     return [KernelArg(member.variable, f"{const}{member.struct.spelling} *__restrict__",
                       "array", member.variable)]
 

@@ -161,7 +161,6 @@ class Members:
         name = self.names[key]
         return name, self.members[name], field
 
-
     def is_struct(self, sym: Symbol) -> bool:
         """Whether ``sym`` is a structure or union (or an array of, or pointer to, them)."""
         return sym.element_type.startswith(("struct ", "union ", "<anonymous")) or \

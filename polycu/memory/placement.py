@@ -248,9 +248,8 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
         plan = partial(_plan, program, kernel, lanes, shareable, in_memory - kept,
                        private_memory, shared_memory, max_shared_memory, context)
         shared, registers, padded = plan(forced)
-        # A tile also where it lets more register-tiled statements run padded: the edge blocks then
-        # run the full blocks' code (gemm's kernel on an H100: 0.600 ms padded in full blocks only
-        # with A global, 0.46 ms padded everywhere with A in a tile; docs/results/memory.md).
+        # A tile also where it lets more register-tiled statements run padded (gemm, H100:
+        # 0.46 ms padded everywhere with A in a tile, 0.600 ms without; docs/results/memory.md).
         served = serving(shared.tiles) if shared else {}
         partly = frozenset(a.array for s in program.scop.statements
                            if s.name in kernel.statements for a in s.accesses

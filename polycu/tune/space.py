@@ -22,11 +22,14 @@ run.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
+from ..gpu.mapping import DEFAULT_BLOCK
 from ..gpu.rank import Candidate
+from ..gpu.sizes import DEFAULT_TILE
 from ..memory.placement import MAX_LANES
 
 #: A kernel's sizes: (tile per band member, outer first; block x, y, z).
@@ -53,10 +56,7 @@ def size_choices(depth: int) -> tuple[Sizes, ...]:
     result = []
     for block in _BLOCKS[depth]:
         for lanes in itertools.product(_LANES, repeat=depth):
-            product = 1
-            for n in lanes:
-                product *= n
-            if product <= MAX_LANES:
+            if math.prod(lanes) <= MAX_LANES:
                 result.append(_sizes(block, lanes))
     return tuple(result)
 
@@ -136,17 +136,15 @@ def neighbours(config: Config, ranked: Sequence[Candidate], rng: random.Random) 
                 moved = {**sizes, kernel: step}
                 result.append(replace(config, schedule=name, single_block=False,
                                       sizes=tuple(sorted(moved.items()))))
-    for flag in ("shared_memory", "private_memory"):
-        value = getattr(config, flag)
-        result.append(replace(config, **{flag: not (True if value is None else value)}))
+    for flag in ("shared_memory", "private_memory"):       # None is polycu's default: on
+        result.append(replace(config, **{flag: getattr(config, flag) is False}))
     rng.shuffle(result)
     return result
 
 
 def _default(depth: int) -> Sizes:
-    """The mapping's default sizes (32 a member, gpu.mapping.DEFAULT_BLOCK threads)."""
-    block = {1: (32,), 2: (32, 8), 3: (32, 4, 2)}[depth]
-    return (32,) * depth, block
+    """The mapping's default sizes of a kernel of ``depth`` mapped members."""
+    return (DEFAULT_TILE,) * depth, DEFAULT_BLOCK[depth]
 
 
 def _size_steps(tile: tuple[int, ...], block: tuple[int, ...]) -> list[Sizes]:
@@ -160,16 +158,10 @@ def _size_steps(tile: tuple[int, ...], block: tuple[int, ...]) -> list[Sizes]:
         for factor in (2, 0.5):
             b = list(block)
             b[axis] = int(b[axis] * factor)
-            threads = 1
-            for n in b:
-                threads *= n
-            if b[axis] >= 1 and 32 <= threads <= 1024 and b[0] >= 16:
+            if b[axis] >= 1 and 32 <= math.prod(b) <= 1024 and b[0] >= 16:
                 steps.append(_sizes(tuple(b), lanes))
             moved = list(lanes)
             moved[k] = int(moved[k] * factor)
-            product = 1
-            for n in moved:
-                product *= n
-            if 1 <= moved[k] <= 8 and product <= MAX_LANES:
+            if 1 <= moved[k] <= 8 and math.prod(moved) <= MAX_LANES:
                 steps.append(_sizes(block, tuple(moved)))
     return steps
