@@ -219,19 +219,21 @@ def test_c_that_is_not_cpp_builds_and_runs(tmp_path: Path) -> None:
 
 # -- 5. values live after the SCoP ----------------------------------------------------------
 
-def test_a_counter_read_after_the_scop_is_a_located_rejection(tmp_path: Path) -> None:
+def test_a_counter_read_after_the_scop_gets_its_final_value(tmp_path: Path) -> None:
     source = tmp_path / "live.c"
     source.write_text("int f(int n, double A[100])\n{\n  int i;\n#pragma scop\n"
                       "  for (i = 0; i < n; i++)\n    A[i] = 1;\n#pragma endscop\n"
                       "  return i;\n}\n")
-    with pytest.raises(PolycuError, match=r"live.c:8:10: error: 'i' is read after the SCoP"):
-        polycu.load(str(source))
-    # Assigned before it is read again: nothing is lost.
+    (scop,) = polycu.load(str(source))
+    final = scop.statements[-1]
+    assert final.text == "i = (((long long) n) <= 0LL) ? (0LL) : ((long long) n)"
+    assert [a.array for a in final.writes] == ["i"] and not scop.array("i").dead_after
+    # Assigned before it is read again: no final value.
     source.write_text("int f(int n, double A[100])\n{\n  int i;\n#pragma scop\n"
                       "  for (i = 0; i < n; i++)\n    A[i] = 1;\n#pragma endscop\n"
                       "  for (i = 0; i < n; i++)\n    A[i] += i;\n  return 0;\n}\n")
     (scop,) = polycu.load(str(source))
-    assert scop.statements[0].text == "A[i] = 1"
+    assert [s.text for s in scop.statements] == ["A[i] = 1"]
 
 
 def test_negative_constant_extent_is_a_located_error(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from .accesses import AccessCollector
 from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
 from .conditions import body_text, check_branches, conjunction, conjuncts
+from .final_values import Loop
 from .members import Members, flatten_members
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
@@ -57,6 +58,7 @@ class Builder:
     locals: dict[str, Symbol] = field(default_factory=dict)
     accessed: dict[str, Location] = field(default_factory=dict)
     members: Members = field(default_factory=lambda: Members({}, {}, set()))
+    loops: list[Loop] = field(default_factory=list)  # every loop, for final_values.py
 
     # -- names --------------------------------------------------------------
     def loc(self, node: c_ast.Node | None) -> Location:
@@ -270,6 +272,7 @@ class Builder:
             offset = var.sub(lower).mod_val(isl.Val.int_from_si(CTX, abs(step)))
             dom = dom.intersect(offset.eq_set(env.constant(0)))
         self.check_wrap(node, dom, cond, inner, ctype, step)
+        self.loops.append(Loop(node, name, domain, dom, lower, step, ctype))
         first = len(self.statements)
         body = self.item(node.stmt, inner, dom.coalesce())
         if body is None:

@@ -1,15 +1,17 @@
 """What the code around a SCoP does with its variables: checks and dead scalars.
 
 In:  a ``Region`` (its items and the function around it) and the symbol table.
-Out: ``iterators_read_after`` and ``check_scopes`` raise a located error for a
-SCoP the model would get wrong; ``dead_after`` gives the function's scalars
-whose value nothing reads once the region has run.
+Out: ``iterators_read_after`` gives the loop counters declared outside the region
+that code after it reads (final_values.py computes their values); ``check_scopes``
+raises a located error for a SCoP the model would get wrong; ``dead_after`` gives
+the function's scalars whose value nothing reads once the region has run.
 
 The generated code replaces the region only: whatever the rest of the function
 expects of the region's variables afterwards must still hold.  A loop counter
-declared outside the region keeps no final value (the generated loops do not
-compute it), so reading it afterwards is rejected; the model has one array per
-name, so one name for two variables is rejected; and a scalar that is dead
+declared outside the region and read after it must leave it with its final value,
+which the generated loops do not compute (a statement of the model assigns it); the
+model has one array per name, so one name for two variables is rejected; and a
+scalar that is dead
 afterwards may be privatised (``deps.py`` uses ``Array.dead``).
 """
 from __future__ import annotations
@@ -44,20 +46,22 @@ class _AroundRegion(c_ast.NodeVisitor):
 
 
 # A loop counter i declared outside R ends R with the value that stopped its last
-# loop; the generated code does not compute it.  i may be read after R iff, in text
-# order from R's end (from F's start when R may run again), the first reference to i
-# is not an assignment 'i = e' with e not reading i.
-def iterators_read_after(region: Region, source: str) -> None:
-    """Reject a SCoP whose loop counters (declared outside it) are read after it."""
+# loop, which the SCoP must then compute.  i is read after R iff, in text order from
+# R's end (from F's start when R may run again), the first reference to i is not an
+# assignment 'i = e' with e not reading i.
+def iterators_read_after(region: Region, source: str) -> dict[str, Location]:
+    """The loop counters (declared outside the SCoP) that code after it may read,
+    each with the location of its first such read (final_values.py computes them)."""
     if region.function_ast is None:
-        return
+        return {}
     counters = {_loop_counter(node) for item in region.items for node in walk(item)
                 if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.Assignment)}
     counters.discard(None)
     if not counters:
-        return
+        return {}
     state = {"after": False, "again": False}
     settled: set[str] = set()
+    read: dict[str, Location] = {}
 
     class Visitor(_AroundRegion):
         def region_item(self, node: c_ast.Node) -> None:
@@ -79,18 +83,14 @@ def iterators_read_after(region: Region, source: str) -> None:
         def visit_ID(self, node: c_ast.ID) -> None:
             if node.name in counters and node.name not in settled \
                     and (state["after"] or state["again"]):
-                raise error(f"'{node.name}' is read after the SCoP of lines {region.lines[0]}-"
-                            f"{region.lines[1]}, whose loops leave it at its final value, "
-                            "which the generated code does not compute; declare the loop "
-                            f"counter in the loop ('for (int {node.name} = ...') or use "
-                            "another variable after the SCoP",
-                            Location.from_coord(node.coord, source))
+                read.setdefault(node.name, Location.from_coord(node.coord, source))
 
     visitor = Visitor(region)
     visitor.visit(region.function_ast.body)
     if state["again"]:  # R runs again: the code before it follows it too
         state["after"] = False
         visitor.visit(region.function_ast.body)
+    return read
 
 
 # The model has one array per name: a name declared inside R must mean one variable.

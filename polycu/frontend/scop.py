@@ -27,6 +27,7 @@ from ..model import Array, Scop, Statement
 from .affine import CTX, AffineEnv, NotAffine, to_pwaff
 from .builder import Builder, build, forms_scop
 from .calls import Prototype, prototypes
+from .final_values import add_final_values
 from .ctype import INT, LLONG_MAX, Arith, range_constraint
 from .inline import Inliner
 from .inline_body import provenance
@@ -65,10 +66,10 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
             regions = [r for r in pragma if r.function == name]
         for region in regions:
             check_scopes(region, source)
-            iterators_read_after(region, source)
+            read_after = iterators_read_after(region, source)
             dead = dead_after(region, symbols, set(unit.globals))
             scops.append(_build_scop(region, expand, source, len(scops), context, dead,
-                                     typedefs, declared, unit.structs))
+                                     typedefs, declared, unit.structs, read_after))
     return scops
 
 
@@ -91,12 +92,15 @@ def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,
 def _build_scop(region: Region, expand: Expand, source: str, index: int,
                 context: str | None, dead_scalars: frozenset[str],
                 typedefs: dict[str, str], functions: dict[str, Prototype],
-                structs: dict[str, c_ast.Struct]) -> Scop:
+                structs: dict[str, c_ast.Struct], read_after: dict[str, Location]) -> Scop:
     """The Scop of one region (``index``: how many SCoPs the file had before it); the
-    model is built from its items with the calls of the file's functions inlined."""
+    model is built from its items with the calls of the file's functions inlined, and
+    ends with the final values of the loop counters in ``read_after``."""
     try:
         items, symbols = expand(region.items)
         builder, schedule = build(items, symbols, source, typedefs, functions, structs)
+        schedule = add_final_values(builder.loops, items, schedule, builder.statements,
+                                    builder.accessed, read_after, source)
     except Unsupported as exc:
         raise error(exc.message + provenance(exc.node),
                     exc.location or region.location) from None

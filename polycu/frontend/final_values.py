@@ -1,0 +1,232 @@
+"""The values C leaves in loop counters declared outside a SCoP and read after it.
+
+In:  every ``for`` statement the builder met (``Loop``: where it is reached, the
+values its counter takes there, its initial value, step and type), the region's
+items, and the counters the code after the SCoP reads (``liveness.py``).
+Out: per such counter, its final value as a piecewise quasi-affine function of
+the parameters (``final_value``) and a statement after the SCoP that assigns it
+(``final_statements``), or a located error where it cannot be computed.
+
+Mathematics.  ``for (i = l; c; i += s)`` reached at the enclosing iterators ``o``
+assigns ``i = l(o)``, then steps while ``c`` holds, so it leaves ``i`` at
+``e(o) = max D(o) + s`` (``min`` when ``s < 0``) when its iterations
+``D(o) = { i : (o, i) in D }`` are not empty, else at ``l(o)``; a modular counter
+type reduces ``e`` modulo ``2^w`` (``for (unsigned i = n - 1; i < n; i--)`` ends at
+``UINT_MAX``).  The execution at ``o`` happens at the time
+``t(o) = (p_0, s_0 o_0, ..., s_{d-1} o_{d-1}, p_d)`` (``p_k``: the text position of
+the ``k``-th enclosing loop, the loop itself last; ``s_k`` the sign of its step),
+so over every loop ``L`` of the counter, reached where ``R_L`` holds,
+``final(p) = last coordinate of lexmax U_L { (t_L(o), e_L(o)) : o in R_L }``, defined
+where some loop is reached; elsewhere the counter keeps its value from before.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+from pycparser import c_ast, c_parser
+
+from ..diagnostics import Location, error
+from ..model import WRITE, Access, Statement
+from .ctype import INT, LLONG_MAX, Arith
+from .syntax import c_text, walk
+
+_OP = isl.ast_expr_op_type
+
+
+@dataclass(frozen=True, eq=False)
+class Loop:
+    """One ``for`` statement as the builder modelled it: ``reach`` is the set of the
+    enclosing iterators where it is reached, ``iterations`` the pairs (enclosing
+    iterators, counter value) of its iterations, ``lower`` the counter's initial value
+    (already of the counter's type ``ctype``) over the same space."""
+
+    node: c_ast.For
+    counter: str
+    reach: isl.Set
+    iterations: isl.Set
+    lower: isl.PwAff
+    step: int
+    ctype: Arith
+
+    @property
+    def assigns_outside(self) -> bool:
+        """Whether the counter is a variable of the code around the loop (``i = l``),
+        not one the loop declares (``int i = l``)."""
+        return isinstance(self.node.init, c_ast.Assignment)
+
+
+# The generated code computes a final value in long long and assigns it: C's
+# conversion to the counter's type reduces it modulo 2^w, so any representative
+# within long long will do; the type's own range where it fits.
+def _representatives(ctype: Arith) -> tuple[int, int] | None:
+    """The interval of representatives of the counter's values modulo ``2^w`` (None: a
+    signed int or wider, whose overflow is undefined and thus never happens)."""
+    if ctype.signed and ctype.bits >= INT.bits:
+        return None
+    if ctype.maximum <= LLONG_MAX:
+        return ctype.minimum, ctype.maximum
+    return -LLONG_MAX - 1, LLONG_MAX
+
+
+# e(o) = max D(o) + s on dom D (min for s < 0), l(o) on R \ dom D, reduced into the
+# representatives [lo, hi] modulo 2^w when it can leave them.
+def exit_values(loop: Loop) -> isl.Map:
+    """The map from the enclosing iterators where the loop is reached to the value it
+    leaves in its counter."""
+    depth = loop.reach.dim(isl.dim_type.set)
+    steps = isl.Map.from_domain(loop.iterations).move_dims(
+        isl.dim_type.out, 0, isl.dim_type.in_, depth, 1)
+    try:
+        last = steps.lexmax() if loop.step > 0 else steps.lexmin()
+    except isl.Error:   # unbounded: a loop that ends only by overflow (undefined)
+        raise ValueError("a loop without a last iteration") from None
+    shift = isl.Map(f"{{ [x] -> [x + ({loop.step})] }}")
+    leaving = last.apply_range(shift)
+    initial = isl.Map.from_pw_aff(loop.lower).project_out(isl.dim_type.in_, depth, 1)
+    empty = loop.reach.subtract(steps.domain().align_params(loop.reach.get_space()))
+    initial = initial.intersect_domain(empty.align_params(initial.get_space()))
+    values = leaving.align_params(initial.get_space()).union(
+        initial.align_params(leaving.get_space())).intersect_domain(
+        loop.reach.align_params(leaving.get_space()))
+    bounds = _representatives(loop.ctype)
+    if bounds is None:
+        return values.coalesce()
+    lo, hi = bounds
+    inside = isl.Set(f"{{ [v] : {lo} <= v <= {hi} }}")
+    if values.range().is_subset(inside.align_params(values.range().get_space())):
+        return values.coalesce()
+    modulus = 1 << loop.ctype.bits
+    wrap = isl.Map(f"{{ [v] -> [r] : {lo} <= r <= {hi} and "
+                   f"exists k : r = v + {modulus} k }}")
+    return values.apply_range(wrap).coalesce()
+
+
+def positions(items: list[c_ast.Node]) -> dict[int, tuple[int, ...]]:
+    """For each ``for`` node (by ``id``), the text positions of the loops around it
+    and of itself, outermost first (the ``p_k`` of the module docstring)."""
+    found: dict[int, tuple[int, ...]] = {}
+    counter = [0]
+
+    def visit(node: c_ast.Node, chain: tuple[int, ...]) -> None:
+        counter[0] += 1
+        if isinstance(node, c_ast.For):
+            chain = chain + (counter[0],)
+            found[id(node)] = chain
+        for _, child in node.children():
+            visit(child, chain)
+
+    for item in items:
+        visit(item, ())
+    return found
+
+
+# t_L(o) = (p_0, s_0 o_0, ..., p_d), padded with zeros to the deepest loop's length.
+def final_value(loops: list[Loop], counter: str, items: list[c_ast.Node]) -> isl.PwAff:
+    """The value the loops of ``counter`` leave in it after the SCoP, over the
+    parameters where some loop is reached (raises ValueError where a loop of it has
+    no last iteration)."""
+    chains = positions(items)
+    signs = {id(loop.node): 1 if loop.step > 0 else -1 for loop in loops}
+    nodes = {chain[-1]: signs[key] for key, chain in chains.items() if key in signs}
+    own = [loop for loop in loops if loop.counter == counter and loop.assigns_outside]
+    width = 2 * max(len(chains[id(loop.node)]) for loop in own)
+    result: isl.Set | None = None
+    for loop in own:
+        chain = chains[id(loop.node)]
+        depth = len(chain) - 1
+        names = [f"o{k}" for k in range(depth)]
+        time = []
+        for k, position in enumerate(chain[:-1]):
+            time += [str(position), f"{nodes[position]} * o{k}"]
+        time += [str(chain[-1])] + ["0"] * (width - 1 - len(time))
+        to_time = isl.Map(f"{{ [{', '.join(names + ['v'])}] -> [{', '.join(time + ['v'])}] }}")
+        times = exit_values(loop).wrap().flatten()
+        times = times.apply(to_time.align_params(times.get_space()))
+        result = times if result is None else result.align_params(times.get_space()).union(
+            times.align_params(result.get_space()))
+    assert result is not None
+    return result.lexmax_pw_multi_aff().get_at(width)
+
+
+# F[v] : v = final(p), one statement per counter, after every statement of the SCoP.
+def add_final_values(loops: list[Loop], items: list[c_ast.Node], schedule: isl.Schedule | None,
+                     statements: list[Statement], accessed: dict[str, Location],
+                     read_after: dict[str, Location], source: str
+                     ) -> isl.Schedule | None:
+    """``schedule`` followed by a statement per counter read after the SCoP that
+    assigns it its final value (appended to ``statements``, its scalar to
+    ``accessed``); a located error for a counter whose value cannot be computed."""
+    recorded = {id(loop.node) for loop in loops}
+    for loop in loops:
+        if loop.assigns_outside and loop.counter in accessed:
+            raise error(f"loop counter '{loop.counter}' is also used outside its loops in "
+                        "the SCoP, where its value after a loop is not modelled; use "
+                        "another variable there", accessed[loop.counter])
+    for counter, location in read_after.items():
+        own = [node for item in items for node in walk(item) if isinstance(node, c_ast.For)
+               and isinstance(node.init, c_ast.Assignment)
+               and getattr(node.init.lvalue, "name", None) == counter]
+        try:
+            if not own or any(id(node) not in recorded for node in own):
+                raise ValueError("a loop the model does not describe")
+            value = final_value(loops, counter, items)
+        except ValueError as exc:
+            raise error(f"'{counter}' is read after the SCoP, whose loops leave it at a "
+                        f"final value that polycu cannot compute ({exc}); declare the "
+                        f"loop counter in the loop ('for (int {counter} = ...') or use "
+                        "another variable after the SCoP", location) from None
+        statement = _assignment(counter, value, f"S{len(statements)}",
+                                Location.from_coord(own[-1].coord, source))
+        statements.append(statement)
+        accessed.setdefault(counter, statement.location)
+        part = isl.Schedule.from_domain(isl.UnionSet.from_set(statement.domain))
+        schedule = part if schedule is None else schedule.sequence(part)
+    return schedule
+
+
+def _assignment(counter: str, value: isl.PwAff, name: str, location: Location) -> Statement:
+    """The statement ``counter = e`` on ``{ name[] : e defined }``, ``e`` the C text of
+    ``value`` in ``long long`` (the assignment converts it to the counter's type)."""
+    domain = value.domain().set_tuple_name(name)
+    build = isl.AstBuild.from_context(value.domain().params())
+    text = _c_text(build.expr_from_pw_aff(value))
+    tree = c_parser.CParser().parse(f"long long polycu_x = {text};")
+    target = c_ast.ID(counter)
+    body = c_ast.Assignment("=", target, tree.ext[0].init)
+    relation = isl.Map.from_domain_and_range(domain, isl.Set(f"{{ {counter}[] }}"))
+    access = Access(counter, WRITE, relation.align_params(domain.get_space()), f"{name}.0",
+                    location, target)
+    return Statement(name, domain, (), body, (access,), c_text(body), location)
+
+
+_BINARY = {_OP.add: "+", _OP.sub: "-", _OP.mul: "*", _OP.div: "/", _OP.pdiv_q: "/",
+           _OP.pdiv_r: "%", _OP.zdiv_r: "%", _OP.eq: "==", _OP.le: "<=", _OP.lt: "<",
+           _OP.ge: ">=", _OP.gt: ">", _OP.and_: "&&", _OP.and_then: "&&", _OP.or_: "||",
+           _OP.or_else: "||"}
+
+
+def _c_text(expr: isl.AstExpr) -> str:
+    """C text of an isl AST expression, every value in ``long long`` (isl's division
+    operators: ``/`` and ``%`` on non-negative operands, floor through
+    ``polycu_floord``)."""
+    kind = expr.get_type()
+    if kind == isl.ast_expr_type.int:
+        return f"({expr.get_val().to_python()}LL)"
+    if kind == isl.ast_expr_type.id:
+        return f"((long long) {expr.get_id().get_name()})"
+    op = expr.get_op_type()
+    args = [_c_text(expr.get_op_arg(k)) for k in range(expr.get_op_n_arg())]
+    if op in _BINARY:
+        return "(" + f" {_BINARY[op]} ".join(args) + ")"
+    if op == _OP.minus:
+        return f"(-{args[0]})"
+    if op == _OP.fdiv_q:
+        return f"polycu_floord({args[0]}, {args[1]})"
+    if op in (_OP.cond, _OP.select):
+        return f"({args[0]} ? {args[1]} : {args[2]})"
+    assert op in (_OP.min, _OP.max), f"unexpected isl AST operator {op}"
+    text = args[0]
+    for arg in args[1:]:
+        text = f"({text} {'<' if op == _OP.min else '>'} {arg} ? {text} : {arg})"
+    return text
