@@ -70,7 +70,8 @@ def _representatives(ctype: Arith) -> tuple[int, int] | None:
 
 
 # e(o) = max D(o) + s on dom D (min for s < 0), l(o) on R \ dom D, reduced into the
-# representatives [lo, hi] modulo 2^w when it can leave them.
+# representatives [lo, hi] modulo 2^w when it can leave them (a signed counter:
+# restricted to long long, beyond which only an undefined overflow takes it).
 def exit_values(loop: Loop) -> isl.Map:
     """The map from the enclosing iterators where the loop is reached to the value it
     leaves in its counter."""
@@ -90,12 +91,12 @@ def exit_values(loop: Loop) -> isl.Map:
         initial.align_params(leaving.get_space())).intersect_domain(
         loop.reach.align_params(leaving.get_space()))
     bounds = _representatives(loop.ctype)
-    if bounds is None:
+    lo, hi = bounds if bounds is not None else (-LLONG_MAX - 1, LLONG_MAX)
+    inside = isl.Set(f"{{ [v] : {lo} <= v <= {hi} }}").align_params(values.get_space())
+    if values.range().is_subset(inside):
         return values.coalesce()
-    lo, hi = bounds
-    inside = isl.Set(f"{{ [v] : {lo} <= v <= {hi} }}")
-    if values.range().is_subset(inside.align_params(values.range().get_space())):
-        return values.coalesce()
+    if bounds is None:   # a signed counter beyond long long: only by overflow (undefined)
+        return values.intersect_range(inside).coalesce()
     modulus = 1 << loop.ctype.bits
     wrap = isl.Map(f"{{ [v] -> [r] : {lo} <= r <= {hi} and "
                    f"exists k : r = v + {modulus} k }}")
@@ -135,6 +136,8 @@ def final_value(loops: list[Loop], counter: str, items: list[c_ast.Node]) -> isl
     for loop in own:
         chain = chains[id(loop.node)]
         depth = len(chain) - 1
+        if depth != loop.reach.dim(isl.dim_type.set) or any(p not in nodes for p in chain):
+            raise ValueError("a loop inside one the model does not describe")
         names = [f"o{k}" for k in range(depth)]
         time = []
         for k, position in enumerate(chain[:-1]):
@@ -152,11 +155,12 @@ def final_value(loops: list[Loop], counter: str, items: list[c_ast.Node]) -> isl
 # F[v] : v = final(p), one statement per counter, after every statement of the SCoP.
 def add_final_values(loops: list[Loop], items: list[c_ast.Node], schedule: isl.Schedule | None,
                      statements: list[Statement], accessed: dict[str, Location],
-                     read_after: dict[str, Location], source: str
+                     read_after: dict[str, Location], assumed: isl.Set, source: str
                      ) -> isl.Schedule | None:
     """``schedule`` followed by a statement per counter read after the SCoP that
     assigns it its final value (appended to ``statements``, its scalar to
-    ``accessed``); a located error for a counter whose value cannot be computed."""
+    ``accessed``), for the parameter values ``assumed``; a located error for a
+    counter whose value cannot be computed."""
     recorded = {id(loop.node) for loop in loops}
     for loop in loops:
         if loop.assigns_outside and loop.counter in accessed:
@@ -167,16 +171,20 @@ def add_final_values(loops: list[Loop], items: list[c_ast.Node], schedule: isl.S
         own = [node for item in items for node in walk(item) if isinstance(node, c_ast.For)
                and isinstance(node.init, c_ast.Assignment)
                and getattr(node.init.lvalue, "name", None) == counter]
+        if counter in accessed and not any(id(node) in recorded for node in own):
+            continue   # only data-dependent loops assign it: their statements write it
         try:
             if not own or any(id(node) not in recorded for node in own):
                 raise ValueError("a loop the model does not describe")
             value = final_value(loops, counter, items)
+            assumed = assumed.align_params(value.get_space())
+            value = value.intersect_params(assumed).gist_params(assumed)
         except ValueError as exc:
             raise error(f"'{counter}' is read after the SCoP, whose loops leave it at a "
                         f"final value that polycu cannot compute ({exc}); declare the "
                         f"loop counter in the loop ('for (int {counter} = ...') or use "
                         "another variable after the SCoP", location) from None
-        statement = _assignment(counter, value, f"S{len(statements)}",
+        statement = _assignment(counter, value, assumed, f"S{len(statements)}",
                                 Location.from_coord(own[-1].coord, source))
         statements.append(statement)
         accessed.setdefault(counter, statement.location)
@@ -185,16 +193,19 @@ def add_final_values(loops: list[Loop], items: list[c_ast.Node], schedule: isl.S
     return schedule
 
 
-def _assignment(counter: str, value: isl.PwAff, name: str, location: Location) -> Statement:
+def _assignment(counter: str, value: isl.PwAff, assumed: isl.Set, name: str,
+                location: Location) -> Statement:
     """The statement ``counter = e`` on ``{ name[] : e defined }``, ``e`` the C text of
-    ``value`` in ``long long`` (the assignment converts it to the counter's type)."""
+    ``value`` in ``long long`` (the assignment converts it to the counter's type)
+    where the parameters take values ``assumed``."""
     domain = value.domain().set_tuple_name(name)
-    build = isl.AstBuild.from_context(value.domain().params())
+    build = isl.AstBuild.from_context(value.domain().params().intersect(assumed))
     text = _c_text(build.expr_from_pw_aff(value))
     tree = c_parser.CParser().parse(f"long long polycu_x = {text};")
     target = c_ast.ID(counter)
     body = c_ast.Assignment("=", target, tree.ext[0].init)
-    relation = isl.Map.from_domain_and_range(domain, isl.Set(f"{{ {counter}[] }}"))
+    relation = isl.Map.from_domain_and_range(isl.Set.universe(domain.get_space()),
+                                             isl.Set(f"{{ {counter}[] }}"))
     access = Access(counter, WRITE, relation.align_params(domain.get_space()), f"{name}.0",
                     location, target)
     return Statement(name, domain, (), body, (access,), c_text(body), location)

@@ -99,8 +99,12 @@ def _build_scop(region: Region, expand: Expand, source: str, index: int,
     try:
         items, symbols = expand(region.items)
         builder, schedule = build(items, symbols, source, typedefs, functions, structs)
+        params = tuple(builder.params)
+        assumed = _context(params, [isl.Set(range_constraint(p, builder.type_of(p)))
+                                    for p in params] + builder.assumptions, None,
+                           region.location)
         schedule = add_final_values(builder.loops, items, schedule, builder.statements,
-                                    builder.accessed, read_after, source)
+                                    builder.accessed, read_after, assumed, source)
     except Unsupported as exc:
         raise error(exc.message + provenance(exc.node),
                     exc.location or region.location) from None
