@@ -138,6 +138,10 @@ class Statement:
     associative operator ('+', '*', 'min', 'max') when the statement has the form
     ``X[f] = X[f] op e`` with ``e`` not reading ``X``; ``reduction_array`` names X.
     ``iterator_types`` are the iterators' C types (C text, ``iterators`` order).
+    ``loop`` marks a data-dependent loop (``frontend/loops.py``): one instance runs a
+    loop, so one reference may touch many elements (its relation over-approximates
+    them) and the instance may read back a value it wrote itself, which its accesses
+    (reads first, as isl orders one instance) do not show.
     """
 
     name: str
@@ -150,6 +154,7 @@ class Statement:
     reduction: str | None = None
     reduction_array: str | None = None
     iterator_types: tuple[str, ...] = ()
+    loop: bool = False
 
     def iterator_type(self, name: str) -> str:
         """The C type ``name`` was declared with (``int`` when the frontend did not say)."""
@@ -280,7 +285,7 @@ def format_scop(scop: Scop) -> str:
         lines.append(f"    {a.element_type} {a.name}{dims}{extra}")
     lines.append("  statements:")
     for s in scop.statements:
-        end = "" if s.text.endswith("}") else ";"    # a data-dependent 'if' ends in '}'
+        end = "" if s.text.endswith(("}", ";")) else ";"   # a block, 'if', loop: its own
         lines.append(f"    {s.name}: {s.text}{end}"
                      + (f"    [reduction {s.reduction} on {s.reduction_array}]"
                         if s.reduction else ""))

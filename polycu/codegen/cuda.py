@@ -30,7 +30,7 @@ import islpy as isl
 from pycparser import c_ast, c_generator
 
 from ..diagnostics import error
-from ..frontend.conditions import one_line
+from ..frontend.conditions import BLOCKS, one_line
 from ..frontend.ctype import INT, parse_type
 from ..frontend.members import subscripts_of
 from ..memory import passed_by_value
@@ -304,11 +304,6 @@ class _BodyPrinter(c_generator.CGenerator):
             return self.promoted[id(n)]
         return super().visit_BinaryOp(n)
 
-    # A data-dependent statement (frontend/conditions.py) prints on one line, its
-    # condition and branches substituted like any statement body.
-    def visit_If(self, n: c_ast.If) -> str:
-        return one_line(n, self.visit)
-
     def _subscript(self, node: c_ast.Node) -> str:
         text = self._visit_expr(node)
         return f"({text})" if isinstance(node, (c_ast.TernaryOp, c_ast.ExprList)) else text
@@ -345,8 +340,10 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     printer = _BodyPrinter(values, stmt.accesses, arrays, private, promoted or {}, views)
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
-    if isinstance(stmt.body, c_ast.If):     # a data-dependent statement: never atomic
-        return printer.visit_If(stmt.body)
+    # A data-dependent if or loop (frontend/conditions.py, loops.py) prints on one
+    # line, every part substituted like any statement body; it is never atomic.
+    if isinstance(stmt.body, BLOCKS):
+        return one_line(stmt.body, printer.visit)
     return printer.visit(stmt.body) + ";"
 
 

@@ -53,6 +53,9 @@ class Names(Protocol):
 class AccessCollector:
     """Records every array and scalar reference of one statement body."""
 
+    #: Whether the statements it collects are data-dependent loops (``Statement.loop``).
+    loop = False
+
     def __init__(self, builder: Names, stmt: str, iterators: tuple[str, ...],
                  domain: isl.Set):
         self.b = builder
@@ -77,6 +80,8 @@ class AccessCollector:
         where = None
         if self.write_kind == MAY_WRITE:
             for part in conjuncts(test, "&&" if holds else "||"):
+                if not self.stable(part):
+                    continue
                 found = self.b.affine_test(part, self.iterators, self.bounds())
                 if found is not None:
                     found = found if holds else found.complement()
@@ -91,6 +96,11 @@ class AccessCollector:
         finally:
             self.guard = saved
 
+    def stable(self, test: c_ast.Node) -> bool:
+        """Whether ``test`` keeps its value over the references it guards (nothing
+        between them writes its variables; a data-dependent loop may: loops.py)."""
+        return True
+
     def bounds(self) -> isl.Set:
         """Where the reference being collected is evaluated (iterators, parameters)."""
         domain = self.domain.reset_tuple_id()
@@ -98,6 +108,14 @@ class AccessCollector:
             return domain
         return domain.align_params(self.guard.get_space()).intersect(
             self.guard.align_params(domain.get_space()))
+
+    def collect(self, body: c_ast.Node) -> None:
+        """Record the accesses of a statement body: one assignment or increment, or
+        the ``if`` of a data-dependent condition."""
+        if isinstance(body, c_ast.If):
+            self.conditional(body)
+        else:
+            self.statement(body)
 
     # A data-dependent statement (conditions.py): its writes may not happen, and no
     # reference may read a variable an earlier part of the same path wrote (that value

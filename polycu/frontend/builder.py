@@ -12,7 +12,8 @@ constraints ``i >= l`` (``i <= l`` when ``s < 0``), ``c(i)`` and ``exists k: i =
 to the domains inside it, and the schedule dimension ``i`` (``-i`` when ``s < 0``);
 ``if (c)`` contributes ``c`` to the then-branch and its complement to the else-branch;
 an ``if`` whose condition is not affine is one statement (``conditional``,
-conditions.py) whose writes are may-writes.
+conditions.py) whose writes are may-writes, and so is a ``while`` or ``do`` loop, or
+a ``for`` loop whose header is not affine (loops.py).
 Consecutive block items are ordered by an isl sequence node.  A loop condition must
 hold on an interval of iterations starting at ``l``; that is checked exactly, and
 so is an iterator of a modular type wrapping around.  A construct outside the model
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import islpy as isl
 from pycparser import c_ast
@@ -30,15 +31,16 @@ from pycparser import c_ast
 from ..diagnostics import Location
 from ..model import Statement
 from .accesses import AccessCollector
-from .affine import CTX, AffineEnv, NotAffine, convert, int_constant, to_set, typed
+from .affine import CTX, AffineEnv, NotAffine, convert, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
 from .conditions import body_text, check_branches, conjunction, conjuncts
 from .final_values import Loop
+from .loops import affine_header, data_dependent_loop, loop_step
 from .members import Members, flatten_members
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
 from .symbols import Symbol, decode_type
-from .syntax import Unsupported, base_name, c_text, written_names
+from .syntax import Unsupported, c_text, written_names
 
 
 @dataclass
@@ -172,6 +174,9 @@ class Builder:
 
     def item(self, node: c_ast.Node, iterators: tuple[str, ...],
              domain: isl.Set) -> isl.Schedule | None:
+        if isinstance(node, (c_ast.While, c_ast.DoWhile)) or isinstance(node, c_ast.For) \
+                and not affine_header(self, node, iterators, domain):
+            return data_dependent_loop(self, node, iterators, domain)     # loops.py
         if isinstance(node, c_ast.For):
             return self.loop(node, iterators, domain)
         if isinstance(node, c_ast.If):
@@ -199,10 +204,9 @@ class Builder:
             name = c_text(node.name)
             raise Unsupported(node, f"call to '{name}' in a SCoP may have side effects "
                               "and is not supported", self.loc(node))
-        what = {c_ast.While: "'while' loop", c_ast.DoWhile: "'do' loop", c_ast.Goto: "'goto'",
-                c_ast.Break: "'break'", c_ast.Continue: "'continue'", c_ast.Return: "'return'",
-                c_ast.Switch: "'switch'", c_ast.Label: "label"}.get(type(node),
-                                                                    type(node).__name__)
+        what = {c_ast.Goto: "'goto'", c_ast.Break: "'break'", c_ast.Continue: "'continue'",
+                c_ast.Return: "'return'", c_ast.Switch: "'switch'",
+                c_ast.Label: "label"}.get(type(node), type(node).__name__)
         raise Unsupported(node, f"{what} is not supported in a SCoP", self.loc(node))
 
     def declaration(self, node: c_ast.Decl, iterators: tuple[str, ...],
@@ -240,7 +244,8 @@ class Builder:
         if name in iterators:
             raise Unsupported(node, f"loop iterator '{name}' shadows an enclosing iterator",
                               self.loc(node))
-        step = self.loop_step(node, name)
+        step = loop_step(node, name)
+        assert step, "a non-constant step takes the data-dependent path (affine_header)"
         inner = iterators + (name,)
         if name in written_names([node.stmt]):
             raise Unsupported(node.stmt, f"loop iterator '{name}' is written in the loop body",
@@ -339,32 +344,6 @@ class Builder:
                               "does not end where it seems to)", self.loc(node))
         self.assumptions.append(fine)  # checked at run time by the generated code
 
-    def loop_step(self, node: c_ast.For, name: str) -> int:
-        nxt = node.next
-        step: int | None = None
-        if isinstance(nxt, c_ast.UnaryOp) and base_name(nxt.expr) == name \
-                and isinstance(nxt.expr, c_ast.ID):
-            step = {"++": 1, "p++": 1, "--": -1, "p--": -1}.get(nxt.op)
-        elif isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) \
-                and nxt.lvalue.name == name:
-            if nxt.op in ("+=", "-="):
-                value = int_constant(nxt.rvalue)
-                if value is not None:
-                    step = value if nxt.op == "+=" else -value
-            elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) \
-                    and nxt.rvalue.op in ("+", "-"):
-                rv = nxt.rvalue
-                if isinstance(rv.left, c_ast.ID) and rv.left.name == name:
-                    value = int_constant(rv.right)
-                    if value is not None:
-                        step = value if rv.op == "+" else -value
-                elif rv.op == "+" and isinstance(rv.right, c_ast.ID) and rv.right.name == name:
-                    step = int_constant(rv.left)
-        if not step:
-            raise Unsupported(nxt or node, f"loop increment of '{name}' must add a non-zero "
-                              "integer constant", self.loc(nxt or node))
-        return step
-
     def check_interval(self, node: c_ast.For, started: isl.Set, cond: isl.Set, depth: int,
                        step: int) -> None:
         """Reject conditions that fail and then hold again: the loop would stop early.
@@ -390,23 +369,24 @@ class Builder:
 
     # -- statements and accesses ---------------------------------------------
     def statement(self, expr: c_ast.Node, origin: c_ast.Node, iterators: tuple[str, ...],
-                  domain: isl.Set) -> isl.Schedule:
+                  domain: isl.Set, collector: Callable[..., AccessCollector] = AccessCollector
+                  ) -> isl.Schedule:
+        """One statement of the model on ``domain``; ``collector`` records its accesses
+        (a data-dependent loop's own: loops.py)."""
         name = f"{self.prefix}{len(self.statements)}"
         body = copy.deepcopy(expr)
         dom = domain.set_tuple_name(name).coalesce()
-        collector = AccessCollector(self, name, iterators, dom)
-        if isinstance(body, c_ast.If):
-            collector.conditional(body)
-        else:
-            collector.statement(body)
-        body, collected = flatten_members(body, collector.accesses, self.members.members)
+        references = collector(self, name, iterators, dom)
+        references.collect(body)
+        body, collected = flatten_members(body, references.accesses, self.members.members)
         make_explicit(body, ExpressionTypes(self.value_type, self.typedefs, self.functions))
         op, array = reduction(body, collected)
         stmt = Statement(name=name, domain=dom, iterators=iterators, body=body,
                          accesses=tuple(collected),
                          text=body_text(body),
                          location=self.loc(origin), reduction=op, reduction_array=array,
-                         iterator_types=tuple(self.type_of(i).name for i in iterators))
+                         iterator_types=tuple(self.type_of(i).name for i in iterators),
+                         loop=references.loop)
         self.statements.append(stmt)
         return isl.Schedule.from_domain(isl.UnionSet.from_set(dom))
 

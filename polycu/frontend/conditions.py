@@ -86,17 +86,34 @@ def _check_item(item: c_ast.Node, under: str, loc: Callable[[c_ast.Node], Locati
                           "guard assignments only", loc(item))
 
 
+#: Statement bodies that hold statements of their own (a data-dependent ``if``, a
+#: data-dependent loop: loops.py, with its copies of scalars in a block), printed on
+#: one line by ``one_line``.
+BLOCKS = (c_ast.If, c_ast.Compound, c_ast.While, c_ast.DoWhile, c_ast.For)
+
+
 def one_line(node: c_ast.Node, text: Callable[[c_ast.Node], str] = c_text) -> str:
     """C text of a data-dependent statement on one line: ``if (c) { a; b; } else { d; }``,
-    each condition and simple statement as ``text`` prints it (the kernel printer
-    substitutes iterators and accesses)."""
+    ``while (c) { ... }``, ``for (i = 0; c; i++) { ... }``, each condition, declaration
+    and simple statement as ``text`` prints it (the kernel printer substitutes
+    iterators and accesses)."""
     if isinstance(node, c_ast.If):
         line = f"if ({text(node.cond)}) {_block(node.iftrue, text)}"
         return line + (f" else {_block(node.iffalse, text)}" if node.iffalse is not None else "")
     if isinstance(node, c_ast.Compound):
         return _block(node, text)
+    if isinstance(node, c_ast.While):
+        return f"while ({text(node.cond)}) {_block(node.stmt, text)}"
+    if isinstance(node, c_ast.DoWhile):
+        return f"do {_block(node.stmt, text)} while ({text(node.cond)});"
+    if isinstance(node, c_ast.For):
+        parts = (text(part) if part is not None else "" for part in (node.init, node.cond))
+        step = text(node.next) if node.next is not None else ""
+        return f"for ({'; '.join(parts)}; {step}) {_block(node.stmt, text)}"
     if isinstance(node, c_ast.EmptyStatement):
         return ";"
+    if isinstance(node, (c_ast.Break, c_ast.Continue)):
+        return "break;" if isinstance(node, c_ast.Break) else "continue;"
     return text(node) + ";"
 
 
@@ -106,5 +123,6 @@ def _block(node: c_ast.Node, text: Callable[[c_ast.Node], str]) -> str:
 
 
 def body_text(body: c_ast.Node) -> str:
-    """``Statement.text`` of a statement body: a data-dependent ``if`` on one line."""
-    return one_line(body) if isinstance(body, c_ast.If) else c_text(body)
+    """``Statement.text`` of a statement body: a data-dependent ``if`` or loop on one
+    line."""
+    return one_line(body) if isinstance(body, BLOCKS) else c_text(body)

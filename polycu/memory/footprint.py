@@ -87,7 +87,10 @@ def reference_groups(scop: Scop, kernel: Kernel, array: str, domain: isl.UnionSe
             continue
         for access in stmt.accesses:
             relation = isl.UnionMap.from_map(access.relation).intersect_domain(domain)
-            if access.array == array and access.is_read and not relation.is_empty():
+            # A reference to many elements (a data-dependent loop's: frontend/
+            # loop_accesses.py) reads in place: no tile index would be its element's.
+            if access.array == array and access.is_read and not relation.is_empty() \
+                    and access.relation.is_single_valued():
                 groups.append(group_of(relation, frozenset({access.ref}), prefix, kernel,
                                        context))
     merged = True

@@ -207,7 +207,7 @@ def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None
             pairs = isl.UnionMap.from_map(write.relation).intersect_domain(inside) \
                 .apply_range(isl.UnionMap.from_map(read.relation).reverse()) \
                 .intersect_range(kernel.domain)
-            if ws is rs:
+            if ws is rs and not ws.loop:      # a loop may read back what it wrote
                 pairs = pairs.subtract(isl.UnionMap.from_map(
                     isl.Map.identity(ws.domain.get_space().map_from_set())))
             if kernel.order is None:

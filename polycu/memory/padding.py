@@ -26,7 +26,8 @@ lane of ``S``: ``outer`` projects out the lanes and the thread ids), when:
    (``full_tiles``: there triangular guards go), elsewhere it keeps its domain;
 3. its arrays are floating-point and its body neither divides nor converts to a
    type that is not floating (no trap or undefined conversion on values computed
-   from a padded lane), and it is no atomic update;
+   from a padded lane), and it is no atomic update nor a data-dependent loop
+   (which might not end on a padded lane's values);
 4. it runs inside a loop of the kernel (elsewhere its guards cost once).
 
 ``T_S^-1`` is one affine piece, one-to-one on the padded times, so each time still
@@ -139,7 +140,7 @@ def _eligible(stmt: Statement, kernel: Kernel, promoted: dict[str, Promotion],
             if access.array in kernel.writes or array.extent_set is None:
                 return None
             globals_.add(access.array)
-    return None if _may_trap(stmt.body) else frozenset(globals_)
+    return None if stmt.loop or _may_trap(stmt.body) else frozenset(globals_)
 
 
 def _may_trap(node: c_ast.Node) -> bool:

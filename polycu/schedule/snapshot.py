@@ -14,7 +14,8 @@ each other.
 Mathematics.  A read ``R: S[i] -> X[f(i)]`` qualifies when X is written in the SCoP,
 no instance of R has a source in it (``dataflow(R)`` is empty: every value read is
 X's value at the start), no write shares R's C node (a compound update reads and
-writes one node) and S is not a reduction on X, and some anti dependence of R joins instances that differ in a
+writes one node), S is not a reduction on X nor a data-dependent loop writing X
+(which may read back its own values: ``Statement.loop``), and some anti dependence of R joins instances that differ in a
 loop position they both have (else the snapshot only costs a copy).  The copy
 statement ``C[c]: X_in[c] = X[c]`` runs once per element of ``⋃ R(D_S)`` before
 everything else.  expand.py proves the result: each moved read instance must
@@ -55,6 +56,8 @@ def _qualifies(scop: Scop, statement: Statement, read: Access) -> bool:
     if any(w.node is read.node for w in statement.writes) \
             or statement.reduction_array == read.array:
         return False
+    if statement.loop and any(w.array == read.array for w in statement.writes):
+        return False        # the loop may read back its own values, which no source shows
     sink = isl.UnionMap.from_map(read.relation.intersect_domain(statement.domain))
     schedule = scop.schedule.intersect_domain(scop.domain())
     sources = dataflow(sink, schedule, must=scop.must_writes(), may=scop.may_writes())

@@ -5,7 +5,7 @@ void kernel(int n, int m, double A[100][100], double x[100], double *p)
   int i, j;
   double s;
 #pragma scop
-  for (i = 0; i < n % m; i++)
-    x[i] = 0.0;
+  for (i = 0; i < n; i++)
+    x[i % m] = 0.0;
 #pragma endscop
 }

@@ -5,10 +5,8 @@ void kernel(int n, int m, double A[100][100], double x[100], double *p)
   int i, j;
   double s;
 #pragma scop
-  for (i = 0; i < n; i++)
-    x[i] = 0.0;
+  for (i = 0; i < 10; i++)
+    x[i + n] = 0.0;
   n = 3;
-  for (i = 0; i < n; i++)
-    x[i] = 1.0;
 #pragma endscop
 }

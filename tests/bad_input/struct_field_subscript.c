@@ -3,7 +3,7 @@ void f(struct P s, double y[100])
 {
   int i;
 #pragma scop
-  for (i = 0; i < s.n; i++)
-    y[i] = s.a[i];
+  for (i = 0; i < 10; i++)
+    y[i + s.n] = s.a[i];
 #pragma endscop
 }
