@@ -210,9 +210,9 @@ class LoopCollector(AccessCollector):
     # subscript that is not affine in (o, v) is any index of its dimension.
     def record(self, node: c_ast.Node, name: str, subscripts: list[c_ast.Node],
                kind: str) -> None:
-        extent = _extent(self.b, name)
         bounds = self.bounds()
         relation: isl.Map | None = None
+        loose = False       # some subscript is over values the loop computes
         for subscript in subscripts:
             try:
                 piece = isl.Map.from_pw_aff(self.b.affine(subscript, self.iterators, bounds))
@@ -221,11 +221,9 @@ class LoopCollector(AccessCollector):
                 any_index = isl.Set.universe(isl.Space.set_alloc(bounds.get_ctx(), 0, 1))
                 piece = isl.Map.from_domain_and_range(isl.Set.universe(bounds.get_space()),
                                                       any_index)
-                if extent is None:
-                    self._unbounded(node, name)
-            if extent is None and piece.involves_dims(isl.dim_type.in_, self.depth,
-                                                      len(self.iterators) - self.depth):
-                self._unbounded(node, name)
+                loose = True
+            loose = loose or piece.involves_dims(isl.dim_type.in_, self.depth,
+                                                 len(self.iterators) - self.depth)
             relation = piece if relation is None else relation.flat_range_product(
                 piece.align_params(relation.get_space()))
         if relation is None:
@@ -235,6 +233,9 @@ class LoopCollector(AccessCollector):
                                         len(self.iterators) - self.depth)
         relation = relation.set_tuple_name(isl.dim_type.in_, self.stmt) \
             .set_tuple_name(isl.dim_type.out, name)
+        extent = _extent(self.b, name) if loose else None
+        if loose and extent is None:
+            self._unbounded(node, name)
         if extent is not None:
             relation = relation.intersect_range(extent.align_params(relation.get_space()))
         relation = relation.gist_domain(self.outer_domain.align_params(relation.get_space()))
