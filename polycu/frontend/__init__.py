@@ -13,7 +13,8 @@ The modules in order, each importing only modules listed before it:
 - ``reductions.py``, ``conditions.py`` (an ``if`` on values read: one
   statement with may-writes), ``members.py`` (structure members: one array per
   field), ``accesses.py``, ``final_values.py`` (the values loop counters read
-  after the SCoP keep) and ``builder.py``: statements,
+  after the SCoP keep), ``loop_accesses.py`` and ``loops.py`` (a loop isl cannot
+  describe: one statement, its accesses over-approximated) and ``builder.py``: statements,
   their accesses, domains and the schedule; ``inline_body.py`` and ``inline.py``: calls
   of the file's functions replaced by their bodies before the statements are
   built; ``scop.py``: the steps in order, and the ``Scop`` with its arrays and
