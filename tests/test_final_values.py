@@ -128,6 +128,14 @@ def test_a_64_bit_counter_past_its_range_is_written_as_its_representative(monkey
                             "0 <= n <= 9223372036854775807 }")
 
 
+def test_a_counter_whose_loops_are_never_reached_is_not_assigned(monkeypatch):
+    # j's loop is inside a loop with no iteration: j keeps its value (fuzzer seed 9020,
+    # tests/data/fuzz_found/counter_of_a_loop_never_reached.c).
+    body = "for (i = 3; i <= 2; ++i)\n  for (j = n; j >= i; j--)\n    A[j] += 1;"
+    found = finals(monkeypatch, "int i, j;", body)
+    assert list(found) == ["i"] and same(found["i"], "{ [3] }")
+
+
 def test_the_statement_after_the_scop_assigns_it_where_a_loop_ran():
     (scop,) = polycu.load_text("int f(int n, double A[100])\n{\n  int i, j;\n#pragma scop\n"
                                "  for (i = 0; i < n; i++)\n    for (j = 0; j < i; j++)\n"

@@ -184,6 +184,8 @@ def add_final_values(loops: list[Loop], items: list[c_ast.Node], schedule: isl.S
                         f"final value that polycu cannot compute ({exc}); declare the "
                         f"loop counter in the loop ('for (int {counter} = ...') or use "
                         "another variable after the SCoP", location) from None
+        if value.domain().is_empty():
+            continue   # none of its loops is ever reached: it keeps its value
         statement = _assignment(counter, value, assumed, f"S{len(statements)}",
                                 Location.from_coord(own[-1].coord, source))
         statements.append(statement)

@@ -2,7 +2,9 @@
 
 In:  a ``Finalised`` program.
 Out: one complete C99 program: a ``kernel`` function whose ``#pragma scop`` region
-is the loop tree (physical form, shifted subscripts), and a ``main`` that fills
+is the loop tree (physical form, shifted subscripts) followed by the printing of the
+loop counters declared before it (each with a value of its own, so that a counter
+whose loops never run shows it), and a ``main`` that fills
 every array deterministically (``interpret.init_value``'s formula), calls the
 kernel and prints every array and written scalar with full precision (``@ NAME
 TYPE`` blocks), so that two builds of it can be compared line by line.  The first
@@ -131,6 +133,13 @@ def _iterators(nodes: list[Node], out: dict[str, set[str]]) -> dict[str, set[str
     return out
 
 
+def _before(type_: str, name: str) -> str:
+    """A counter's value before the SCoP, which it keeps where none of its loops is
+    reached: negative, and distinct for each name."""
+    value = -17 - sum(map(ord, name))
+    return emit_num(type_, value + (1 << 32) if type_ == "unsigned" else value)
+
+
 def _array_decl(a: dict, dims: list[str]) -> str:
     return f"{a['type']} {a['name']}" + "".join(f"[{d}]" for d in dims)
 
@@ -192,13 +201,16 @@ def emit_program(fin: Finalised) -> str:
                 declared[var] = t
                 by_type.setdefault(t, []).append(var)
         for t, names in by_type.items():
-            lines.append(f"  {t} {', '.join(names)};")
+            lines.append(f"  {t} {', '.join(f'{n} = {_before(t, n)}' for n in names)};")
     for s in prog.scalars:
         if s["kind"] == "local":
             lines.append(f"  {s['type']} {s['name']} = {emit_num(s['type'], s['init'])};")
     lines.append("#pragma scop")
     emit_nodes(body, 1, declared, lines)
     lines.append("#pragma endscop")
+    for var, t in sorted(declared.items()):       # the SCoP leaves their final values
+        lines.append(f'  printf("@ {var} {t}\\n");')
+        lines.append(f'  printf("{PRINT[t][0]}\\n", ({PRINT[t][1]}) {var});')
     lines.append("}")
     lines.append("")
     lines.append("int main(void)")
