@@ -161,6 +161,13 @@ def test_a_counter_read_after_a_scop_inside_a_loop(monkeypatch):
     assert scop.statements[-1].writes[0].array == "i"
 
 
+def test_a_global_counter_outlives_the_function():
+    (scop,) = polycu.load_text("int i;\nvoid f(int n, double A[100])\n{\n#pragma scop\n"
+                               "  for (i = 0; i < n; i++)\n    A[i] = 1;\n#pragma endscop\n}\n",
+                               "f.c")
+    assert scop.statements[-1].writes[0].array == "i"
+
+
 @pytest.mark.parametrize(("body", "where", "message"), [
     ("  for (i = 0; i >= 0; i++)\n    A[0] += 1;", "8:10",
      "'i' is read after the SCoP, whose loops leave it at a final value that polycu "

@@ -48,20 +48,24 @@ class _AroundRegion(c_ast.NodeVisitor):
 # A loop counter i declared outside R ends R with the value that stopped its last
 # loop, which the SCoP must then compute.  i is read after R iff, in text order from
 # R's end (from F's start when R may run again), the first reference to i is not an
-# assignment 'i = e' with e not reading i.
-def iterators_read_after(region: Region, source: str) -> dict[str, Location]:
+# assignment 'i = e' with e not reading i.  A global i outlives F: any code may read it.
+def iterators_read_after(region: Region, source: str, outliving: set[str]
+                         ) -> dict[str, Location]:
     """The loop counters (declared outside the SCoP) that code after it may read,
-    each with the location of its first such read (final_values.py computes them)."""
-    if region.function_ast is None:
-        return {}
-    counters = {_loop_counter(node) for item in region.items for node in walk(item)
-                if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.Assignment)}
+    each with the location of its first such read (final_values.py computes them);
+    those in ``outliving`` (globals) at their first loop."""
+    loops = [node for item in region.items for node in walk(item)
+             if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.Assignment)]
+    counters = {_loop_counter(node) for node in loops}
     counters.discard(None)
-    if not counters:
-        return {}
+    read: dict[str, Location] = {}
+    for node in loops:
+        if _loop_counter(node) in outliving:
+            read.setdefault(node.init.lvalue.name, Location.from_coord(node.coord, source))
+    if region.function_ast is None or not counters:
+        return read
     state = {"after": False, "again": False}
     settled: set[str] = set()
-    read: dict[str, Location] = {}
 
     class Visitor(_AroundRegion):
         def region_item(self, node: c_ast.Node) -> None:

@@ -66,7 +66,8 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
             regions = [r for r in pragma if r.function == name]
         for region in regions:
             check_scopes(region, source)
-            read_after = iterators_read_after(region, source)
+            globals_ = {n for n, sym in symbols.items() if unit.globals.get(n) is sym}
+            read_after = iterators_read_after(region, source, globals_)
             dead = dead_after(region, symbols, set(unit.globals))
             scops.append(_build_scop(region, expand, source, len(scops), context, dead,
                                      typedefs, declared, unit.structs, read_after))
