@@ -298,3 +298,57 @@ def test_programs_compute_what_gcc_computes(tmp_path: Path, name: str) -> None:
 
 def test_there_are_at_least_six_programs() -> None:
     assert len(list(PROGRAMS.glob("*.c"))) >= 6
+
+
+# -- with the rest of the frontend ---------------------------------------------------
+def test_an_inlined_function_may_hold_a_data_dependent_loop(emulated):
+    source = """
+static void clear(double *row, int n)
+{
+  int k = 0;
+  while (k < n && row[k] > 0.0) {
+    row[k] = 0;
+    k++;
+  }
+}
+
+void f(int n, double A[100][100])
+{
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    clear(A[i], n);
+#pragma endscop
+}
+"""
+    scop = model(source)
+    assert scop.statement("S1").text == (
+        "{ int clear_k_loc = clear_k; while ((clear_k_loc < n) && (A[i][clear_k_loc] > 0.0)) "
+        "{ A[i][clear_k_loc] = 0; clear_k_loc++; } clear_k = clear_k_loc; }")
+    emulated(source, SIZES)
+
+
+def test_automatic_scops_leave_a_loop_around_loops_to_the_host():
+    # a while loop around loop nests is rejected, so the nests inside are the SCoP
+    source = """
+#define N 100
+void relax(int n, double A[N][N], double B[N][N], double tol)
+{
+  int i, j;
+  double err = 1.0;
+  while (err > tol) {
+    err = 0.0;
+    for (i = 1; i < n - 1; i++)
+      for (j = 1; j < n - 1; j++)
+        B[i][j] = 0.5 * (A[i - 1][j] + A[i + 1][j]);
+    for (i = 1; i < n - 1; i++)
+      for (j = 1; j < n - 1; j++) {
+        err += B[i][j] - A[i][j];
+        A[i][j] = B[i][j];
+      }
+  }
+}
+"""
+    (scop,) = polycu.load_text(source, "f.c")
+    assert [s.loop for s in scop.statements] == [False] * 4
+    assert scop.statements[0].text == "err = 0.0"
