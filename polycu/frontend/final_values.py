@@ -5,7 +5,7 @@ values its counter takes there, its initial value, step and type), the region's
 items, and the counters the code after the SCoP reads (``liveness.py``).
 Out: per such counter, its final value as a piecewise quasi-affine function of
 the parameters (``final_value``) and a statement after the SCoP that assigns it
-(``final_statements``), or a located error where it cannot be computed.
+(``add_final_values``), or a located error where it cannot be computed.
 
 Mathematics.  ``for (i = l; c; i += s)`` reached at the enclosing iterators ``o``
 assigns ``i = l(o)``, then steps while ``c`` holds, so it leaves ``i`` at
@@ -152,7 +152,7 @@ def final_value(loops: list[Loop], counter: str, items: list[c_ast.Node]) -> isl
     return result.lexmax_pw_multi_aff().get_at(width)
 
 
-# F[v] : v = final(p), one statement per counter, after every statement of the SCoP.
+# F_i[] : i = final_i(p) on dom final_i, one per counter i, after the whole SCoP.
 def add_final_values(loops: list[Loop], items: list[c_ast.Node], schedule: isl.Schedule | None,
                      statements: list[Statement], accessed: dict[str, Location],
                      read_after: dict[str, Location], assumed: isl.Set, source: str
