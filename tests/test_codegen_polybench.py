@@ -90,9 +90,9 @@ def test_c99_prototypes_index_with_the_size_parameters_and_run_on_the_cpu() -> N
     (entry,) = scop["kernels"]
     # ni * nj may exceed 2^31 (int parameters): C indexes with 64-bit pointer
     # arithmetic, and so does the kernel.
-    assert "C[((long long)((64 * b0 + t0 + 16 * c7))) * nj + (32 * b1 + t1 + 16 * c8)]" \
+    assert "C[((long long)((64 * b0 + t0 + 16 * c8))) * nj + (32 * b1 + t1 + 16 * c9)]" \
         in entry["source"]
-    assert "A[((long long)((64 * b0 + t0 + 16 * c7))) * nk + (t1 + 16 * c2)]" in entry["source"]
+    assert "A[((long long)((64 * b0 + t0 + 16 * c8))) * nk + (t1 + 16 * c3)]" in entry["source"]
     (report,) = emulate_file(str(kernel.source), opts, params={"ni": 33, "nj": 41, "nk": 7},
                              seed=5)
     assert report.ok, report.format()

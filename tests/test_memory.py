@@ -117,25 +117,28 @@ def test_gemm_keeps_a_register_tile_of_c_and_a_shared_tile_of_b():
     assert "double r0[4][1] = {};" in body and "POLYCU_SHARED(double, s1, 528);" in body
     # each thread copies its two rows of the strip in an unrolled lane loop, and sets
     # the elements of the box outside the footprint to zero
-    copy = body.index("s1[((t0 + 8 * c7)) * 33 + t1] = B[((t0 + 16 * c2 + 8 * c7)) * 220 + "
+    # (in a full strip, memory.strips: no guard on k)
+    copy = body.index("s1[((t0 + 8 * c8)) * 33 + t1] = B[((t0 + 16 * c3 + 8 * c8)) * 220 + "
                       "(32 * b1 + t1)];")
-    assert body[copy - 2:copy] == ["for (int c7 = 0; c7 <= 1; c7 += 1) {",
-                                   "if (nj >= 32 * b1 + t1 + 1 && nk >= t0 + 16 * c2 + 8 * c7 + 1) {"]
-    assert body[copy + 1:copy + 3] == ["} else {", "s1[((t0 + 8 * c7)) * 33 + t1] = 0;"]
+    assert body[copy - 2:copy] == ["for (int c8 = 0; c8 <= 1; c8 += 1) {",
+                                   "if (nj >= 32 * b1 + t1 + 1) {"]
+    assert body[copy + 1:copy + 3] == ["} else {", "s1[((t0 + 8 * c8)) * 33 + t1] = 0;"]
     before = [k for k, line in enumerate(body[:copy]) if line == "__syncthreads();"]
     after = [k for k, line in enumerate(body[copy:]) if line == "__syncthreads();"]
     # the copy between two barriers, with nothing but the copy phase between them
     assert not any("r0[" in line for line in body[before[-1]:copy + after[0]])
-    # padded: no guard around the update in either kind of block
-    update = "r0[c7][0] += (s0[((t0 + 8 * c7)) * 17 + c4]) * s1[c4 * 33 + t1];"
+    # padded: no guard around the update in either kind of block (full blocks: in
+    # the full strips and in the last one)
+    update = "r0[c8][0] += (s0[((t0 + 8 * c8)) * 17 + c5]) * s1[c5 * 33 + t1];"
     at = [k for k, line in enumerate(body) if line == update]
-    assert len(at) == 2 and all(body[k - 1].startswith("for (int c7 = 0; c7 <= 3;")
+    assert len(at) == 3 and all(body[k - 1].startswith("for (int c8 = 0; c8 <= 3;")
                                 for k in at)
-    # every lane loop (registers need constant indices; copies all in flight), and
-    # no other loop
+    # every lane loop (registers need constant indices; copies all in flight) and the
+    # point loop of the full strips, and no other loop
     assert body.count("#pragma unroll") == sum(
-        1 for line in body if line.startswith("for (int c7 = 0; c7 <= "))
-    assert "r0[c7][0] = C[((32 * b0 + t0 + 8 * c7)) * 220 + (32 * b1 + t1)];" in body
+        1 for line in body if line.startswith("for (int c8 = 0; c8 <= ")) + 1
+    assert body[body.index("for (int c5 = 0; c5 <= 15; c5 += 1) {") - 1] == "#pragma unroll"
+    assert "r0[c8][0] = C[((32 * b0 + t0 + 8 * c8)) * 220 + (32 * b1 + t1)];" in body
     plain = kernel_source(place(program, False, False), kernel, layouts(program.scop))
     assert "r0" not in plain and "__syncthreads" not in plain
     assert "C[c0 * 220 + (32 * b1 + t1)] *= beta;" in plain
@@ -227,7 +230,7 @@ def test_a_removed_barrier_is_caught_as_a_race():
     scop = polycu.load(gemm)[0]
     description = compile_scops(gemm, [scop]).description["scops"][0]
     cuda = scop_translation_unit(description)
-    copy = "s1[t0 * 33 + (t1 + 16 * c8)] = B[((t0 + 16 * c2)) * 220 + (32 * b1 + t1 + 16 * c8)];"
+    copy = "s1[t0 * 33 + (t1 + 16 * c9)] = B[((t0 + 16 * c3)) * 220 + (32 * b1 + t1 + 16 * c9)];"
     assert copy in cuda
     good = emulate_scop(scop, cuda, description["host_function"], seed=3, nvcc=False,
                         params={"ni": 70, "nj": 70, "nk": 40})
@@ -411,7 +414,7 @@ def test_each_reference_of_an_array_gets_its_own_tile_when_one_box_would_span_it
     assert "a 32x16 tile for A[i][k]" in reason and "a 32x16 tile for A[j][k]" in reason
     body = [line.strip() for line in
             kernel_source(placement, kernel, layouts(scop)).splitlines()]
-    assert "r0[c7][0] += (s0[((t0 + 8 * c7)) * 17 + c4]) * s1[t1 * 17 + c4];" in body
+    assert "r0[c8][0] += (s0[((t0 + 8 * c8)) * 17 + c5]) * s1[t1 * 17 + c5];" in body
     for n in (37, 64, 80):
         _, report = emulated(scop, Options(), {"n": n, "m": 23})
         assert report.ok, report.format()
@@ -436,9 +439,9 @@ def test_padded_gemm_edge_blocks_run_the_full_blocks_code_and_match():
     (kernel,) = program.kernels
     body = [line.strip() for line in
             kernel_source(place(program), kernel, layouts(program.scop)).splitlines()]
-    update = "r0[c7][c8] += (s0[((t0 + 16 * c7)) * 17 + c4]) * " \
-        "s1[c4 * 65 + (t1 + 16 * c8)];"
-    assert [line for line in body if "+= (s0" in line] == [update, update]
+    update = "r0[c8][c9] += (s0[((t0 + 16 * c8)) * 17 + c5]) * " \
+        "s1[c5 * 65 + (t1 + 16 * c9)];"
+    assert [line for line in body if "+= (s0" in line] == [update, update, update]
     scop = polycu.load(str(ROOT / "examples" / "gemm.c"))[0]
     cuda, report = emulated(scop, Options(sizes=sizes), None)
     assert report.ok, report.format()

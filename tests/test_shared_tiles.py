@@ -62,9 +62,9 @@ def test_a_tile_read_only_as_alpha_times_a_holds_the_products(tmp_path):
     a, b = sorted(placement.kernel(kernel.name).shared, key=lambda t: t.array)
     assert (a.array, a.scale, b.array, b.scale) == ("A", "alpha", "B", None)
     body = kernel_lines(placement, scop)
-    assert "s0[((t0 + 8 * c7)) * 17 + t1] = alpha * A[((32 * b0 + t0 + 8 * c7)) * 111 + " \
-        "(t1 + 16 * c2)];" in body
-    assert "r0[c7][0] += (s0[((t0 + 8 * c7)) * 17 + c4]) * s1[c4 * 33 + t1];" in body
+    assert "s0[((t0 + 8 * c8)) * 17 + t1] = alpha * A[((32 * b0 + t0 + 8 * c8)) * 111 + " \
+        "(t1 + 16 * c3)];" in body
+    assert "r0[c8][0] += (s0[((t0 + 8 * c8)) * 17 + c5]) * s1[c5 * 33 + t1];" in body
     assert "it holds alpha * A[..], multiplied once in the copy" in \
         placement.kernel(kernel.name).of("A").reason
     # the products are the ones C rounds: the results match to the last bit

@@ -227,11 +227,12 @@ def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
 def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
                   indices: Mapping[str, Sequence[tuple[int, isl.Map]]] | None = None,
                   context: isl.Set | None = None, atomic: bool = False,
-                  lanes: range = range(0)) -> Node:
+                  lanes: range = range(0), classes: int | None = None) -> Node:
     """The loops one thread of ``kernel`` runs in the flat ``order`` (the memory
     phase's, with its copy statements), with every instance as a ``User``, within
     ``context`` (the kernel's by default).  ``lanes``: the time dimensions of the
-    lanes (``KernelPlacement.lane_dimensions``).  ``indices`` (``memory.indices``) maps
+    lanes (``KernelPlacement.lane_dimensions``); ``classes``: that of the strips'
+    classes (``KernelPlacement.strips``), unrolled.  ``indices`` (``memory.indices``) maps
     statements to (key, instance -> index): each ``User`` gets those indices as
     expressions of the loop iterators (PPCG's ``transform_index``: the instance is
     the inverse of the build's schedule, a function of its iterators).
@@ -247,6 +248,10 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
         band = tree.get_root().child(0)
         options = isl.UnionSet("{ atomic[x] }", context=band.get_ctx())
         tree = band.band_set_ast_build_options(options).get_schedule()
+    if classes is not None:     # each class of strips its own code (memory.strips)
+        band = tree.get_root().child(0).band_member_set_ast_loop_type(
+            classes, isl.ast_loop_type.unroll)
+        tree = band.get_schedule()
     build = _build(context, program.names.iterator)
     iterator = program.names.iterator
     found: dict[str, tuple[tuple[int, tuple[Expr, ...]], ...]] = {}
@@ -322,11 +327,12 @@ def _grid_exprs(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
 # -- kernels with their memory placed -------------------------------------------------
 
 def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlacement,
-                      atomic: bool = False) -> Node:
+                      atomic: bool = False, split: bool = True) -> Node:
     """The loops one thread of ``kernel`` runs with its arrays where ``placed`` put
     them: the order with the copies, the blocks whose lanes are all in range apart
     (``atomic``: one loop per dimension, isl's option, which keeps the block's loops
-    apart from guards on the thread ids)."""
+    apart from guards on the thread ids), and in them (in every block if none is at
+    the edge) the full strips apart (``split``; ``memory.strips``)."""
     if placed.order is None:
         return kernel_ast(program, kernel)
     refs = indices(program.scop, placed)
@@ -335,11 +341,12 @@ def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlaceme
         if placed.full is not None else context
     rest = context.subtract(full).coalesce()
     lanes = placed.lane_dimensions
+    classes, order = placed.strips if split and placed.strips else (None, placed.order)
     if full.is_empty() or rest.is_empty():
-        return kernel_ast_of(program, kernel, placed.order, refs, context, atomic, lanes)
+        return kernel_ast_of(program, kernel, order, refs, context, atomic, lanes, classes)
     # Blocks whose lanes all lie inside the ranges run code without lane guards.
     cond = to_expr(isl.AstBuild.from_context(context).expr_from_set(full.gist(context)))
-    return If(cond, kernel_ast_of(program, kernel, placed.order, refs, full, atomic, lanes),
+    return If(cond, kernel_ast_of(program, kernel, order, refs, full, atomic, lanes, classes),
               kernel_ast_of(program, kernel, placed.order, refs, rest, atomic, lanes))
 
 
@@ -380,15 +387,19 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
             continue
         threads = frozenset(m.thread_id for m in kernel.mapped)
         # isl's separated loops read best; where they hoist a guard on the thread ids
-        # above a barrier, one loop per dimension (atomic) keeps the block's loops.
-        for atomic in (False, True) if placed.barriers else (False,):
-            try:
-                with operation_budget(ctx, max_operations):
-                    node = placed_kernel_ast(program, kernel, placed, atomic)
-            except (BudgetExceeded, WrongAst):
-                break
-            if not placed.barriers or uniform_barriers(node, threads):
-                built[kernel.name] = node
+        # above a barrier, one loop per dimension (atomic) keeps the block's loops;
+        # where the full strips apart cost isl too much, without them.
+        for split in (True, False) if placed.strips is not None else (False,):
+            for atomic in (False, True) if placed.barriers else (False,):
+                try:
+                    with operation_budget(ctx, max_operations):
+                        node = placed_kernel_ast(program, kernel, placed, atomic, split)
+                except (BudgetExceeded, WrongAst):
+                    break
+                if not placed.barriers or uniform_barriers(node, threads):
+                    built[kernel.name] = node
+                    break
+            if kernel.name in built:
                 break
         if kernel.name not in built:
             failed.add(kernel.name)

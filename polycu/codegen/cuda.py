@@ -127,8 +127,9 @@ def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
                itype: str = "int", depth: int = 1,
                unrolled: frozenset[str] = frozenset()) -> list[str]:
     """Lines of C for an AST counting in ``itype``; ``user`` expands one ``User`` node;
-    the loops over the iterators ``unrolled`` get ``#pragma unroll`` (lane loops:
-    their registers need constant indices)."""
+    the loops over the iterators ``unrolled`` with constant bounds get ``#pragma
+    unroll`` (lane loops: their registers need constant indices; the point loops of
+    full strips)."""
     pad = INDENT * depth
     wide = itype != "int" and not host
 
@@ -153,7 +154,8 @@ def print_node(node: Node, user: Callable[[User], list[str]], host: bool,
         lines = [f"{pad}{{",
                  f"{pad}{INDENT}const {itype} {node.var} = {c_expr(node.init, host, wide)};"]
         return lines + child(node.body, depth + 1) + [pad + "}"]
-    lines = [f"{pad}#pragma unroll"] if node.var in unrolled else []
+    constant = node.init.op == "int" and node.upper.op == "int"
+    lines = [f"{pad}#pragma unroll"] if node.var in unrolled and constant else []
     lines += [f"{pad}for ({itype} {node.var} = {c_expr(node.init, host, wide)}; "
              f"{node.var} <= {_wrap(node.upper, _PREC['le'] + 1, host, wide)}; "
              f"{node.var} += {node.step}) {{"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, storage_names
-from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, SURFACE, TEXTURE_2D,
+from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, POINT, SURFACE, TEXTURE_2D,
                       KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
@@ -156,7 +156,10 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
 
     # A register's index is its lane (LANE_INDEX): the lane loops' iterators, which
     # nvcc unrolls; a tile's copies run in the same dimensions (all loads in flight).
-    unrolled = frozenset(program.names.iterator + str(d) for d in memory.lane_dimensions)
+    # The point loop of a full strip too (its bounds are constants: memory.strips).
+    points = (memory.strips[0] + POINT,) if memory.strips is not None else ()
+    unrolled = frozenset(program.names.iterator + str(d)
+                         for d in (*memory.lane_dimensions, *points))
 
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:

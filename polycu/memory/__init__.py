@@ -8,7 +8,8 @@ Out: a ``Placement``: for every kernel and every array it touches, a ``Choice``
 An array a block reads across a loop goes to a shared tile (shared.py), array
 elements one thread reuses to its registers (registers.py, one per lane of the
 thread's register tile: lanes.py; statements that may run on every lane of it
-are padded: padding.py), every scalar the SCoP never writes travels by value as a
+are padded: padding.py; the strips of a shared tile's loop that are full get code
+of their own: strips.py), every scalar the SCoP never writes travels by value as a
 kernel parameter, and the rest stays in device memory, read and written through
 the path the calibrated model picks (kinds.py, calibration.py): plain loads, the
 read-only path, a texture, a surface or ``__constant__`` memory.
@@ -22,8 +23,9 @@ from .lanes import LANES
 from .registers import Promotion
 from .scaling import product_of
 from .shared import BARRIERS, SharedTile, serving
+from .strips import POINT
 
 __all__ = ["GLOBAL", "READ_ONLY", "TEXTURE", "TEXTURE_2D", "SURFACE", "CONSTANT", "PARAMETER", "REGISTER", "SHARED", "KINDS", "MAX_SHARED_MEMORY",
            "COPY_INDEX", "LANE_INDEX", "LANES", "BARRIERS", "Promotion", "SharedTile", "product_of", "serving", "passed_by_value", "Choice",
            "KernelPlacement", "Placement", "place", "format_placement", "indices", "reads_on_chip",
-           "too_many_lanes", "uneven_lanes"]
+           "too_many_lanes", "uneven_lanes", "POINT"]

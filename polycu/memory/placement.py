@@ -24,6 +24,7 @@ from .registers import Promotion, promotions, with_copies
 from .padding import Padding, padding
 from .scaling import scaled
 from .shared import SharedOrder, SharedTile, copy_lanes, serving, tile_index, tiles, with_zeros
+from .strips import apart
 from . import kinds
 
 GLOBAL = kinds.GLOBAL
@@ -77,6 +78,7 @@ class KernelPlacement:
     tile_depth: int = 0
     full: isl.Set | None = None
     padded: frozenset[str] = frozenset()   # statements run on every lane (padding.py)
+    strips: tuple[int, isl.UnionMap] | None = None   # strips.py: (c's dimension, M_f)
 
     @property
     def lane_dimensions(self) -> range:
@@ -279,12 +281,11 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
         for copies in (tile.copies, tile.zeros):
             if copies is not None:
                 order = order.union(full_lanes(order.intersect_domain(copies),
-                                               copy_lanes(kernel, tile.size), kernel,
-                                               context))
-    return KernelPlacement(kernel.name, choices, registers, order,
-                           shared.tiles if shared else (), instances.order,
-                           instances.lanes, shared.depth if shared else 0, full,
-                           frozenset(padded.orders) if padded else frozenset())
+                                               copy_lanes(kernel, tile.size), kernel, context))
+    order, split = apart(order, shared, registers, kernel, context)
+    return KernelPlacement(kernel.name, choices, registers, order, shared.tiles if shared else (),
+                           instances.order, instances.lanes, shared.depth if shared else 0,
+                           full, frozenset(padded.orders) if padded else frozenset(), split)
 
 
 def _plan(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, shareable: frozenset[str],
