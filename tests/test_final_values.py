@@ -173,8 +173,11 @@ def test_a_global_counter_outlives_the_function():
      "'i' is read after the SCoP, whose loops leave it at a final value that polycu "
      "cannot compute (a loop without a last iteration)"),
     ("  for (i = 0; i < n; i++)\n    A[i] = 1;\n  A[0] = i;", "7:10",
-     "loop counter 'i' is also used outside its loops in the SCoP, where its value "
-     "after a loop is not modelled; use another variable there"),
+     "loop counter 'i' is also used in the SCoP outside the affine loops that count "
+     "with it, where its value after such a loop is not modelled; use another variable "
+     "there"),
+    ("  for (i = 0; i < n; i++)\n    A[i] = 2;\n  for (i = 0; i < A[0]; i++)\n    A[i] += 1;",
+     "7:3", "loop counter 'i' is also used in the SCoP outside the affine loops"),
 ])
 def test_what_cannot_be_computed_is_a_located_error(tmp_path: Path, body: str, where: str,
                                                     message: str) -> None:

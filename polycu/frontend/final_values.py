@@ -162,11 +162,14 @@ def add_final_values(loops: list[Loop], items: list[c_ast.Node], schedule: isl.S
     ``accessed``), for the parameter values ``assumed``; a located error for a
     counter whose value cannot be computed."""
     recorded = {id(loop.node) for loop in loops}
+    read = {access.array for statement in statements for access in statement.reads}
     for loop in loops:
-        if loop.assigns_outside and loop.counter in accessed:
-            raise error(f"loop counter '{loop.counter}' is also used outside its loops in "
-                        "the SCoP, where its value after a loop is not modelled; use "
-                        "another variable there", accessed[loop.counter])
+        if loop.assigns_outside and loop.counter in accessed \
+                and (loop.counter in read or loop.counter in read_after):
+            raise error(f"loop counter '{loop.counter}' is also used in the SCoP outside "
+                        "the affine loops that count with it, where its value after such "
+                        "a loop is not modelled; use another variable there",
+                        accessed[loop.counter])
     for counter, location in read_after.items():
         own = [node for item in items for node in walk(item) if isinstance(node, c_ast.For)
                and isinstance(node.init, c_ast.Assignment)
