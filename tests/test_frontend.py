@@ -460,3 +460,41 @@ def test_original_code_compiles_as_a_function_body(tmp_path):
     src.write_text(f"void ref(int n, double r[n], double y[n])\n{{\n{decls}{s.original_code}}}\n")
     subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", "-c", str(src), "-o",
                     str(tmp_path / "ref.o")], check=True)
+
+
+# -- the symbol table ------------------------------------------------------------------
+
+# Names that are declared but are no variables of the file: the parameters of <stdio.h>'s
+# prototypes (s, n, format, stream, ...), of a typedef of a function type or of a function
+# pointer, of a prototype and of a definition, and the members of a structure or a union.
+SYMBOLS = """#include <stdio.h>
+typedef void handler(int sig);
+typedef double (*binary)(double x, double y);
+struct point { int px, py; };
+union cell { int ci; float cf; };
+int count(int n, double (*weight)(double w));
+double s, grid[10][10];
+struct point origin;
+int count(int n, double (*weight)(double w))
+{
+  int k = n;
+  return k + (int)weight(0.0);
+}
+"""
+
+
+def test_only_file_scope_variables_are_globals():
+    from polycu.frontend.parse import parse
+    from polycu.frontend.preprocess import preprocess_text
+    from polycu.frontend.symbols import collect_symbols
+    unit = collect_symbols(parse(preprocess_text(SYMBOLS, "t.c")), "t.c")
+    assert set(unit.globals) == {"stdin", "stdout", "stderr", "s", "grid", "origin"}
+    assert unit.globals["grid"].element_type == "double" and len(unit.globals["grid"].extents) == 2
+    ((func, visible),) = unit.functions
+    assert func.decl.name == "count"
+    assert set(visible) == set(unit.globals) | {"n", "weight", "k"}
+    assert visible["weight"].pointer and visible["weight"].element_type == "<function>"
+    # what the other steps need is still collected: typedefs (of function types too)
+    # and the structures' definitions
+    assert {"handler", "FILE", "size_t"} <= set(unit.typedefs)
+    assert [m.name for m in unit.structs["struct point"].decls] == ["px", "py"]

@@ -4,6 +4,7 @@ its own copy and what that buys (gpu/mapping.py), and the code that follows
 (codegen: a local variable, no argument, no device buffer)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import islpy as isl
@@ -133,6 +134,31 @@ def test_parameters_and_globals_are_never_dead_after() -> None:
     as_global = "double t;\n" + DOT.replace("  double t;\n", "")
     assert dead_after(as_parameter) == {"t": False}
     assert dead_after(as_global) == {"t": False}
+
+
+# <stdio.h> declares 'int sprintf(char *restrict s, ...)': its parameter 's' is no global
+# (before, it was, so the function's own s outlived the SCoP and was never private).
+DOT_S = "#include <stdio.h>\n" + re.sub(r"\bt\b", "s", DOT)
+
+
+def test_a_prototype_parameter_of_the_same_name_leaves_a_local_scalar_private(
+        emulated) -> None:
+    assert dead_after(DOT_S) == {"s": True}
+    prog = identity_program(DOT_S)
+    (kernel,) = prog.kernels
+    assert [(m.member, m.axis) for m in kernel.mapped] == [(0, "x")]
+    assert kernel.private == frozenset({"s"})
+    emulated(DOT_S, [{"n": 37, "m": 5}, {"n": 3, "m": 0}])
+
+
+def test_a_file_scope_variable_of_the_same_name_stays_shared(emulated) -> None:
+    text = DOT_S.replace("#include <stdio.h>\n", "#include <stdio.h>\ndouble s;\n").replace(
+        "  double s;\n", "")
+    assert dead_after(text) == {"s": False}
+    prog = identity_program(text)
+    assert prog.private == frozenset()
+    assert [len(k.mapped) for k in prog.kernels] == [0]
+    emulated(text, [{"n": 37, "m": 5}, {"n": 3, "m": 0}])
 
 
 # -- dependences on one scalar -----------------------------------------------------------

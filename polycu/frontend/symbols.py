@@ -99,6 +99,10 @@ class _SymbolCollector(c_ast.NodeVisitor):
         if node.name is not None and node.decls is not None:
             self.structs[f"struct {node.name}"] = node
 
+    def visit_Union(self, node: c_ast.Union) -> None:
+        """Not descended into: a union's members are no variables of the file (nor are a
+        structure's, which visit_Struct leaves alone too)."""
+
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.name is not None and not isinstance(node.type, c_ast.FuncDecl):
             etype, extents, pointer = decode_type(node.type, self.typedefs)
@@ -109,6 +113,14 @@ class _SymbolCollector(c_ast.NodeVisitor):
                                              Location.from_coord(node.coord, self.default_file),
                                              pointer, c_text(bare))
         self.generic_visit(node)
+
+    def visit_FuncDecl(self, node: c_ast.FuncDecl) -> None:
+        """The return type only (it may define a structure): the parameters of a
+        prototype, of a function pointer or of a typedef of a function type are no
+        variables.  Collected, the 's' of 'sprintf(char *s, ...)' in <stdio.h> was a
+        global, so a function's own scalar 's' was never dead after its SCoP (never
+        private).  A definition's parameters are visited by visit_FuncDef."""
+        self.visit(node.type)
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
         params = node.decl.type.args
