@@ -292,19 +292,42 @@ def array_dependences(scop: Scop, name: str) -> ArrayDependences:
                             _false(reads, must, writes, schedule))
 
 
+#: isl operations the dependences of one SCoP may take when no caller set a budget:
+#: PolyBench's most costly (deriche) takes under half a second; a fuzzed program
+#: whose subscript divides by 3 (fuzz seed 2800070) ran for minutes.
+DEPENDENCE_OPERATIONS = 50_000_000
+
+
 def compute_dependences(scop: Scop) -> Dependences:
     """Compute flow, anti, output and reduction dependences and live-in/out accesses.
 
-    An isl failure that even ``dataflow_by_lexmax`` cannot get round is reported
-    at the SCoP: without exact dependences nothing can be proven about it.
+    An isl failure that even ``dataflow_by_lexmax`` cannot get round, or more than
+    ``DEPENDENCE_OPERATIONS`` isl operations, is reported at the SCoP: without exact
+    dependences nothing can be proven about it.  A budget the caller set stays in
+    charge (its owner handles it).
     """
+    ctx = scop.context.get_ctx()
+    own = not ctx.get_max_operations()
+    if own:
+        ctx.reset_operations()
+        ctx.set_max_operations(DEPENDENCE_OPERATIONS)
     try:
         return _dependences(scop)
-    except isl.Error as exc:
-        if is_quota(exc, scop.context.get_ctx()):
+    except Exception as exc:  # islpy may surface a spent budget as another error
+        if is_quota(exc, ctx):
+            if not own:
+                raise
+            raise error(f"isl cannot compute the dependences of SCoP '{scop.name}' within "
+                        f"{DEPENDENCE_OPERATIONS} operations; it is left to the CPU",
+                        scop.location) from None
+        if not isinstance(exc, isl.Error):
             raise
         raise error(f"isl cannot compute the dependences of SCoP '{scop.name}' "
                     f"({isl_message(exc)}); it is left to the CPU", scop.location) from None
+    finally:
+        if own:
+            ctx.set_max_operations(0)
+            ctx.reset_operations()
 
 
 def isl_message(exc: isl.Error) -> str:

@@ -254,3 +254,21 @@ def test_wavefront_block_bounds_are_simple_where_the_kernel_is_launched():
         member.upper.foreach_piece(
             lambda domain, _aff: pytest.fail(f"existential bound {domain}")
             if domain.dim(isl.dim_type.div) else None)
+
+
+def test_dependences_beyond_their_budget_are_a_located_error(monkeypatch, capsys):
+    # Fuzz seed 2800070: a subscript k / 3 under a j % 3 guard; isl's dataflow ran for
+    # minutes.  The budget is cut tenfold here so that the test takes seconds; gemm's
+    # dependences still fit in it many times over.
+    import polycu.deps
+    from polycu.cli import main
+    monkeypatch.setattr(polycu.deps, "DEPENDENCE_OPERATIONS", 5_000_000)
+    source = Path(__file__).parent / "data" / "over_budget" / "dependences_of_a_division.c"
+    assert main([str(source), "--tile-size", "5", "--dump-deps"]) == 1
+    err = capsys.readouterr().err
+    assert f"{source}:12:9: error: isl cannot compute the dependences of SCoP " \
+        "'kernel_scop0' within 5000000 operations; it is left to the CPU" in err
+    (scop,) = polycu.load(str(Path(__file__).parent.parent / "examples" / "gemm.c"))
+    assert not polycu.deps.compute_dependences(scop).flow.is_empty()
+    ctx = scop.context.get_ctx()
+    assert ctx.get_max_operations() == 0      # the budget is the call's alone
