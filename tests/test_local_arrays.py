@@ -4,6 +4,7 @@ loops around their declaration where that frees them, emulated like the original
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +95,15 @@ def test_a_local_array_outside_every_loop_stays_one_array(emulated):
     assert not best.name.startswith("expand(")
     cuda = compile_file(str(emulated(FLAT, [{"n": n} for n in (0, 1, 64, 100)]))).cuda
     assert "cudaMalloc((void **)&dev_t," in cuda and "cudaMemcpy(dev_t," not in cuda
+
+
+PROGRAMS = Path(__file__).parent / "data" / "local_arrays"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PROGRAMS.glob("*.c")))
+def test_self_checking_programs_compute_what_gcc_computes(tmp_path: Path, name: str) -> None:
+    # each main compares its SCoP with plain loops (also run on the GPU:
+    # scripts/run_selfcheck.sh)
+    from test_inline_calls import run_program
+    for result in run_program(tmp_path, PROGRAMS / name):
+        assert (result.returncode, result.stdout) == (0, "OK\n"), result.stderr
