@@ -262,3 +262,22 @@ def test_tune_without_a_gpu_says_how_to_go_on(capsys: pytest.CaptureFixture[str]
     err = capsys.readouterr().err
     assert err.startswith("--evaluator: error: PyCUDA is not available") and \
         "--evaluator emulate" in err and "Traceback" not in err
+
+
+def test_the_emulation_checks_on_what_init_writes() -> None:
+    """--init: both evaluators check every configuration on what the program's own
+    init function writes, not on random values (PolyBench's init_array)."""
+    options = Options(include_dir=[UTILITIES], define=["MINI_DATASET"])
+    (target,) = targets(str(TWO_MM), options)
+    initialised = EmulationEvaluator(target, seed=5, init="init_array")
+    randomised = EmulationEvaluator(target, seed=5)
+    expected = target.inputs(5, "init_array")
+    assert set(initialised.ran.inputs) == set(expected)
+    for name, values in expected.items():
+        assert (initialised.ran.inputs[name] == values).all(), name
+    assert any((randomised.ran.inputs[n] != v).any() for n, v in expected.items()
+               if v.size > 1)
+    values = {k: getattr(options, k) for k in vars(options)}
+    built = build(str(TWO_MM), values, {}, False, (), None)
+    assert built.entry is not None
+    assert initialised.measure(built.entry).status == "ok"

@@ -128,13 +128,11 @@ class EmulationEvaluator:
     options: tuple[str, ...] = ()
 
     def __init__(self, target: Target, seed: int, *, repeat: int = 1, timeout: float = 300.0,
-                 **_: Any):
-        from ..runtime.inputs import random_inputs
+                 init: str | None = None, **_: Any):
         self.target, self.repeat, self.timeout = target, repeat, timeout
         self.device = f"CPU emulation ({platform.machine()})"
-        scop, params = target.scop, target.params
-        self.ran = run_reference(scop, params,
-                                 lambda kind: random_inputs(scop, params, seed, kind),
+        self.ran = run_reference(target.scop, target.params,
+                                 lambda kind: target.inputs(seed, init, kind),
                                  DEFAULT_PROFILE, timeout=timeout)
 
     def measure(self, entry: Mapping[str, Any]) -> Measured:
