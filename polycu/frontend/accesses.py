@@ -27,7 +27,7 @@ from .conditions import conjuncts
 from .ctype import LDOUBLE, parse_type
 from .members import MemberRef, Members, member_ref
 from .symbols import Symbol
-from .syntax import Unsupported, c_text
+from .syntax import Unsupported, c_text, flatten_ref
 
 
 class Names(Protocol):
@@ -86,6 +86,10 @@ class AccessCollector:
                 if found is not None:
                     found = found if holds else found.complement()
                     where = found if where is None else where.intersect(found)
+        self.assuming(where, collect)
+
+    def assuming(self, where: isl.Set | None, collect: Callable[[], None]) -> None:
+        """Run ``collect`` with the references restricted to ``where``."""
         if where is None:
             collect()
             return
@@ -310,11 +314,3 @@ def access_map(domain_space: isl.Space, array: str, pieces: list[isl.PwAff]) -> 
     name = domain_space.get_tuple_name(isl.dim_type.set)
     return relation.set_tuple_name(isl.dim_type.in_, name)
 
-
-def flatten_ref(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    """The base of ``A[i][j]`` and its subscripts, outermost first (``A``, ``[i, j]``)."""
-    subscripts: list[c_ast.Node] = []
-    while isinstance(node, c_ast.ArrayRef):
-        subscripts.append(node.subscript)
-        node = node.name
-    return node, subscripts[::-1]

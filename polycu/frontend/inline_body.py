@@ -32,11 +32,10 @@ from pycparser import c_ast
 from pycparser.c_parser import Coord
 
 from ..diagnostics import Location
-from .accesses import flatten_ref
 from .affine import int_constant
 from .ctype import parse_type
 from .symbols import Symbol, decode_type
-from .syntax import Unsupported, c_text, walk, written_names
+from .syntax import Unsupported, c_text, flatten_ref, walk, written_names
 
 INCREMENTS = ("++", "--", "p++", "p--")
 

@@ -21,7 +21,7 @@ dimension; one over values the loop computes needs the array's extents.
 """
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Protocol
 
 import islpy as isl
 from pycparser import c_ast
@@ -164,18 +164,6 @@ class LoopCollector(AccessCollector):
         the parts of the test whose variables ``node`` writes are dropped."""
         self.unstable = written_names([node])
         self.guarded(test, holds, lambda: self.item(node))
-
-    def assuming(self, where: isl.Set | None, collect: Callable[[], None]) -> None:
-        """Run ``collect`` with the references restricted to ``where``."""
-        if where is None:
-            collect()
-            return
-        saved = self.guard
-        self.guard = where if saved is None else saved.intersect(where)
-        try:
-            collect()
-        finally:
-            self.guard = saved
 
     # for (v = l; c; v += s) with s a constant, v written by the step only and l not
     # reading what the loop writes: v >= (T) l inside (v <= (T) l when s < 0), T the

@@ -28,7 +28,7 @@ from ..model import Access, Field, Member, StructType
 from .affine import AffineEnv, NotAffine, to_pwaff
 from .ctype import LDOUBLE, parse_type
 from .symbols import Symbol, decode_type
-from .syntax import Unsupported, c_text
+from .syntax import Unsupported, c_text, flatten_ref
 
 
 @dataclass(frozen=True)
@@ -41,22 +41,13 @@ class MemberRef:
     inner: list[c_ast.Node]
 
 
-def _subscripts(node: c_ast.Node) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    """The base of ``X[i][j]`` and its subscripts, outermost first."""
-    subscripts: list[c_ast.Node] = []
-    while isinstance(node, c_ast.ArrayRef):
-        subscripts.append(node.subscript)
-        node = node.name
-    return node, subscripts[::-1]
-
-
 def member_ref(node: c_ast.Node, where: c_ast.Node | None = None) -> MemberRef | None:
     """``node`` taken apart if it references a structure member (None otherwise);
     ``Unsupported`` for a member of a member or of something but a variable."""
-    base, inner = _subscripts(node)
+    base, inner = flatten_ref(node)
     if not isinstance(base, c_ast.StructRef):
         return None
-    variable, outer = _subscripts(base.name)
+    variable, outer = flatten_ref(base.name)
     if isinstance(variable, c_ast.StructRef):
         raise Unsupported(node, f"nested structure member '{c_text(node)}' is not supported "
                           "in a SCoP (only fields of scalars or arrays of scalars)")
@@ -76,7 +67,7 @@ def subscripts_of(node: c_ast.Node) -> list[c_ast.Node]:
     first (a member's are the variable's, then the field's)."""
     ref = member_ref(node)
     if ref is None:
-        return _subscripts(node)[1]
+        return flatten_ref(node)[1]
     return ref.outer + ref.inner
 
 

@@ -115,3 +115,12 @@ def free_names(items: Iterable[c_ast.Node]) -> set[str]:
     for item in items:
         Visitor().visit(item)
     return used - declared
+
+
+def flatten_ref(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """The base of ``A[i][j]`` and its subscripts, outermost first (``A``, ``[i, j]``)."""
+    subscripts: list[c_ast.Node] = []
+    while isinstance(node, c_ast.ArrayRef):
+        subscripts.append(node.subscript)
+        node = node.name
+    return node, subscripts[::-1]
