@@ -183,9 +183,9 @@ def stride_ok(deltas: isl.UnionSet) -> bool:
 class _Analyzer:
     """Measures the kernels of one GPU program at representative parameter values."""
 
-    def __init__(self, scop: Scop):
+    def __init__(self, scop: Scop, params: isl.Set | None = None):
         self.scop = scop
-        self.params = representative_params(scop)
+        self.params = representative_params(scop) if params is None else params
         self.instances = {s.name: box_size(s.domain.intersect_params(self.params))
                           for s in scop.statements}
 
@@ -277,6 +277,14 @@ def single_block_cost(kernels: list[KernelCost]) -> float | None:
     if all(k.launches <= 1.0 for k in kernels):
         return None
     return LAUNCH + _cost(kernels, BLOCK_THREADS, BARRIER, SM_INSTANCE)
+
+
+def kernel_costs(program: GpuProgram, params: isl.Set | None = None) -> list[KernelCost]:
+    """The measures of each kernel at the parameter point ``params`` (a set of one
+    point; None: ``representative_params``), for models other than ``_cost``
+    (``memory.features``: the fitted model, at the sizes a configuration was timed)."""
+    analyzer = _Analyzer(program.scop, params)
+    return [analyzer.kernel(k) for k in program.kernels]
 
 
 def analyze(program: GpuProgram, single_block: bool = True) -> Metrics:
