@@ -37,6 +37,7 @@ from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
+from .fitted import estimate as fitted_estimate
 from .tuned import cache_path as tune_cache_path, lookup as tuned_entry, read as read_tuned
 from .schedule import (ALGORITHMS, MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy,
                        check_legality, load, original, save_schedule, scop_file)
@@ -90,7 +91,8 @@ def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
                reporter: Reporter | None = None) -> list[Candidate]:
     """The ranked candidates of ``scop``: proven legal, mapped and measured, best first."""
     options = options or Options()
-    return ranked_candidates(scop, deps, strategy_of(options), sizes_of(options), reporter)
+    return ranked_candidates(scop, deps, strategy_of(options), sizes_of(options), reporter,
+                             fitted_estimate(options))
 
 
 def preferences(scop: Scop, deps: Dependences, options: Options | None = None,

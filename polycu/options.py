@@ -149,6 +149,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--schedule-max-operations", "int", 20_000_000, "isl operation budget for "
            "scheduling one SCoP; when exceeded the candidates found so far (the identity "
            "at least) are kept, with a warning (0: no limit)", metavar="N", minimum=0),
+    Option("--fitted-cost", "bool", True, "rank the schedule candidates with the cost "
+           "model `polycu device --fit` fitted for the present GPU ($POLYCU_DEVICE, else "
+           "the first nvidia-smi lists) when there is one; else, or with --no-fitted-cost, "
+           "with polycu's own constants (docs/explore.md)"),
     Option("--schedule", "str", None, "compile the candidate of this name, as "
            "--dump-schedule lists it (e.g. isl-minfuse; one name of a merged "
            "'a=b' entry is enough), instead of the best-ranked one", metavar="NAME"),

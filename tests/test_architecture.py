@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("polycu.gpu",),
     ("polycu.memory",),
     ("polycu.codegen",),
-    ("polycu.options", "polycu.tuned", "polycu.driver"),
+    ("polycu.options", "polycu.tuned", "polycu.fitted", "polycu.driver"),
     ("polycu.runtime",),
     ("polycu.bench", "polycu.fuzz", "polycu.tune"),
     ("polycu.cli", "polycu.__main__", "polycu"),

@@ -11,11 +11,13 @@ privatised scalars, atomics), and the driver compiles that very program, so what
 the ranking promised is what runs.  The coalescing variant of each schedule
 (``coalesce_bands``) is chosen with the same measure.  Ties go to fewer kernels,
 fewer host loops, fewer relaxed reductions, then to the earlier candidate
-(identity first).
+(identity first).  With a fitted model (``estimate``: ``polycu.fitted``, from
+``polycu device --fit``), its estimate of each program replaces the cost.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from ..deps import Dependences
 from ..diagnostics import Reporter
@@ -72,8 +74,10 @@ def measure(schedule: Schedule, sizes: Sizes | None = None) -> Metrics:
 
 
 def rank(schedules: list[Schedule], sizes: Sizes | None = None,
-         reporter: Reporter | None = None) -> list[Candidate]:
-    """Candidates for ``schedules`` (assumed legal), best first.
+         reporter: Reporter | None = None,
+         estimate: Callable[[GpuProgram], float] | None = None) -> list[Candidate]:
+    """Candidates for ``schedules`` (assumed legal), best first: by ``estimate`` of
+    each program (seconds) when given, else by the cost of ``Metrics``.
 
     Each is mapped within ``MAX_OPERATIONS`` isl operations; one isl fails to map,
     or maps only beyond that budget, is dropped with a note to ``reporter``.
@@ -86,9 +90,14 @@ def rank(schedules: list[Schedule], sizes: Sizes | None = None,
             continue
         metrics = analyze(program, sizes is None or sizes.single_block)
         program = replace(program, single_block=metrics.single_block)
-        scored.append((metrics.cost, metrics.n_kernels, metrics.host_loops,
+        said = explain(metrics, schedule)
+        score = metrics.cost
+        if estimate is not None:
+            score = estimate(program)
+            said += f", fitted estimate {score * 1e6:.3g} us"
+        scored.append((score, metrics.n_kernels, metrics.host_loops,
                        len(schedule.relaxed), order,
-                       Candidate(schedule, program, metrics, explain(metrics, schedule))))
+                       Candidate(schedule, program, metrics, said)))
     scored.sort(key=lambda row: row[:5])
     return [row[-1] for row in scored]
 
@@ -108,16 +117,18 @@ def _mapped(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> GpuP
 
 
 def candidates(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
-               sizes: Sizes | None = None, reporter: Reporter | None = None) -> list[Candidate]:
+               sizes: Sizes | None = None, reporter: Reporter | None = None,
+               estimate: Callable[[GpuProgram], float] | None = None) -> list[Candidate]:
     """Every candidate schedule of ``scop`` with its coalescing variant, each proven
-    legal and mapped, best first.  Empty only when isl fails on all of them."""
+    legal and mapped, best first (by ``estimate`` when given: ``rank``).  Empty
+    only when isl fails on all of them."""
     reporter = reporter or Reporter()
     found = generate(scop, deps, strategy, reporter)
     variants = [v for s in found
                 for v in attempt(s.scop, reporter, f"{s.name}|coalesce", lambda: [
                     v for v in [coalesce_bands(s, lambda t: measure(t, sizes).cost)]
                     if v is not None])]
-    return rank(prove(found + variants, reporter), sizes, reporter)
+    return rank(prove(found + variants, reporter), sizes, reporter, estimate)
 
 
 def explain(metrics: Metrics, schedule: Schedule) -> str:
