@@ -279,6 +279,12 @@ def single_block_cost(kernels: list[KernelCost]) -> float | None:
     return LAUNCH + _cost(kernels, BLOCK_THREADS, BARRIER, SM_INSTANCE)
 
 
+def launch_cost(kernels: list[KernelCost]) -> float:
+    """The estimate with one launch per kernel and host point (the module's
+    docstring), for a caller that measured the kernels itself (``kernel_costs``)."""
+    return _cost(kernels)
+
+
 def kernel_costs(program: GpuProgram, params: isl.Set | None = None) -> list[KernelCost]:
     """The measures of each kernel at the parameter point ``params`` (a set of one
     point; None: ``representative_params``), for models other than ``_cost``

@@ -17,6 +17,7 @@ import islpy as isl
 
 from ..diagnostics import Location, PolycuError, error
 from ..frontend.preprocess import preprocess_text
+from ..gpu.where import out_of_bounds_parameters
 from ..model import Scop
 from .cexpr import CExprError, c_integer
 from .shapes import MEMORY_LIMIT, array_bytes, memory_error, parameter_set
@@ -30,19 +31,6 @@ DATASETS = ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")
 
 _PROBE = "polycu_size_of_"
 _PROBE_RE = re.compile(rf"{_PROBE}(\w+)\s*=\s*\((.*)\)\s*;")
-
-
-def out_of_bounds_parameters(scop: Scop) -> isl.Set:
-    """Parameter values at which some access leaves its array's extents."""
-    bad = parameter_set(scop, "1 = 0")
-    for stmt in scop.statements:
-        for access in stmt.accesses:
-            array = scop.array(access.array)
-            if array.extent_set is None or array.is_scalar:
-                continue
-            touched = access.relation.intersect_domain(stmt.domain).range()
-            bad = bad.union(touched.subtract(array.extent_set).params())
-    return bad.coalesce()
 
 
 def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
