@@ -27,7 +27,7 @@ from .gpu.kernel import GpuProgram, Kernel
 from .gpu.mapping import map_to_gpu
 from .gpu.rank import Candidate
 from .gpu.sizes import Sizes
-from .memory import Placement, place
+from .memory import Placement, format_placement, place
 from .model import Access, Array, Scop, Statement, format_scop
 from .options import Options
 from .schedule import IllegalSchedule, Schedule, check_legality, mark_bands
@@ -41,8 +41,27 @@ def check(path, options=None, **kwargs):  # type: ignore[no-untyped-def]
     return check_file(path, options, **kwargs)
 
 
+def measure(path, options=None, *, params=None, evaluator="emulate", seed=0):  # type: ignore[no-untyped-def]
+    """Check the one SCoP of a C file, compiled with ``options``, against its CPU
+    reference and time it, as ``polycu tune`` does each configuration: a
+    ``tune.evaluate.Measured`` (status 'ok' with seconds, else why not).
+    ``evaluator`` 'emulate' runs the CUDA on the CPU (any machine; its time is the
+    emulation's), 'gpu' on the GPU (PyCUDA; kernel time by CUDA events); ``params``
+    fixes parameter values (the others are chosen as ``polycu emulate`` does)."""
+    from .runtime.check import targets
+    from .tune.evaluate import EmulationEvaluator, GpuEvaluator
+    options = options or Options()
+    found = targets(path, options, overrides=params, limit=options.max_param)
+    if len(found) != 1:
+        raise PolycuError(Diagnostic("error", f"measure takes files of exactly one SCoP; "
+                                     f"this one has {len(found)}", Location(path)))
+    kind = GpuEvaluator if evaluator == "gpu" else EmulationEvaluator
+    return kind(found[0], seed, init=options.init).measure(found[0].description)
+
+
 __all__ = ["load", "load_text", "dependences", "Dependences", "Scop", "Statement", "Access",
            "Array", "Options", "PolycuError", "Diagnostic", "Location", "format_scop",
            "format_dependences", "Schedule", "Candidate", "IllegalSchedule", "candidates",
            "choose", "check_legality", "mark_bands", "check", "map_to_gpu", "GpuProgram",
-           "Kernel", "Sizes", "place", "Placement", "compile", "generate", "Generated", "__version__"]
+           "Kernel", "Sizes", "place", "Placement", "compile", "generate", "Generated", "__version__",
+           "format_placement", "measure"]
