@@ -179,7 +179,16 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
 
 def cmd_device(args: argparse.Namespace) -> int:
-    """``polycu device [--refresh]``: print the present device's record."""
+    """``polycu device [--refresh]``: print the present device's record;
+    ``polycu device --fit FILE.json...``: fit the cost model to tuning measurements
+    (no GPU needed)."""
+    if args.fit or args.files:
+        if not (args.fit and args.files):
+            raise error("measurement files go with --fit (polycu device --fit "
+                        "FILE.json...)", Location("--fit"))
+        from .tune.fit import run_fit
+        run_fit(args.files, opts.Options.from_namespace(args))
+        return 0
     from .runtime.device import cache_path, device_info, format_info
     print(format_info(device_info(refresh=args.refresh)))
     print(f"cache:               {cache_path()}")
@@ -194,7 +203,8 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.Namespace], int]]] = {
                  "code on the CPU", cmd_check),
     opts.BENCH: ("check and time many kernels (files or directories) and write reports",
                  cmd_bench),
-    opts.DEVICE: ("measure the GPU's copy bandwidth and FMA peaks (cached)", cmd_device),
+    opts.DEVICE: ("measure the GPU's copy bandwidth and FMA peaks (cached), or fit the "
+                  "cost model to the times of polycu tune --out files (--fit)", cmd_device),
     opts.TUNE: ("search schedules, sizes and memory choices of each SCoP on the GPU, "
                 "each checked against the original, and cache the fastest (compile with "
                 "--tuned to use it)", cmd_tune),
@@ -205,7 +215,7 @@ USAGE: dict[str, str] = {
     opts.EMULATE: "polycu emulate FILE.c... [options]",
     opts.CHECK: "polycu check FILE.c... [options]",
     opts.BENCH: "polycu bench PATH... [options]",
-    opts.DEVICE: "polycu device [--refresh]",
+    opts.DEVICE: "polycu device [--refresh] | polycu device --fit FILE.json... [-I DIR]",
     opts.TUNE: "polycu tune FILE.c... [--dataset D] [--strategy S] [--max-configs N] [options]",
 }
 """Each sub-command's usage line: its positional arguments, the options left to --help."""
@@ -293,6 +303,9 @@ def build_parser() -> _Parser:
                            description=help_text, usage=USAGE[name])
         if name != opts.DEVICE:
             p.add_argument("files", nargs="+", metavar="PATH" if name == opts.BENCH else "FILE.c")
+        else:
+            p.add_argument("files", nargs="*", metavar="FILE.json",
+                           help="with --fit: files of polycu tune --out")
         opts.add_to_parser(p, name)
     alone = parser.add_argument_group("options")  # after the commands in --help
     alone.add_argument("-h", "--help", action="help", help="show this help and exit")

@@ -86,11 +86,11 @@ def _isl_set_syntax(text: str) -> str | None:
 OPTIONS: tuple[Option, ...] = (
     # -- preprocessing, like gcc ------------------------------------------------
     Option("--define", "append", [], "define a macro (NAME or NAME=VALUE), like gcc -D",
-           short="-D", metavar="NAME[=VALUE]"),
+           short="-D", metavar="NAME[=VALUE]", commands=(*ALL, DEVICE)),
     Option("--include-dir", "append", [], "add a directory to the include path, like gcc -I",
-           short="-I", metavar="DIR"),
+           short="-I", metavar="DIR", commands=(*ALL, DEVICE)),
     Option("--undefine", "append", [], "undefine a macro, like gcc -U", short="-U",
-           metavar="NAME"),
+           metavar="NAME", commands=(*ALL, DEVICE)),
     # -- SCoP extraction ----------------------------------------------------------
     Option("--auto-scop", "bool", None,
            "find static control parts automatically (default: on when the file has no "
@@ -241,9 +241,14 @@ OPTIONS: tuple[Option, ...] = (
            commands=(TUNE,), choices=("gpu", "emulate")),
     Option("--jobs", "int", 4, "configurations compiled at once (polycu and nvcc in "
            "worker processes; the evaluations themselves run one at a time)",
-           commands=(TUNE,), metavar="N", minimum=1),
+           commands=(TUNE, DEVICE), metavar="N", minimum=1),
     Option("--refresh", "flag", False, "measure the device again even when its ceilings "
            "are cached", commands=(DEVICE,)),
+    Option("--fit", "flag", False, "fit the cost model's constants to the times of "
+           "`polycu tune --out` files (each configuration rebuilt, compile only), store "
+           "them for the device they were measured on and print the rank correlation "
+           "of its estimates with the times, in-sample and held out (docs/explore.md)",
+           commands=(DEVICE,)),
 )
 
 
