@@ -3,6 +3,7 @@
     C file ─ frontend.load ─> Scop ─ deps ─> Dependences
         ─ schedule.generate, schedule.prove ─> Schedules (each with its model)
         ─ gpu.rank (each mapped by gpu.mapping, measured by gpu.cost) ─> Candidates
+        ─ gpu.where: the best one on the GPU, or the original code on the CPU
         ─ memory.place ─> Placement ─ codegen.generate ─> .cu, OUT_host.c, description
 
 Each phase is a function from immutable values to immutable values in its own
@@ -10,6 +11,10 @@ package; this module calls them in order, turns the command-line ``Options`` int
 the few values each phase takes, and owns the fall-back policy: the candidates are
 tried best first until isl generates the code of one within ``MAX_OPERATIONS``
 operations a step, down to the original order in one thread, which has no limit.
+
+Longer than 450 lines because every phase's options meet here (the candidates and
+their fall-back, the sizes of kernels fed on chip, --memory, --tuned, --run-on),
+each a few lines that read the options and hand the phase its values.
 """
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from .gpu.mapping import map_sequential
 from .gpu.rank import Candidate, format_ranking, map_schedule, rank
 from .gpu.rank import candidates as ranked_candidates
 from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
+from .gpu.where import CPU, CpuScop, decide
 from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
@@ -249,9 +255,23 @@ def unmatched_overrides(program: GpuProgram, overrides: dict[int, dict[str, str]
     return said
 
 
+def target_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
+              *, index: int = 0, constant_taken: int = 0) -> Placement | CpuScop:
+    """Where one SCoP runs (``--run-on``, ``gpu.where``): its GPU program placed in
+    memory, or the SCoP left to the CPU as its original code."""
+    found = _program(scop, options or Options(), reporter or Reporter(), index)
+    where = decide(found[0], (options or Options()).run_on)
+    if where.side == CPU:
+        return CpuScop(scop, where)
+    return placement_of(scop, options, reporter, index=index, constant_taken=constant_taken,
+                        found=found)
+
+
 def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,
-                 *, index: int = 0, constant_taken: int = 0) -> Placement:
-    """The GPU program of one SCoP with its arrays placed in memory.
+                 *, index: int = 0, constant_taken: int = 0,
+                 found: tuple[GpuProgram, Schedule | None] | None = None) -> Placement:
+    """The GPU program of one SCoP (``found`` by ``_program``, when known) with its
+    arrays placed in memory.
 
     Unless --sizes or --tile-size chose the sizes, kernels whose statements then read
     only registers and shared tiles, and kernels of three parallel members whose
@@ -263,7 +283,7 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     options = options or Options()
     reporter = reporter or Reporter()
     overrides = memory_overrides(options.memory)
-    program, schedule = _program(scop, options, reporter, index)
+    program, schedule = found or _program(scop, options, reporter, index)
     for item in unmatched_overrides(program, overrides):
         reporter.note(f"--memory {item}", scop.location)
     for said in clamped_blocks(program, sizes_of(options)):
@@ -384,11 +404,12 @@ def compile_scops(path: str, scops: Sequence[Scop], options: Options | None = No
         text = Path(path).read_text()
     except OSError as exc:
         raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
-    placements: list[Placement] = []
+    placements: list[Placement | CpuScop] = []
     configured = tuned_options(scops, options, reporter or Reporter())
     for k, (scop, (given, _)) in enumerate(zip(scops, configured)):
-        taken = sum(_constant_bytes(p) for p in placements)  # one module: one 64 KB
-        placements.append(placement_of(scop, given, reporter, index=k, constant_taken=taken))
+        taken = sum(_constant_bytes(p) for p in placements  # one module: one 64 KB
+                    if isinstance(p, Placement))
+        placements.append(target_of(scop, given, reporter, index=k, constant_taken=taken))
     return generate(path, text, placements, [said for _, said in configured if said])
 
 
@@ -420,7 +441,8 @@ def _constant_bytes(placement: Placement) -> int:
 
 def dump_schedule(scop: Scop, options: Options | None = None,
                   reporter: Reporter | None = None, *, index: int = 0) -> str:
-    """``--dump-schedule``: the ranked candidates, then the chosen tree (isl YAML)."""
+    """``--dump-schedule``: where the SCoP runs and why (``gpu.where``), the ranked
+    candidates, then the chosen tree (isl YAML)."""
     options = options or Options()
     deps = compute_dependences(scop)
     ranked = candidates(scop, deps, options, reporter)
@@ -428,7 +450,10 @@ def dump_schedule(scop: Scop, options: Options | None = None,
         chosen = choose(scop, deps, options, reporter, index=index)
     else:
         chosen = ranked[0].schedule
-    return format_ranking(scop, ranked, chosen)
+    best = ranked[0].program if ranked and ranked[0].schedule is chosen else \
+        _program(scop, options, reporter, index)[0]
+    where = decide(best, options.run_on)
+    return f"# SCoP {scop.name} {where.sentence()}\n" + format_ranking(scop, ranked, chosen)
 
 
 def dump_memory(scop: Scop, options: Options | None = None,

@@ -118,6 +118,12 @@ OPTIONS: tuple[Option, ...] = (
            "steps of a small stencil, the steps of a triangular solve) as one launch of "
            "one block whose threads share each former launch, when the cost model "
            "estimates it at least 1.5 times as fast (docs/schedule.md)"),
+    Option("--run-on", "str", "auto", "where each SCoP runs: auto asks the cost model "
+           "(the GPU program's kernels, copies and allocations against the original loop "
+           "nest on one CPU core, at the sizes the arrays' extents allow) and leaves a SCoP "
+           "whose GPU estimate is over twice the CPU's as its original C code on the host "
+           "(docs/schedule.md, 'CPU or GPU'); gpu or cpu decides for every SCoP",
+           choices=("auto", "gpu", "cpu")),
     Option("--max-shared-memory", "int", 48 * 1024, "bytes of shared memory a block "
            "may use for its tiles", ppcg=True, minimum=0, maximum=227 * 1024,
            metavar="BYTES"),

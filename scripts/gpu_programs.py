@@ -111,12 +111,20 @@ def count_launches(kernel: cpu.Kernel, description: dict, dataset: str) -> tuple
     return kernels, launches
 
 
+def on_the_cpu(description: dict) -> list[str]:
+    """Why each SCoP the cost model left to the CPU runs there (its GPU time is then
+    that of its original code, built by nvcc's host compiler)."""
+    return [f"{scop['name']} {scop['where']['why']}" for scop in description["scops"]
+            if scop["runs_on"] == "cpu"]
+
+
 def check(kernel: cpu.Kernel, dataset: str, work: Path, timeout: float) -> Outcome:
     """Translate, build both sides with dumps, run, compare."""
     outcome = Outcome(kernel.name, dataset)
     try:
         cu, description = translate(kernel, dataset, work)
         outcome.kernels, outcome.launches = count_launches(kernel, description, dataset)
+        outcome.notes += on_the_cpu(description)
         # Without FMA contraction, as gcc builds the original on x86-64: the dumps then
         # differ only where the summation order does (atomics).
         gpu_bin = nvcc_build(kernel, cu, dataset, "POLYBENCH_DUMP_ARRAYS",
@@ -153,6 +161,7 @@ def time_only(kernel: cpu.Kernel, dataset: str, work: Path, timeout: float) -> O
     try:
         _cu, description = translate(kernel, dataset, work)
         outcome.kernels, outcome.launches = count_launches(kernel, description, dataset)
+        outcome.notes += on_the_cpu(description)
         outcome.ok = True
     except (PolycuError, RuntimeError, ValueError) as exc:
         outcome.error = str(exc).strip().splitlines()[0][:300]

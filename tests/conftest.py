@@ -1,7 +1,9 @@
 """Shared test set-up: the scripts of ``scripts/`` (the PolyBench facts, the CPU
 suite runner, the table writer) import as plain modules in every test module, and
-the ``emulated`` fixture runs a C source through polycu and the CPU emulator."""
+the ``emulated`` fixture runs a C source through polycu and the CPU emulator; every
+test but the CPU placement's own compiles for the GPU (``gpu_placement``)."""
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -10,6 +12,19 @@ import pytest
 SCRIPTS = str(Path(__file__).resolve().parent.parent / "scripts")
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
+
+
+@pytest.fixture(autouse=True)
+def gpu_placement(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test compiles for the GPU (--run-on gpu by default) but those of the CPU
+    placement itself (test_cpu_placement.py): the suite's programs are small, so the
+    cost model would rightly leave many to the CPU, and they are there to test the
+    GPU code.  (A polycu run in a subprocess passes --run-on gpu itself.)"""
+    if request.module.__name__.endswith("test_cpu_placement"):
+        return
+    from polycu import options
+    monkeypatch.setattr(options, "OPTIONS", tuple(
+        replace(o, default="gpu") if o.flag == "--run-on" else o for o in options.OPTIONS))
 
 
 @pytest.fixture

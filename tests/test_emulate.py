@@ -121,7 +121,7 @@ def test_a_kernel_that_does_not_compile_is_a_located_error() -> None:
 # -- the command line -------------------------------------------------------------------
 
 def polycu_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "polycu", "emulate", *args],
+    return subprocess.run([sys.executable, "-m", "polycu", "emulate", "--run-on=gpu", *args],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .plots import write_plots
-from .result import BenchResult
+from .result import ON_CPU, BenchResult
 
 CSV_COLUMNS = (
     "kernel", "category", "dataset", "parameters", "status", "error", "launches",
@@ -151,7 +151,7 @@ def markdown(results: Sequence[BenchResult], meta: Mapping[str, Any]) -> str:
     if far:
         lines.append("- furthest from their theoretical minimum time: " + ", ".join(
             f"{r.kernel} ({r.figures['ratio_to_minimum']:.0f}×)" for r in far[:5]))
-    failed = [r for r in results if r.status != "ok"]
+    failed = [r for r in results if r.status not in ("ok", ON_CPU)]
     if failed:
         lines += ["", "## Failures", ""]
         for r in failed:

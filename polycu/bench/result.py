@@ -16,6 +16,11 @@ from typing import Any
 from ..diagnostics import PolycuError
 
 
+#: The status of a kernel whose SCoP the cost model left to the CPU (``gpu.where``):
+#: nothing runs on the GPU, its time is the CPU baseline's.
+ON_CPU = "cpu"
+
+
 @dataclass
 class BenchResult:
     """Everything measured about one kernel (JSON-ready)."""
@@ -28,7 +33,7 @@ class BenchResult:
     flops: int | None = None
     bytes: int | None = None            # compulsory traffic
     footprint_bytes: int | None = None
-    status: str = "failed"              # 'ok', 'mismatch' or 'failed'
+    status: str = "failed"              # 'ok', 'mismatch', 'failed' or ON_CPU
     error: str = ""
     max_rel_error: float | None = None      # the check of the timed build
     mismatches: int | None = None

@@ -33,7 +33,7 @@ from . import cpu as cpu_suite
 from .baseline import SERIAL_WORKERS, cpu_baselines, cpu_description, read_cpu_times
 from .library import library_seconds
 from .report import markdown, write_csv, write_reports
-from .result import BenchResult, failure_reason
+from .result import ON_CPU, BenchResult, failure_reason
 
 
 def polybench_cpu() -> ModuleType:
@@ -84,7 +84,10 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         result.max_rel_error = max((c.max_rel_error for c in arrays), default=0.0)
         result.mismatches = sum(c.mismatches for c in arrays)
         failure = checked.report.first_failure
-        if failure is not None:
+        if checked.program is None:     # left to the CPU: its time is the CPU baseline's
+            result.status = ON_CPU
+            result.notes.append(checked.report.on_cpu)
+        elif failure is not None:
             result.status, result.error = "mismatch", failure.describe()
         else:
             timing = checked.program.time(repeat=repeat)
@@ -156,10 +159,11 @@ def run_command(args: argparse.Namespace) -> int:
     meta["wall_s"] = round((datetime.datetime.now() - started).total_seconds(), 1)
     for path in write_reports(results, meta, out):
         print(path)
-    failed = [r for r in results if r.status != "ok"]
+    failed = [r for r in results if r.status not in ("ok", ON_CPU)]
     for r in failed:
         print(f"{r.kernel}: {r.status}: {r.error.strip().splitlines()[0] if r.error else ''}",
               file=sys.stderr)
-    print(f"{len(results) - len(failed)}/{len(results)} kernels checked and timed; "
+    print(f"{len(results) - len(failed)}/{len(results)} kernels checked and timed (or left "
+          "to the CPU); "
           f"reports in {out}", file=sys.stderr)
     return 1 if failed else 0

@@ -1,7 +1,7 @@
 """Code generation: GPU programs -> one .cu file and its kernel description.
 
 In:  the ``Placement`` (a ``GpuProgram`` with its arrays placed) of every SCoP of one
-     source file.
+     source file, or its ``CpuScop`` when it stays on the CPU (``gpu.where``).
 Out: ``Generated``: the .cu text (prologue, kernels, and the ``extern "C"`` host
 function of each SCoP), the host program (the original file verbatim, still C,
 with each SCoP's lines replaced by a call of its host function) and the
@@ -18,16 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..gpu.where import CpuScop
 from ..memory import Placement
 from . import host
-from .splice import call_site, indentation, splice
+from .splice import call_site, cpu_site, indentation, splice
 from .cuda import layouts
 from .kernel import kernel_source
 from .single_block import block_kernel_name, block_kernel_source
 from .transfers import struct_definitions
 from .objects import DEVICE_HELPERS, HOST_HELPERS as OBJECT_HELPERS, constant_declarations, \
     reads_objects
-from .description import VERSION, describe
+from .description import VERSION, cpu_entry, describe
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,11 @@ def host_path(cu: Path) -> Path:
     return cu.with_name(cu.stem + "_host.c")
 
 
-def generate(source: str, text: str, placements: Sequence[Placement],
+def generate(source: str, text: str, placements: Sequence[Placement | CpuScop],
              configuration: Sequence[str] = ()) -> Generated:
     """The .cu of ``text`` (the contents of file ``source``) with the programs of
-    ``placements`` spliced in, their arrays where the placements put them;
+    ``placements`` spliced in, their arrays where the placements put them (a SCoP
+    left to the CPU keeps its original code, under a comment saying why);
     ``configuration`` (one sentence per tuned SCoP: the options it was compiled with)
     heads the file, so that the build can be reproduced."""
     device_parts = [host.prologue(Path(source).name)]
@@ -66,6 +68,10 @@ def generate(source: str, text: str, placements: Sequence[Placement],
     calls = []
     scops = []
     for placement in placements:
+        if isinstance(placement, CpuScop):
+            scops.append(cpu_entry(placement))
+            calls.append((placement.scop.region, cpu_site(text, placement)))
+            continue
         program = placement.program
         scop = program.scop
         arrays = layouts(scop)

@@ -25,6 +25,15 @@ The host program (``host.host_program``)::
                   "grid": [E, E, E], "barriers", "single_block": true (only for the
                   one kernel of a program that runs in one block)}]}
 
+Every entry says where the SCoP runs, ``"runs_on": "gpu"`` or ``"cpu"``.  A SCoP left
+to the CPU (``gpu.where``) keeps its original code in the program, so its entry has
+no host function, kernels or launches, only what decided it::
+
+    {"name", "function", "region", "parameters", "runs_on": "cpu",
+     "host_function": null, "kernels": [], "host": [], "objects": [],
+     "where": {"why": the sentence, "sizes": {p: value}, "kernels_ns", "transfers_ns",
+               "cpu_ns", "forced"}}
+
 Every expression ``E`` is ``{"c": C text}`` over the parameters, host iterators and
 ``h``: the host function computes it and the runtimes evaluate the same text with C's
 semantics (``runtime.cexpr``).
@@ -34,6 +43,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..gpu.kernel import GpuProgram, Kernel
+from ..gpu.where import CPU, GPU, CpuScop
 from ..memory import Placement
 from .cuda import Layout
 from .host import Transfer, host_program
@@ -66,7 +76,7 @@ def describe(program: GpuProgram, arrays: dict[str, Layout], moves: tuple[Transf
     kernels = {k.name: k for k in program.kernels}
     return {
         "name": scop.name, "function": scop.function, "region": list(scop.region),
-        "host_function": host["host_function"], "parameters": host["parameters"],
+        "runs_on": GPU, "host_function": host["host_function"], "parameters": host["parameters"],
         "index_type": host["index_type"], "signature": host["signature"],
         "assume": host["assume"], "arrays": host["arrays"],
         "device_source": device_source, "host_source": host_source,
@@ -75,6 +85,17 @@ def describe(program: GpuProgram, arrays: dict[str, Layout], moves: tuple[Transf
                     if k["name"] in kernels else _block_entry(program, k, kernel_sources)
                     for k in host["kernels"]],
     }
+
+
+def cpu_entry(placed: CpuScop) -> dict[str, Any]:
+    """The entry of a SCoP left to the CPU: nothing to run but its original code."""
+    scop, where = placed.scop, placed.where
+    return {"name": scop.name, "function": scop.function, "region": list(scop.region),
+            "parameters": list(scop.parameters), "runs_on": CPU, "host_function": None,
+            "kernels": [], "host": [], "objects": [],
+            "where": {"why": where.sentence(), "sizes": dict(where.sizes),
+                      "kernels_ns": where.kernels, "transfers_ns": where.transfers,
+                      "cpu_ns": where.cpu, "forced": where.forced}}
 
 
 def _block_entry(program: GpuProgram, launch: dict[str, Any], sources: dict[str, str]

@@ -4,10 +4,13 @@ function.
 In:  the source text, each SCoP with its arrays' device layouts.
 Out: the host program (still C, for a C compiler): at each SCoP, a block that
 declares the .cu's host function, checks that the arrays have the element types and
-extents the kernels were generated for, and calls it.
+extents the kernels were generated for, and calls it; a SCoP left to the CPU keeps
+its lines, compiled like the rest of the program, under a comment with the
+estimates that placed it there.
 """
 from __future__ import annotations
 
+from ..gpu.where import CpuScop
 from ..model import Scop, storages
 from .cuda import INDENT, Layout
 from .host import host_function_name, paren, signature
@@ -53,6 +56,15 @@ def call_site(scop: Scop, arrays: dict[str, Layout], indent: str) -> list[str]:
     first, last = scop.region
     return ([f"{indent}/* polycu: the SCoP of lines {first}-{last} runs on the GPU */",
              f"{indent}{{"] + [f"{indent}{INDENT}{line}" for line in body] + [f"{indent}}}"])
+
+
+def cpu_site(text: str, placed: CpuScop) -> list[str]:
+    """The SCoP's own lines, kept for the CPU, under a comment saying why."""
+    first, last = placed.scop.region
+    lines = text.split("\n")[first - 1:last]
+    said = placed.where.sentence().replace("*/", "* /")
+    return [f"{indentation(text, placed.scop.region)}/* polycu: the SCoP of lines "
+            f"{first}-{last} {said} */", *lines]
 
 
 def splice(text: str, calls: list[tuple[tuple[int, int], list[str]]]) -> str:

@@ -241,6 +241,8 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
     text = path.read_text()
     if options is None:
         options = options_of_text(text)
+    # the campaigns test the GPU code: small programs would otherwise stay on the CPU
+    options = [*options, "--run-on", "gpu"]
     if nvcc == "auto":
         nvcc = shutil.which("nvcc")
     out = Outcome(path.stem)

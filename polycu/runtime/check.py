@@ -24,6 +24,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..gpu.where import CPU
 from ..model import Scop
 from ..options import Options
 from .compare import compare_scop_arrays
@@ -98,7 +99,7 @@ class Checked:
     """The comparison of one SCoP and the program that ran: the one to time."""
 
     report: EmulationReport
-    program: DeviceProgram
+    program: DeviceProgram | None   # None: the SCoP runs on the CPU, nothing to time
     inputs: dict[str, np.ndarray]
 
 
@@ -110,8 +111,12 @@ def check_target(target: Target, seed: int, *, rtol: float | None = None,
 
     One build is made (``DEVICE_OPTIONS``, or ``FMA_OPTIONS`` with ``fmad``): the
     program returned is the one that was compared, so a timing of it is a timing of
-    checked code."""
+    checked code.  A SCoP left to the CPU (``gpu.where``) runs nothing on the GPU:
+    its report says why, and no program comes back."""
     scop, params = target.scop, target.params
+    if target.description["runs_on"] == CPU:
+        return Checked(EmulationReport(scop.name, params, seed, (), location=scop.location,
+                                       on_cpu=target.description["where"]["why"]), None, {})
     ran = run_reference(scop, params, lambda kind: target.inputs(seed, init, kind), profile,
                         timeout=timeout)
     program = DeviceProgram(target.description, params, ran.inputs,

@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 from ..codegen.host import HOST_HELPERS
 from ..codegen.objects import HOST_HELPERS as OBJECT_HELPERS
 from ..diagnostics import Location, error
+from ..gpu.where import CPU
 from ..model import Scop
 from ..options import Options
 from .compare import compare_scop_arrays
@@ -137,7 +138,8 @@ def emulate_generated(scops: Sequence[Scop], description: Mapping[str, Any], *,
                       rtol: float | None = None, profile: str = DEFAULT_PROFILE,
                       nvcc: bool = True) -> list[EmulationReport]:
     """Emulate every SCoP of a kernel description (``Generated.description``) against
-    its original code; ``params`` may fix parameters of any of them.  With ``nvcc``
+    its original code (a SCoP left to the CPU is that code: its report says so);
+    ``params`` may fix parameters of any of them.  With ``nvcc``
     (and nvcc installed), each SCoP's CUDA, the very translation unit that is
     emulated (``scop_translation_unit``), is also built by nvcc."""
     by_name = {s.name: s for s in scops}
@@ -151,6 +153,11 @@ def emulate_generated(scops: Sequence[Scop], description: Mapping[str, Any], *,
     for entry in description["scops"]:
         scop = by_name[entry["name"]]
         fixed = {k: v for k, v in (params or {}).items() if k in scop.parameters}
+        if entry["runs_on"] == CPU:
+            reports.append(EmulationReport(scop.name, fixed, seed or 0, (),
+                                           location=scop.location,
+                                           on_cpu=entry["where"]["why"]))
+            continue
         reports.append(emulate_scop(scop, scop_translation_unit(entry), entry["host_function"],
                                     params=fixed, limit=limit, seed=seed, rtol=rtol,
                                     profile=profile, nvcc=nvcc))

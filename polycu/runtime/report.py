@@ -3,7 +3,8 @@
 In:  the SCoP's name, its parameter values and seed, the comparison of every array
      (``compare.ArrayComparison``), device allocations left, nvcc's verdict.
 Out: ``EmulationReport``: ``ok``, the first failure and the text ``polycu emulate``
-     and ``polycu check`` print.
+     and ``polycu check`` print; for a SCoP left to the CPU (``gpu.where``), which
+     keeps its original code, no comparison but the reason it runs there.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class EmulationReport:
     nvcc: NvccCheck | None = None
     profile: str = DEFAULT_PROFILE
     note: str = ""      # why the inputs are not of the profile asked for
+    on_cpu: str = ""    # why the SCoP runs on the CPU (its original code: nothing to compare)
 
     @property
     def ok(self) -> bool:
@@ -52,6 +54,9 @@ class EmulationReport:
         return ""
 
     def format(self) -> str:
+        if self.on_cpu:
+            return (f"{self.scop}: ON THE CPU ({format_params(self.params)})\n  {self.on_cpu}; "
+                    "its original code runs there: nothing generated to compare")
         verdict = "OK" if self.ok else "MISMATCH" if self.first_failure else "FAILED"
         inputs = "" if self.profile == DEFAULT_PROFILE else f"; inputs {self.profile}"
         lines = [f"{self.scop}: {verdict} ({format_params(self.params)}; seed {self.seed}"

@@ -65,7 +65,8 @@ def build(path: str, values: Mapping[str, Any], changes: Mapping[str, Any], gpu:
     ``changes``, then build its code for the evaluator (nvcc for the GPU, g++ for
     the emulation) into the caches; a failure is a ``Built`` without entry."""
     try:
-        compiled = compile_program(path, Options(**values).replace(**changes))
+        # a configuration is GPU code, even of a SCoP the cost model leaves to the CPU
+        compiled = compile_program(path, Options(**values).replace(**changes, run_on="gpu"))
         pairs = compiled.pairs()
         if len(pairs) != 1:
             return Built(None, f"tune takes files of exactly one SCoP; {path} has "
