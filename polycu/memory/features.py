@@ -62,10 +62,11 @@ def params_point(scop: Scop, values: Mapping[str, int]) -> isl.Set:
 
 # With, per kernel K of the program (at the parameter point), its launches L_K,
 # instances I_K (of all launches), points P_K (distinct values of the mapped members
-# per launch), lanes U_K (points per thread), threads per block B_K, blocks
-# G_K = ceil(P_K / (U_K B_K)), resident blocks per multiprocessor R_K (the least of
-# the limits on blocks, threads, registers, shared memory), waves
-# W_K = ceil(G_K / (SMS R_K)), and S_K the strips a block loads its shared tiles for:
+# per launch), lanes U_K (points per thread: tile over block along each member),
+# threads per block B_K, blocks G_K = ceil(P_K / (U_K B_K)), resident blocks per
+# multiprocessor R_K (the least of the limits on blocks, threads, registers, shared
+# memory), waves W_K = ceil(G_K / (SMS R_K)), and S_K the strips a block loads its
+# shared tiles for:
 #   launch  = sum_K L_K                 (1: the program runs in one block)
 #   work    = sum_K I_K / min(P_K / U_K, SMS R_K B_K)     instances per busy thread
 #   dram    = sum_K bytes of the coalesced accesses kept in device memory
@@ -102,7 +103,9 @@ def _kernel(program: GpuProgram, kernel: Kernel, cost: KernelCost, placed: Kerne
     """One kernel's share of every term (the comment above ``features``)."""
     scop = program.scop
     instances = dict(zip(cost.statements, cost.instances))
-    lanes = math.prod(placed.lanes) if placed.lanes else 1
+    # a thread runs every B-th point of its block's tile along each member, whether
+    # or not a register tile holds its lanes
+    lanes = math.prod(max(1, m.tile // m.block) for m in kernel.mapped)
     block = math.prod(kernel.block_dims()) if kernel.mapped else 1
     if program.single_block:
         block = BLOCK_THREADS
