@@ -314,7 +314,7 @@ def test_cli_refuses_arrays_too_big_to_emulate(tmp_path: Path) -> None:
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
-    proc = subprocess.run([sys.executable, "-m", "polycu", "emulate", str(source)],
+    proc = subprocess.run([sys.executable, "-m", "polycu", "emulate", "--run-on=gpu", str(source)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120,
                           preexec_fn=limited)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
