@@ -62,6 +62,11 @@ class PolycuError(Exception):
     def first(self) -> Diagnostic:
         return self.diagnostics[0]
 
+    def __reduce__(self) -> tuple[type, tuple[tuple[Diagnostic, ...]]]:
+        """Pickled as its diagnostics (not as its message), so that an error raised in
+        a worker process or a Ray actor reaches the command as the same error."""
+        return type(self), (self.diagnostics,)
+
 
 def error(message: str, location: Location | None = None) -> PolycuError:
     """Shorthand: ``raise error("x is not affine", loc)``."""
