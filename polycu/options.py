@@ -10,6 +10,7 @@ front, located at the option, before any phase turns it into a crash.
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -41,6 +42,8 @@ class Option:
     """Largest valid value of an 'int' option (None: unbounded)."""
     syntax: Callable[[str], str | None] | None = None
     """For a 'str' option: what is wrong with a value (None when it is well formed)."""
+    const: str | None = None
+    """For a 'str' option whose value may be left out: the value it then takes."""
 
     @property
     def dest(self) -> str:
@@ -81,6 +84,22 @@ def _isl_set_syntax(text: str) -> str | None:
     except isl.Error:
         return f"not an isl set: '{text}' (expected e.g. '[n] -> {{ : n >= 32 }}')"
     return None
+
+
+def _workers_syntax(text: str) -> str | None:
+    """Why a ``--gpus`` value is neither a positive number nor 'all'."""
+    if text == "all" or (text.isdigit() and int(text) > 0):
+        return None
+    return f"--gpus must be a positive integer or 'all', not '{text}'"
+
+
+def _ray_syntax(text: str) -> str | None:
+    """Why a ``--ray`` value is no Ray address: a file name right after a bare --ray
+    is taken for its address, so this says where the flag goes."""
+    if re.fullmatch(r"local|auto|(ray://)?[\w.-]+:\d+", text):
+        return None
+    return (f"not a Ray address: '{text}' (local, auto, HOST:PORT or ray://HOST:PORT; "
+            "a bare --ray goes after the files)")
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -246,8 +265,20 @@ OPTIONS: tuple[Option, ...] = (
            "times are the emulation's, for testing the search without a GPU)",
            commands=(TUNE,), choices=("gpu", "emulate")),
     Option("--jobs", "int", 4, "configurations compiled at once (polycu and nvcc in "
-           "worker processes; the evaluations themselves run one at a time)",
+           "worker processes), which is also the size of a search batch, measured by the "
+           "--gpus workers at once (so give at least as many jobs as workers)",
            commands=(TUNE, DEVICE), metavar="N", minimum=1),
+    # -- workers (polycu/runtime/workers.py, docs/scale-out.md) ------------------
+    Option("--gpus", "str", "1", "workers that check and time at once (tune: the "
+           "configurations of a search batch, bench: the kernels), one process per GPU of "
+           "this host, each pinned to its GPU; 'all': every GPU (with --evaluator emulate: "
+           "CPU processes, 'all' being every core); with --ray, Ray actors of one GPU "
+           "each, 'all' every GPU of the cluster", commands=(BENCH, TUNE),
+           metavar="N|all", syntax=_workers_syntax),
+    Option("--ray", "str", None, "run the --gpus workers as actors of the Ray cluster "
+           "at ADDRESS (auto: the running one; local, or no address: start one on this "
+           "host); without Ray installed, says how to install it and runs here",
+           commands=(BENCH, TUNE), metavar="ADDRESS", syntax=_ray_syntax, const="local"),
     Option("--refresh", "flag", False, "measure the device again even when its ceilings "
            "are cached", commands=(DEVICE,)),
     Option("--fit", "flag", False, "fit the cost model's constants to the times of "
@@ -281,9 +312,10 @@ def add_to_parser(parser: argparse.ArgumentParser, command: str) -> None:
             parser.add_argument(*names, action="append", default=list(opt.default),
                                 metavar=opt.metavar, help=opt.help)
         else:
+            optional = {"nargs": "?", "const": opt.const} if opt.const is not None else {}
             parser.add_argument(*names, type=int if opt.kind == "int" else str,
                                 default=opt.default, metavar=opt.metavar, choices=opt.choices,
-                                help=opt.help)
+                                help=opt.help, **optional)
 
 
 class Options:

@@ -115,9 +115,9 @@ def _synthetic(ranked):  # type: ignore[no-untyped-def]
     def builder(configs):  # type: ignore[no-untyped-def]
         return [Built({"device_source": repr(c), "host": []}) for c in configs]
 
-    def measure(built: Built) -> Measured:
-        config = eval(built.entry["device_source"], {"Config": Config})  # noqa: S307
-        return Measured("ok", time_of(config))
+    def measure(built: list[Built]) -> list[Measured]:
+        return [Measured("ok", time_of(eval(b.entry["device_source"],  # noqa: S307
+                                            {"Config": Config}))) for b in built]
     return builder, measure
 
 
@@ -147,9 +147,10 @@ def test_identical_code_is_measured_once() -> None:
         return [Built({"device_source": "same" if c.shared_memory is not False else repr(c),
                        "host": []}) for c in configs]
 
-    def measure(built: Built) -> Measured:
-        measured.append(built.code)
-        return Measured("ok", 1.0 + len(measured))
+    def measure(built: list[Built]) -> list[Measured]:
+        measured.extend(b.code for b in built)
+        return [Measured("ok", 1.0 + len(measured) - len(built) + i)
+                for i in range(1, len(built) + 1)]
     found = search(ranked, builder, measure, strategy="exhaustive", max_configs=6,
                    budget_s=600, jobs=3, seed=0)
     assert len(measured) == len(set(measured)) == 6

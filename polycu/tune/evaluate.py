@@ -7,11 +7,13 @@ Out: ``Built`` (the configuration's kernel description, or why it failed to buil
 
 Building (polycu, then nvcc or the emulation's g++) is the slow part and runs in
 worker processes (``build``); the products land in the compilers' caches on disk
-(PyCUDA's and ``runtime.native``'s), so the evaluation in the parent, one at a
-time, finds them built.  The CPU reference runs once per SCoP (``GpuEvaluator``,
-``EmulationEvaluator``), and every configuration is compared with it on copies of
-the same inputs before it is timed: a configuration whose results differ is
-discarded, never timed and never cached.
+(PyCUDA's and ``runtime.native``'s), so the evaluators, on this host, find them
+built (one on another host builds them again).  The evaluators are the
+``runtime.workers`` of ``--gpus`` and ``--ray``: each builds its own
+(``EvaluatorRecipe``), so the CPU reference runs once per SCoP and worker
+(``GpuEvaluator``, ``EmulationEvaluator``), and every configuration is compared with
+it on copies of the same inputs before it is timed: a configuration whose results
+differ is discarded, never timed and never cached.
 """
 from __future__ import annotations
 
@@ -22,9 +24,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..diagnostics import PolycuError
+from ..diagnostics import Location, PolycuError, error
 from ..options import Options
-from ..runtime.check import DEVICE_OPTIONS, FMA_OPTIONS, Target
+from ..runtime.check import DEVICE_OPTIONS, FMA_OPTIONS, Target, targets
 from ..runtime.compare import compare_scop_arrays
 from ..runtime.compiled import compile_program
 from ..runtime.emulate import build_emulated, emulation_env, scop_translation_unit
@@ -158,3 +160,68 @@ class EmulationEvaluator:
             return Measured("ok", sorted(times)[len(times) // 2])
         except PolycuError as exc:
             return Measured("failed", detail=str(exc))
+
+
+Evaluator = GpuEvaluator | EmulationEvaluator
+
+
+@dataclass(frozen=True)
+class EvaluatorRecipe:
+    """What a worker builds its evaluator from, wherever it runs: the SCoP compiled
+    again from its file at the very sizes (isl's objects do not pickle), the
+    reference run on the same seeded inputs, so every worker checks against the
+    same values."""
+
+    path: str
+    values: Mapping[str, Any]       # the base options, by dest
+    params: Mapping[str, int]       # every parameter's value
+    dataset: str | None             # as ``runtime.check.targets`` takes it
+    gpu: bool
+    seed: int
+    repeat: int
+    fmad: bool
+    init: str | None
+
+    def evaluator(self, target: Target) -> Evaluator:
+        """The evaluator of ``target`` (this recipe's SCoP, compiled here)."""
+        if self.gpu:
+            need_gpu()
+            return GpuEvaluator(target, self.seed, repeat=self.repeat, fmad=self.fmad,
+                                init=self.init)
+        return EmulationEvaluator(target, self.seed, repeat=self.repeat, init=self.init)
+
+    def __call__(self) -> Evaluator:
+        (target,) = targets(self.path, Options(**self.values), dataset=self.dataset,
+                            overrides=self.params)
+        return self.evaluator(target)
+
+
+def measure_on(evaluator: Evaluator, entry: Mapping[str, Any]) -> Measured:
+    """A worker's task: check and time one built configuration."""
+    return evaluator.measure(entry)
+
+
+@dataclass(frozen=True)
+class Where:
+    """What a worker measures on: the device's name (the cache entry's) and, for the
+    GPU, the nvcc options and architecture the builds use, so it finds them built."""
+
+    device: str
+    nvcc_options: tuple[str, ...]
+    arch: str | None
+
+
+def describe(evaluator: Evaluator, _: object) -> Where:
+    """A worker's task: what it measures on."""
+    return Where(evaluator.device, evaluator.options, evaluator.arch)
+
+
+def need_gpu() -> None:
+    """PyCUDA and a device, before anything is compiled; else a located error that
+    names the emulation as the way to run without them."""
+    from ..runtime.device import import_pycuda
+    try:
+        import_pycuda()
+    except PolycuError as exc:
+        raise error(f"{exc.diagnostics[0].message}; without a GPU, --evaluator emulate "
+                    "checks the search on the CPU", Location("--evaluator")) from None

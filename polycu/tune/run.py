@@ -1,21 +1,26 @@
 """``polycu tune FILE.c``: search a SCoP's configurations, keep the winner.
 
 In:  C files of one SCoP each, the options (``--dataset``, ``--strategy``,
-     ``--max-configs``, ``--budget``, ``--evaluator``, ``--jobs``, ...).
+     ``--max-configs``, ``--budget``, ``--evaluator``, ``--jobs``, ``--gpus``,
+     ``--ray``, ...).
 Out: per file a ``Tuning`` (every evaluation, the winner, its speed-up over
      polycu's defaults measured in the same run); the winner is merged into the
      cache (``polycu.tuned``), every evaluation written to ``--out``.
 
 The configurations are built ``--jobs`` at a time in worker processes (spawned, so
-that no CUDA context is inherited), then checked and timed one at a time here, where
-the reference ran once.  A configuration that fails its check is reported and never
-cached.
+that no CUDA context is inherited), then checked and timed by the evaluators of
+``runtime.workers``: here, where the reference ran (one worker, the default), or
+one per GPU (``--gpus``) or Ray actor (``--ray``), each with its own reference, a
+batch's configurations at once.  The search records the outcomes in its own order,
+so the evaluations and the winner do not depend on the workers (docs/scale-out.md).
+A configuration that fails its check is reported and never cached.
 """
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
 import datetime
+import functools
 import json
 import multiprocessing
 import shlex
@@ -26,12 +31,14 @@ from typing import Any, Mapping, Sequence
 
 from ..tuned import Entry, cache_path, scop_key, store
 from ..deps import compute_dependences
-from ..diagnostics import Location, PolycuError, Reporter, error
+from ..diagnostics import Location, Reporter, error
 from ..driver import candidates
 from ..options import OPTIONS, Options
 from ..runtime.check import targets
 from ..runtime.inputs import fresh_seed
-from .evaluate import Built, EmulationEvaluator, GpuEvaluator, build
+from ..runtime.workers import in_process, open_workers
+from .evaluate import (Built, EvaluatorRecipe, Measured, build, describe, measure_on,
+                       need_gpu)
 from .search import Evaluation, best, search
 from .space import Config
 
@@ -54,43 +61,56 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
     ``params`` fixes parameter values (the others come from --dataset, or are chosen
     as ``polycu emulate`` chooses them)."""
     seed = fresh_seed() if seed is None else seed
-    if options.evaluator == "gpu":
-        _need_gpu()
+    gpu = options.evaluator == "gpu"
+    if gpu and in_process(options.gpus, options.ray):
+        need_gpu()
     dataset = options.dataset
     base = options.replace(tuned=False)     # the user's options are the defaults tuned
     if dataset:
         base = base.replace(define=[*base.define, f"{dataset}_DATASET"])
-    found = targets(path, base, overrides=params, limit=options.max_param,
-                    dataset=None if options.evaluator == "emulate" else dataset)
+    sized_by = dataset if gpu else None
+    found = targets(path, base, overrides=params, limit=options.max_param, dataset=sized_by)
     if len(found) != 1:
         raise error(f"tune takes files of exactly one SCoP; this one has {len(found)}",
                     Location(path))
     target = found[0]
-    kind = GpuEvaluator if options.evaluator == "gpu" else EmulationEvaluator
-    evaluator = kind(target, seed, repeat=options.repeat, fmad=options.fmad, init=options.init)
-    ranked = candidates(target.scop, compute_dependences(target.scop), base,
-                        Reporter(stream=sys.stderr))
+    reporter = Reporter(stream=sys.stderr)
+    ranked = candidates(target.scop, compute_dependences(target.scop), base, reporter)
     values = {opt.dest: getattr(base, opt.dest) for opt in OPTIONS}
+    recipe = EvaluatorRecipe(path, values, dict(target.params), sized_by, gpu, seed,
+                             options.repeat, options.fmad, options.init)
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(options.jobs, mp_context=context) as pool:
-        def build_all(configs: Sequence[Config]) -> list[Built]:
-            return list(pool.map(build, [path] * len(configs), [values] * len(configs),
-                                 [c.changes() for c in configs],
-                                 [evaluator.gpu] * len(configs),
-                                 [evaluator.options] * len(configs),
-                                 [evaluator.arch] * len(configs)))
+    with open_workers(recipe, count=options.gpus, gpu=gpu, ray=options.ray,
+                      here=lambda: recipe.evaluator(target)) as workers, \
+            concurrent.futures.ProcessPoolExecutor(options.jobs, mp_context=context) as pool:
+        if workers.count > options.jobs:
+            reporter.warn(f"batches of {options.jobs} configurations keep {options.jobs} "
+                          f"of the {workers.count} workers busy", Location("--jobs"))
+        # asked when first needed: the emulation's builds start while the workers do
+        measuring = functools.cache(lambda: next(iter(workers.map(describe, [None]))))
 
-        evaluations = search(ranked, build_all, lambda b: evaluator.measure(b.entry or {}),
+        def build_all(configs: Sequence[Config]) -> list[Built]:
+            count = len(configs)
+            nvcc, arch = (measuring().nvcc_options, measuring().arch) if gpu else ((), None)
+            return list(pool.map(build, [path] * count, [values] * count,
+                                 [c.changes() for c in configs], [gpu] * count,
+                                 [nvcc] * count, [arch] * count))
+
+        def measure_all(built: Sequence[Built]) -> list[Measured]:
+            return list(workers.map(measure_on, [b.entry for b in built]))
+
+        evaluations = search(ranked, build_all, measure_all,
                              strategy=options.strategy, max_configs=options.max_configs,
                              budget_s=options.budget, jobs=options.jobs, seed=seed,
                              progress=_print_progress if progress else None)
+        device = measuring().device
     winner = best(evaluations)
     if winner is None:
         return Tuning(path, None, tuple(evaluations))
     default = evaluations[0]
     entry = Entry(
         target.scop.name, scop_key(target.scop), path, tuple(base.define),
-        dict(target.params), evaluator.device, winner.config.changes(),
+        dict(target.params), device, winner.config.changes(),
         float(winner.seconds or 0.0), default.seconds if default.status == "ok" else None,
         sum(1 for e in evaluations if e.status == "ok" and e.same_as is None),
         sum(1 for e in evaluations if e.status != "ok"), options.strategy,
@@ -106,17 +126,6 @@ def _print_progress(count: int, evaluation: Evaluation, leader: Evaluation | Non
     lead = f"{leader.seconds * 1e3:.3f} ms" if leader and leader.seconds else "-"
     flags = shlex.join(evaluation.flags) or "(polycu's defaults)"
     print(f"[{count:3d}] {what:>28s}  best {lead:>11s}  {flags}", file=sys.stderr, flush=True)
-
-
-def _need_gpu() -> None:
-    """PyCUDA and a device, before anything is compiled; else a located error that
-    names the emulation as the way to run without them."""
-    from ..runtime.device import import_pycuda
-    try:
-        import_pycuda()
-    except PolycuError as exc:
-        raise error(f"{exc.diagnostics[0].message}; without a GPU, --evaluator emulate "
-                    "checks the search on the CPU", Location("--evaluator")) from None
 
 
 def report(tuning: Tuning) -> str:

@@ -1,7 +1,8 @@
 """Search strategies over a SCoP's configurations, within a budget.
 
 In:  the ranked candidates, a way to build configurations (in parallel) and one to
-     measure a built one, the strategy, ``max_configs`` and a time budget.
+     measure built ones (in parallel, on the workers), the strategy,
+     ``max_configs`` and a time budget.
 Out: ``Evaluation`` of every configuration tried, in the order tried; the first is
      polycu's own choice.
 
@@ -17,6 +18,13 @@ Strategies (``--strategy``):
 Configurations whose generated code is identical to one already measured share
 its outcome without a second run (``Evaluation.same_as``) and do not count
 against ``max_configs``; at most ``4 * max_configs`` are built in all.
+
+The search goes batch by batch (``jobs`` configurations): a batch is built, the
+configurations to record and the code to measure are chosen from the builds
+alone, the new code is measured at once (one configuration per worker) and the
+outcomes are recorded in the batch's order.  So the decisions, the evaluations
+and the winner are those of one worker measuring one after the other, however
+many workers measured (timings aside).
 """
 from __future__ import annotations
 
@@ -51,7 +59,7 @@ class Evaluation:
 
 
 Builder = Callable[[Sequence[Config]], list[Built]]
-Measure = Callable[[Built], Measured]
+Measure = Callable[[Sequence[Built]], list[Measured]]   # outcomes in the order given
 Progress = Callable[[int, Evaluation, "Evaluation | None"], None]
 
 
@@ -100,21 +108,38 @@ class _State:
         return sum(1 for e in self.evaluations if e.same_as is None)
 
     def done(self) -> bool:
-        return self.measured() >= self.max_configs or time.monotonic() >= self.deadline \
-            or len(self.evaluations) >= 4 * self.max_configs
+        return self._full(len(self.evaluations), self.measured())
+
+    def _full(self, evaluations: int, measured: int) -> bool:
+        return measured >= self.max_configs or time.monotonic() >= self.deadline \
+            or evaluations >= 4 * self.max_configs
 
     def run(self, batch: Sequence[Config]) -> None:
+        """Build the batch, measure its new code at once, record it in order (see
+        the module docstring)."""
         fresh = [c for c in dict.fromkeys(batch) if c not in self.tried]
         self.tried |= set(fresh)
+        taken: list[tuple[Config, Built]] = []
+        new: dict[str, Built] = {}          # code first seen in this batch, in order
+        own = self.measured()               # evaluations that are not another's code
         for config, built in zip(fresh, self.build(fresh)):
-            if self.done():
-                return
-            self.evaluations.append(self._evaluate(config, built))
+            if self._full(len(self.evaluations) + len(taken), own):
+                break
+            taken.append((config, built))
+            if built.entry is None:
+                own += 1
+            elif built.code not in self.by_code and built.code not in new:
+                new[built.code] = built
+                own += 1
+        outcomes = dict(zip(new, self.measure(list(new.values()))))
+        for config, built in taken:
+            self.evaluations.append(self._evaluate(config, built, outcomes))
             if self.progress is not None:
                 self.progress(len(self.evaluations), self.evaluations[-1],
                               best(self.evaluations))
 
-    def _evaluate(self, config: Config, built: Built) -> Evaluation:
+    def _evaluate(self, config: Config, built: Built,
+                  outcomes: dict[str, Measured]) -> Evaluation:
         if built.entry is None:
             return Evaluation(config, "failed", detail=built.error)
         earlier = self.by_code.get(built.code)
@@ -122,7 +147,7 @@ class _State:
             first = self.evaluations[earlier]
             return Evaluation(config, first.status, first.seconds, first.detail, earlier)
         self.by_code[built.code] = len(self.evaluations)
-        outcome = self.measure(built)
+        outcome = outcomes[built.code]
         return Evaluation(config, outcome.status, outcome.seconds, outcome.detail)
 
 
