@@ -13,6 +13,11 @@ GPU work: first the single-thread builds, three at a time, then the
 autoparallelised ones one at a time.  A kernel that fails any step is reported
 with its error; the batch goes on, and the tables so far are rewritten after
 each kernel, so that an interrupted batch still reports.
+
+The kernels are checked and timed by the workers of ``runtime.workers``: here (the
+default), one process per GPU (``--gpus``) or Ray actors (``--ray``), each building
+its own state (``BenchSetup``); the results come back in the order of the kernels,
+so the reports are those of one worker (docs/scale-out.md).
 """
 from __future__ import annotations
 
@@ -22,13 +27,15 @@ import datetime
 import shlex
 import sys
 import tempfile
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping, Sequence
 
 from ..diagnostics import error
-from ..options import Options
+from ..options import OPTIONS, Options
+from ..runtime.device import DeviceInfo
+from ..runtime.workers import Workers, open_workers
 from . import cpu as cpu_suite
 from .baseline import SERIAL_WORKERS, cpu_baselines, cpu_description, read_cpu_times
 from .library import library_seconds
@@ -110,10 +117,46 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
     return result
 
 
+@dataclass(frozen=True)
+class BenchSetup:
+    """What a worker benches kernels with (picklable: it travels to spawned
+    processes and Ray actors); called there, it reads its device's record."""
+
+    dataset: str
+    values: Mapping[str, Any]                 # the options, by dest
+    seed: int
+    repeat: int
+    cpu_times: Mapping[str, float] | None
+
+    def __call__(self) -> "Bencher":
+        from ..runtime.device import device_info
+        return Bencher(self, Options(**self.values), device_info())
+
+
+@dataclass(frozen=True)
+class Bencher:
+    """A worker's state: its setup, options and device."""
+
+    setup: BenchSetup
+    options: Options
+    info: DeviceInfo
+
+
+def bench_on(bencher: Bencher, kernel: Any) -> BenchResult:
+    """A worker's task: ``bench_kernel`` of one kernel on its device."""
+    setup = bencher.setup
+    return bench_kernel(kernel, setup.dataset, bencher.options, bencher.info.ceilings,
+                        seed=setup.seed, repeat=setup.repeat, cpu_times=setup.cpu_times)
+
+
+def device_record(bencher: Bencher, _: object) -> DeviceInfo:
+    """A worker's task: the record of its device (the reports' ceilings)."""
+    return bencher.info
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``polycu bench PATH... --dataset D``: every kernel, then the reports."""
     from ..runtime.inputs import fresh_seed
-    from ..runtime.device import device_info
 
     dataset = args.dataset or "LARGE"
     out = Path(args.out or Path("out") / f"bench-{dataset}")
@@ -121,9 +164,19 @@ def run_command(args: argparse.Namespace) -> int:
     kernels, includes = collect(args.files, cpu)
     options = Options.from_namespace(args)
     options = options.replace(include_dir=[*options.include_dir, *includes])
-    info = device_info()
     seed = fresh_seed() if args.seed is None else args.seed
     cpu_times = read_cpu_times(args.cpu_times, dataset) if args.cpu_times else None
+    setup = BenchSetup(dataset, {opt.dest: getattr(options, opt.dest) for opt in OPTIONS},
+                       seed, max(args.repeat, 1), cpu_times)
+    with open_workers(setup, count=options.gpus, gpu=True, ray=options.ray) as workers:
+        return _bench(args, kernels, workers, out, cpu, cpu_times, seed)
+
+
+def _bench(args: argparse.Namespace, kernels: Sequence[Any], workers: Workers, out: Path,
+           cpu: ModuleType, cpu_times: Mapping[str, float] | None, seed: int) -> int:
+    """The batch on ``workers``, then the reports."""
+    dataset = args.dataset or "LARGE"
+    (info,) = workers.map(device_record, [None])
     meta = {"dataset": dataset, "device": info.name,
             "date": datetime.datetime.now().isoformat(timespec="seconds"),
             "command": " ".join(["polycu bench", *map(shlex.quote, args.files),
@@ -131,7 +184,7 @@ def run_command(args: argparse.Namespace) -> int:
                                  f"--seed {seed}"] + (["--fmad"] if args.fmad else [])),
             "fmad": bool(args.fmad),
             "ceilings": asdict(info.ceilings), "device_info": asdict(info), "seed": seed,
-            "repeat": args.repeat,
+            "repeat": args.repeat, "workers": workers.label,
             "cpu": (cpu_description() if args.cpu_baseline and not cpu_times else
                     f"gcc -O3, 1 thread, from {args.cpu_times}" if cpu_times else "")}
     progress = cpu.Progress(len(kernels))
@@ -142,10 +195,9 @@ def run_command(args: argparse.Namespace) -> int:
             concurrent.futures.ThreadPoolExecutor(1) as runner:
         cpu_work = runner.submit(cpu_baselines, cpu, kernels, dataset, Path(tmp),
                                  SERIAL_WORKERS) if baselines else None
-        for kernel in kernels:
-            results.append(bench_kernel(kernel, dataset, options, info.ceilings, seed=seed,
-                                        repeat=max(args.repeat, 1), cpu_times=cpu_times))
-            progress.step(f"{kernel.name}: {results[-1].status}")
+        for kernel, result in zip(kernels, workers.map(bench_on, kernels)):
+            results.append(result)
+            progress.step(f"{kernel.name}: {result.status}")
             # The tables so far, so that an interrupted batch still reports.
             out.mkdir(parents=True, exist_ok=True)
             (out / "results.md").write_text(markdown(results, meta))

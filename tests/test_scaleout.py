@@ -1,0 +1,207 @@
+"""Scale-out (docs/scale-out.md): ``polycu tune`` and ``polycu bench`` over several
+workers, local processes or Ray actors, give what one worker gives.
+
+CPU only.  The tuning checks every configuration by emulation for real; its time is
+made a function of the generated code (``CodeTimed``), so that the local search,
+which follows the fastest configuration, decides the same in every run and two runs
+compare exactly.  The bench runs ``bench_kernel`` for real with the GPU program
+replaced by test_check's ``HostProgram`` (the CPU reference, a fixed time) in each
+worker.  The per-GPU workers on a real GPU are the ``gpu`` test at the end.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+import pytest
+
+import polycu
+from polycu.bench import run as bench_run
+from polycu.cli import main
+from polycu.options import Options
+from polycu.runtime import check, workers
+from polycu.runtime.device import DeviceInfo
+from polycu.tune import run as tune_run
+from polycu.tune.evaluate import Built, EmulationEvaluator, EvaluatorRecipe, Measured
+from polycu.tune.search import Evaluation
+from test_check import HostProgram
+
+ROOT = Path(__file__).resolve().parent.parent
+GEMM = ROOT / "examples" / "gemm.c"
+UTILITIES = str(ROOT / "polybench" / "utilities")
+SIZES = {"ni": 10, "nj": 9, "nk": 8}
+
+
+class CodeTimed(EmulationEvaluator):
+    """The emulation's check, a time that depends on the code only, and the worker's
+    process id as the detail (which process measured)."""
+
+    def measure(self, entry: Mapping[str, Any]) -> Measured:
+        outcome = super().measure(entry)
+        if outcome.status != "ok":
+            return outcome
+        return Measured("ok", 1e-3 + int(Built(entry).code, 16) % 997 * 1e-6,
+                        f"pid {os.getpid()}")
+
+
+class CodeTimedRecipe(EvaluatorRecipe):
+    """``EvaluatorRecipe`` building ``CodeTimed`` evaluators, wherever it runs."""
+
+    def evaluator(self, target: check.Target) -> CodeTimed:
+        return CodeTimed(target, self.seed, repeat=self.repeat, init=self.init)
+
+
+def _tune(monkeypatch: pytest.MonkeyPatch, **where: Any) -> tune_run.Tuning:
+    monkeypatch.setattr(tune_run, "EvaluatorRecipe", CodeTimedRecipe)
+    options = Options(evaluator="emulate", strategy="local", max_configs=3, jobs=2, repeat=1,
+                      **where)
+    return tune_run.tune_file(str(GEMM), options, params=SIZES, seed=11, progress=False)
+
+
+def _outcomes(evaluations: tuple[Evaluation, ...]) -> list[tuple[Any, ...]]:
+    return [(e.config, e.status, e.seconds, e.same_as) for e in evaluations]
+
+
+def _measured_by(tuning: tune_run.Tuning) -> set[str]:
+    return {e.detail for e in tuning.evaluations if e.status == "ok" and e.same_as is None}
+
+
+@pytest.fixture(scope="module")
+def one_worker() -> tune_run.Tuning:
+    """The tuning with the one worker in this process: what every spread must give."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        tuning = _tune(monkeypatch)
+    assert tuning.entry is not None
+    assert _measured_by(tuning) == {f"pid {os.getpid()}"}
+    assert sum(1 for e in tuning.evaluations if e.same_as is None) == 3
+    return tuning
+
+
+def _same_as(tuning: tune_run.Tuning, one: tune_run.Tuning) -> None:
+    assert _outcomes(tuning.evaluations) == _outcomes(one.evaluations)
+    assert tuning.entry is not None and one.entry is not None
+    assert tuning.entry.changes == one.entry.changes and tuning.entry.kernel_s == \
+        one.entry.kernel_s and tuning.entry.slot == one.entry.slot
+
+
+def test_two_local_workers_tune_like_one(one_worker: tune_run.Tuning,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    tuning = _tune(monkeypatch, gpus="2")
+    _same_as(tuning, one_worker)
+    # measured in two other processes, both of them
+    pids = _measured_by(tuning)
+    assert len(pids) == 2 and f"pid {os.getpid()}" not in pids
+
+
+def test_two_ray_actors_tune_like_one(one_worker: tune_run.Tuning,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    ray = pytest.importorskip("ray")
+    # the actors import this module (CodeTimedRecipe) and test_check's scripts/
+    path = [str(ROOT / "tests"), str(ROOT / "scripts"), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, path)))
+    assert not ray.is_initialized()
+    try:
+        tuning = _tune(monkeypatch, gpus="2", ray="local")
+        assert ray.is_initialized() and ray.cluster_resources().get("CPU", 0) >= 2
+    finally:
+        ray.shutdown()
+    _same_as(tuning, one_worker)
+    assert len(_measured_by(tuning)) == 2 and f"pid {os.getpid()}" not in _measured_by(tuning)
+
+
+def test_ray_missing_says_how_to_install_it_and_runs_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)         # as if not installed
+    cache = tmp_path / "cache.json"
+    code = main(["tune", str(GEMM), "--evaluator", "emulate", "--max-configs", "1",
+                 "--jobs", "1", "--repeat", "1", "--seed", "3",
+                 *[f"--param={k}={v}" for k, v in SIZES.items()], "--out", str(tmp_path),
+                 "--tune-cache", str(cache), "--ray"])
+    err = capsys.readouterr().err
+    assert "--ray: warning: Ray is not installed (pip install 'polycu[ray]'); the workers " \
+        "run on this host" in err
+    assert code == 0 and len(json.loads(cache.read_text())["entries"]) == 1
+    tried = json.loads((tmp_path / "gemm.json").read_text())["evaluations"]
+    assert [(e["status"], e["flags"]) for e in tried] == [("ok", [])]
+
+
+def test_worker_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tune", "--ray", str(GEMM), str(GEMM)]) == 1   # a file taken for the address
+    assert f"--ray: error: not a Ray address: '{GEMM}'" in capsys.readouterr().err
+    assert main(["bench", str(GEMM), "--gpus", "0"]) == 1
+    assert "--gpus: error: --gpus must be a positive integer or 'all', not '0'" in \
+        capsys.readouterr().err
+
+
+def test_local_workers_keep_the_order_and_pin_their_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "5,7")
+    assert workers.local_gpus() == ["5", "7"]
+    with workers.open_workers(os.getpid, count="all", gpu=True) as pool:
+        assert isinstance(pool, workers.LocalWorkers) and pool.count == 2
+        seen = list(pool.map(_slowly, range(6)))
+    assert [item for _, _, item in seen] == list(range(6))
+    # each worker's state (its process id, made by the recipe where it runs) keeps
+    # one GPU of its own
+    gpu_of: dict[int, str] = {}
+    for pid, gpu, _ in seen:
+        assert gpu_of.setdefault(pid, gpu) == gpu
+    assert sorted(gpu_of.values()) == ["5", "7"] and os.getpid() not in gpu_of
+    with pytest.raises(polycu.PolycuError, match="3 GPU workers asked for, but this host "
+                                                 "has 2 GPUs"):
+        workers.open_workers(os.getpid, count="3", gpu=True)
+
+
+def _slowly(state: int, item: int) -> tuple[int, str, int]:
+    """A task long enough that a batch of them spreads over the workers: the
+    worker's state, its GPU, the item."""
+    time.sleep(0.2)
+    return state, os.environ.get("CUDA_VISIBLE_DEVICES", ""), item
+
+
+# -- bench ---------------------------------------------------------------------------
+KERNELS = [str(ROOT / "polybench" / "stencils" / "jacobi-1d" / "jacobi-1d.c"),
+           str(ROOT / "polybench" / "linear-algebra" / "kernels" / "atax" / "atax.c")]
+
+
+class HostBenchSetup(bench_run.BenchSetup):
+    """``BenchSetup`` whose workers run ``HostProgram`` for the GPU program (the CPU
+    reference, 1 ms) on a device of fixed ceilings."""
+
+    def __call__(self) -> bench_run.Bencher:
+        check.DeviceProgram = HostProgram                 # in this worker process
+        HostProgram.scops = {}
+        for path in KERNELS:
+            scop = polycu.load(path, includes=[UTILITIES],
+                               defines=[f"{self.dataset}_DATASET"])[0]
+            HostProgram.scops[scop.name] = scop
+        device = DeviceInfo("host", "0.0", 1, 1 << 20, 1 << 30, 1e12, 1e13, 2e13, "now")
+        return bench_run.Bencher(self, Options(**self.values), device)
+
+
+def _bench(out: Path, files: list[str], *where: str) -> dict[str, Any]:
+    main(["bench", *files, "-I", UTILITIES, "--dataset", "MINI", "--seed", "5", "--repeat", "1",
+          "--no-cpu-baseline", "--out", str(out), *where])
+    return json.loads((out / "results.json").read_text())
+
+
+def test_bench_over_two_workers_reports_like_one(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "broken" / "broken.c"
+    broken.parent.mkdir()
+    broken.write_text("this is not C\n")
+    files = [KERNELS[0], str(broken), KERNELS[1]]
+    monkeypatch.setattr(bench_run, "BenchSetup", HostBenchSetup)
+    monkeypatch.setattr(check, "DeviceProgram", HostProgram)     # restored after the test
+    monkeypatch.setattr(HostProgram, "scops", {})
+    one = _bench(tmp_path / "one", files)
+    two = _bench(tmp_path / "two", files, "--gpus", "2")
+    assert [(r["kernel"], r["status"]) for r in one["results"]] == \
+        [("jacobi-1d", "ok"), ("broken", "failed"), ("atax", "ok")]
+    assert one["results"] == two["results"]
+    assert one["meta"]["workers"] == "this process" and two["meta"]["workers"].startswith(
+        "2 processes")
