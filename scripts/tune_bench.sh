@@ -4,6 +4,8 @@
 #
 # Usage (on the device machine, with carry: [".device"]):
 #     KERNELS="gemm 2mm atax" bash scripts/tune_bench.sh OUTDIR [DATASET] [-- TUNE FLAGS...]
+# e.g. `-- --gpus all --jobs 8` tunes on every GPU of the host (docs/scale-out.md);
+# the benches run on one GPU, so both builds are timed on the same device.
 # Writes OUTDIR/tuned.json (the cache), OUTDIR/tune/<kernel>.json (every
 # configuration tried), OUTDIR/tune.log, and the bench reports of both builds in
 # OUTDIR/default/ and OUTDIR/tuned/ (their summary.md give the ratios).

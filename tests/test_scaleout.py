@@ -205,3 +205,26 @@ def test_bench_over_two_workers_reports_like_one(tmp_path: Path,
     assert one["results"] == two["results"]
     assert one["meta"]["workers"] == "this process" and two["meta"]["workers"].startswith(
         "2 processes")
+
+
+# -- real per-GPU workers ------------------------------------------------------------
+@pytest.mark.gpu
+def test_gpu_workers_tune_like_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two spawned workers with PyCUDA, each pinned to a GPU (the first two of the
+    host, or one GPU twice), evaluate what the one worker in this process does."""
+    pytest.importorskip("pycuda.driver", reason="PyCUDA is not installed")
+    from polycu.tune.evaluate import need_gpu
+    try:
+        need_gpu()
+    except polycu.PolycuError as exc:
+        pytest.skip(f"no usable CUDA device: {exc}")
+    options = Options(strategy="exhaustive", max_configs=4, jobs=2, repeat=2)
+    one = tune_run.tune_file(str(GEMM), options, params=SIZES, seed=11, progress=False)
+    devices = workers.local_gpus() or ["0"]
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", ",".join((devices * 2)[:2]))
+    two = tune_run.tune_file(str(GEMM), options.replace(gpus="2"), params=SIZES, seed=11,
+                             progress=False)
+    assert [(e.config, e.status, e.same_as) for e in two.evaluations] == \
+        [(e.config, e.status, e.same_as) for e in one.evaluations]
+    assert one.entry is not None and two.entry is not None
+    assert two.entry.device == one.entry.device and two.entry.slot == one.entry.slot
