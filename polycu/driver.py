@@ -40,6 +40,7 @@ from .gpu.where import CPU, CpuScop, decide
 from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
+from .memory.contraction import with_tensor_cores
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
@@ -69,6 +70,10 @@ SQUARE_3D = {"tile": (1, 64, 32), "block": (16, 16, 1)}
 #: member, two on the inner one (trmm LARGE on an H100: 0.513 ms against 1.077 ms
 #: with the default sizes, 0.606 ms with four lanes; docs/results/memory.md).
 ROWS = {"tile": (16, 64), "block": (32, 16)}
+#: Contractions on tensor cores (memory/contraction.py): 48 x 64 tiles, 6 warps of
+#: 16 x 32 cells (measured on an H100 at LARGE against 32x32 to 128x128 tiles,
+#: docs/results/memory.md); the lanes of the block (32, 6) go unused.
+TENSOR = {"tile": (48, 64), "block": (32, 6)}
 
 
 def strategy_of(options: Options) -> Strategy:
@@ -295,7 +300,9 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     remap = {}
     for k in program.kernels:
         placed = placement.kernel(k.name)
-        if reads_on_chip(scop, k, placed) or (len(k.mapped) == 3 and too_many_lanes(k)):
+        if k.name in placement.tensor:
+            remap[k.index] = TENSOR
+        elif reads_on_chip(scop, k, placed) or (len(k.mapped) == 3 and too_many_lanes(k)):
             remap[k.index] = SQUARE_3D if len(k.mapped) == 3 else SQUARE
         elif len(k.mapped) == 2 and uneven_lanes(program, k):
             remap[k.index] = ROWS
@@ -334,6 +341,8 @@ def _pays(placement: Placement, index: int, sizes: dict[str, tuple[int, ...]]) -
     ``SQUARE_3D``) or has a register tile (``ROWS``)."""
     (kernel,) = [k for k in placement.program.kernels if k.index == index]
     placed = placement.kernel(kernel.name)
+    if sizes is TENSOR:
+        return kernel.name in placement.tensor
     if sizes is ROWS:
         return bool(placed.registers) and any(n > 1 for n in placed.lanes)
     return reads_on_chip(placement.program.scop, kernel, placed)
@@ -367,7 +376,7 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
                           constant_taken)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
-            return placement
+            return with_tensor_cores(placement) if options.tensor_cores else placement
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "

@@ -127,6 +127,9 @@ OPTIONS: tuple[Option, ...] = (
            "(docs/memory.md)", ppcg=True),
     Option("--shared-memory", "bool", True, "read what a block reads across a loop "
            "through tiles in shared memory (docs/memory.md)", ppcg=True),
+    Option("--tensor-cores", "bool", True, "run the kernels that are contractions of "
+           "doubles (W[i][j] += s * X[i][k] * Y[k][j]) on the FP64 tensor cores, four "
+           "products of k at a time (docs/memory.md)"),
     Option("--memory", "append", [], "where an array lives, overriding the cost model: "
            "K:ARRAY=KIND with K a kernel number or '*' and KIND read-only, global, "
            "texture, constant, texture-2d, surface, register or shared (e.g. "

@@ -24,6 +24,7 @@ from . import host
 from .splice import call_site, cpu_site, indentation, splice
 from .cuda import layouts
 from .kernel import kernel_source
+from .tensor import TENSOR_HELPERS
 from .single_block import block_kernel_name, block_kernel_source
 from .transfers import struct_definitions
 from .objects import DEVICE_HELPERS, HOST_HELPERS as OBJECT_HELPERS, constant_declarations, \
@@ -79,13 +80,14 @@ def generate(source: str, text: str, placements: Sequence[Placement | CpuScop],
             sources = {block_kernel_name(program): block_kernel_source(placement, arrays)}
         else:
             sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
-        barriers = frozenset(k.kernel for k in placement.kernels if k.barriers)
+        barriers = frozenset(k.kernel for k in placement.kernels if k.barriers) \
+            | frozenset(placement.tensor)
         host_source = host.host_function(program, arrays, barriers, placement)
         helpers = [DEVICE_HELPERS.rstrip()] if reads_objects(placement) else []
+        helpers += [TENSOR_HELPERS] if placement.tensor else []
         declared = ["\n".join(constant_declarations(placement))] \
             if constant_declarations(placement) else []
-        if helpers and DEVICE_HELPERS.rstrip() not in device_parts:
-            device_parts += helpers
+        device_parts += [h for h in helpers if h not in device_parts]
         types = struct_definitions(scop)
         device_parts += [t for t in types if t not in device_parts] + declared \
             + list(sources.values())

@@ -349,6 +349,15 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     return printer.visit(stmt.body) + ";"
 
 
+def expression_text(stmt: Statement, node: c_ast.Node, arrays: dict[str, Layout],
+                    scop: Scop) -> str:
+    """The C text of ``node``, a part of ``stmt``'s body without iterators (the same
+    value in every instance: scalars, parameters, constants)."""
+    itype = index_type(scop)
+    values = {p: _as_type(p, scop.parameter_type(p), itype) for p in scop.parameters}
+    return _BodyPrinter(values, stmt.accesses, arrays, frozenset(), {}).visit(node)
+
+
 def _as_type(text: str, ctype: str, itype: str) -> str:
     """``text`` (a value of type ``itype``) as a value of C type ``ctype``."""
     return text if ctype == itype else f"(({ctype}){text})"

@@ -26,6 +26,7 @@ from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, POINT, SU
 from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
 from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
+from .tensor import launch_bounds, tensor_kernel_body
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,13 @@ class KernelText:
 def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> str:
     """``extern "C" __global__ void K(...) { ids; loops of one thread }``, each array
     where ``placement`` put it."""
+    found = placement.tensor.get(kernel.name)
+    if found is not None:
+        memory = placement.kernel(kernel.name)
+        args = kernel_args(placement.program, kernel, arrays, memory)
+        return "\n".join([f'extern "C" __global__ void {launch_bounds(found)} {kernel.name}('
+                          + ", ".join(a.declaration for a in args) + ")", "{",
+                          *tensor_kernel_body(placement, kernel, arrays, found), "}"])
     text = kernel_text(placement, kernel, arrays)
     return "\n".join([f'extern "C" __global__ void {kernel.name}('
                       + ", ".join(a.declaration for a in text.args) + ")", "{",

@@ -8,7 +8,7 @@ words (``--dump-memory``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -102,12 +102,13 @@ class KernelPlacement:
 
 @dataclass(frozen=True, eq=False)
 class Placement:
-    """A GPU program with the memory of every array of every kernel chosen (and the
-    kernels' ASTs once codegen built them: ``codegen.ast.with_kernel_asts``)."""
+    """A GPU program with the memory of every array of every kernel chosen, the
+    kernels' ASTs (``codegen.ast.with_kernel_asts``) and tensor-core contractions."""
 
     program: GpuProgram
     kernels: tuple[KernelPlacement, ...]
     asts: Any = None
+    tensor: dict[str, Any] = field(default_factory=dict)   # contraction.py, by kernel
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:

@@ -1,0 +1,296 @@
+"""Tensor-core kernels: a ``Contraction`` (``memory/contraction.py``) on mma.m8n8k4.f64.
+
+In:  a ``Placement``, one of its kernels that is a contraction, the arrays' layouts.
+Out: the kernel's C text, with the name and parameters ``kernel.py`` gives it, so the
+     host code and the runtimes launch it unchanged (grid and block of the mapping).
+
+Block (b_i, b_j) computes the cells [i0, i0 + BM) x [j0, j0 + BN) of the mapping's
+tile, i0 = BM (b_i + floor(lo_i / BM)); its wr x wc warps own WM x WN = BM / wr x
+BN / wc cells each, MT x NT fragments of 8 x 8.  K runs in strips of STRIP: the block
+copies X's BM x STRIP and Y's STRIP x BN elements into shared memory (``cp.async``,
+STAGES - 1 strips in flight; an element outside D_W's rows or columns or outside K is
+a zero, and such rows and columns are never stored), then each warp runs the strip's
+mma steps of four k each.  In mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and
+B[t][g] and accumulates D[g][2t] and D[g][2t + 1]; X's elements enter scaled by s, as C
+rounds ``s * X``.  The accumulators start from W[i][j] after I's instance at (i, j)
+and are stored where (i, j) is in D_W.
+
+Before sm_80 (no DMMA, no cp.async) and in the CPU emulation the same code copies
+with plain loads and each thread adds its own cells' products one k at a time, in C's
+order and rounding.
+"""
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+
+from ..gpu.kernel import GpuProgram, Kernel
+from ..memory import Placement
+from ..memory.contraction import PAD, STRIP, Contraction, Operand
+from .ast import Expr
+from .cuda import INDENT, Layout, expression_text, index_type, linearise, statement_text
+
+TENSOR_HELPERS = r"""/* FP64 tensor cores (codegen/tensor.py): mma.m8n8k4.f64 and cp.async from sm_80
+   on; before it and in the CPU emulation, plain copies and each thread's own products. */
+#if !defined(POLYCU_EMULATE) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define POLYCU_MMA 1
+__device__ __forceinline__ void polycu_mma(double &d0, double &d1, double a, double b)
+{
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+               : "+d"(d0), "+d"(d1) : "d"(a), "d"(b));
+}
+#define POLYCU_CP8(tile, index, source, ok) \
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: \
+               "r"((unsigned)__cvta_generic_to_shared(&(tile)[index])), "l"(source), \
+               "r"((ok) ? 8 : 0))
+#define POLYCU_CP_COMMIT() asm volatile("cp.async.commit_group;")
+#define POLYCU_CP_WAIT(n) asm volatile("cp.async.wait_group %0;" :: "n"(n))
+#else
+#define POLYCU_MMA 0
+#define POLYCU_CP8(tile, index, source, ok) ((tile)[index] = (ok) ? *(source) : 0.0)
+#define POLYCU_CP_COMMIT()
+#define POLYCU_CP_WAIT(n)
+#endif"""
+
+_LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi", "strips",
+           "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ii", "jj", "ok", "acc", "a",
+           "b", "sx", "sy", "copy", "base", "buf")
+
+
+def _names(program: GpuProgram) -> dict[str, str]:
+    """The kernel's local names, each made unlike every name of the SCoP."""
+    scop = program.scop
+    taken = set(scop.parameters) | {a.name for a in scop.arrays}
+    for stmt in scop.statements:
+        taken |= set(re.findall(r"[A-Za-z_]\w*", stmt.text))
+    names = {}
+    for local in _LOCALS:
+        name = local
+        while name in taken:
+            name += "_"
+        names[local] = name
+    return names
+
+
+def _terms(constraint: isl.Constraint, texts: list[str], skip: int | None = None) -> str:
+    """sum of coefficient * name over the set dimensions (``texts``, but ``skip``) and
+    the parameters, plus the constant: C text."""
+    parts = []
+    space = (isl.dim_type.set, isl.dim_type.param)
+    for kind in space:
+        for d in range(constraint.get_space().dim(kind)):
+            if kind == isl.dim_type.set and d == skip:
+                continue
+            coefficient = constraint.get_coefficient_val(kind, d).to_python()
+            if coefficient:
+                name = texts[d] if kind == isl.dim_type.set else \
+                    constraint.get_space().get_dim_name(kind, d)
+                parts.append(f"{coefficient} * {name}" if coefficient != 1 else name)
+    constant = constraint.get_constant_val().to_python()
+    if constant or not parts:
+        parts.append(str(constant))
+    return " + ".join(parts).replace("+ -", "- ")
+
+
+def condition(bset: isl.BasicSet, texts: list[str]) -> str:
+    """C text of ``bset``'s constraints, its dimensions named ``texts``."""
+    parts = [f"{_terms(c, texts)} {'==' if c.is_equality() else '>='} 0"
+             for c in bset.get_constraints()]
+    return " && ".join(f"({p})" for p in parts) if parts else "1"
+
+
+def bounds(bset: isl.BasicSet) -> tuple[list[str], list[str], list[str]]:
+    """K's lower bounds, upper bounds (C texts) and its conditions on the parameters
+    alone; a constraint with a coefficient of k other than +-1 raises ValueError."""
+    lowers, uppers, conditions = [], [], []
+    for c in bset.get_constraints():
+        a = c.get_coefficient_val(isl.dim_type.set, 0).to_python()
+        rest = _terms(c, ["k"], skip=0)
+        if a == 0:
+            conditions.append(f"({rest} {'==' if c.is_equality() else '>='} 0)")
+            continue
+        if abs(a) != 1:
+            raise ValueError("a bound of k with a coefficient")
+        bound = f"-({rest})" if a == 1 else f"({rest})"
+        if c.is_equality() or a == 1:
+            lowers.append(bound)
+        if c.is_equality() or a == -1:
+            uppers.append(bound)
+    return lowers, uppers, conditions
+
+
+def _extreme(texts: list[str], op: str) -> str:
+    """max (``op`` '>') or min ('<') of C texts, by conditional expressions."""
+    result = texts[0]
+    for other in texts[1:]:
+        result = f"(({result}) {op} ({other}) ? ({result}) : ({other}))"
+    return result
+
+
+def _cell(operand: Operand, layout: Layout, values: dict[str, str]) -> str:
+    """The offset of X's or Y's element at (i, k) or (k, j) in its array."""
+    return linearise([values[d] for d in operand.dims], layout.extents, layout.wide)
+
+
+def tensor_kernel_body(placement: Placement, kernel: Kernel, arrays: dict[str, Layout],
+                       found: Contraction) -> list[str]:
+    """The declarations and statements of ``kernel``'s body (see the module doc)."""
+    program = placement.program
+    scop = program.scop
+    itype = index_type(scop)
+    v = _names(program)
+    statements = {s.name: s for s in scop.statements}
+    update = statements[found.update]
+    bm, bn = found.rows.tile, found.cols.tile
+    wr, wc = found.warps
+    wm, wn = bm // wr, bn // wc
+    mt, nt = wm // 8, wn // 8
+    threads = 32 * wr * wc
+    stages = found.stages
+    row = STRIP + PAD                   # the X tile's row: STRIP k, padded
+    col = bn + PAD                      # the Y tile's row: BN j, padded
+    lo_i = found.rows.lower.get_pieces()[0][1].get_constant_val().to_python() // bm
+    lo_j = found.cols.lower.get_pieces()[0][1].get_constant_val().to_python() // bn
+    lowers, uppers, k_conditions = bounds(found.reduction)
+    cells = condition(found.cells, [v["i"], v["j"]])
+    rows = condition(found.rows_set, [v["i"]])
+    cols = condition(found.cols_set, [v["j"]])
+    scale = f"({expression_text(update, found.scale, arrays, scop)}) * " \
+        if found.scale is not None else ""
+    w = arrays[found.output]
+    x, y = found.left, found.right
+    x_layout, y_layout = arrays[x.array], arrays[y.array]
+    out = f"{found.output}[{linearise([v['i'], v['j']], w.extents, w.wide)}]"
+    init = []
+    if found.init is not None:
+        first = statements[found.init]
+        args = [Expr.id_("")] * 2
+        for d, name in zip(found.init_positions, (v["i"], v["j"])):
+            args[d] = Expr.id_(name)
+        init = [statement_text(first, tuple(args), arrays, scop=scop)]
+    k_ok = " && ".join(k_conditions + [f"{v['klo']} <= {v['khi']}"])
+    I = INDENT  # noqa: E741
+    unroll = "#pragma unroll"
+
+    def copies(operand: Operand, layout: Layout, tile: str, extent: dict[str, int],
+               guard: str) -> list[str]:
+        # consecutive threads copy consecutive elements of the array's last subscript
+        first, last = operand.dims
+        local = {last: f"{v['q']} % {extent[last]}", first: f"{v['q']} / {extent[last]}"}
+        outer, inner = ("i", "k") if "i" in operand.dims else ("k", "j")
+        at = f"({local[outer]}) * {extent[inner] + PAD} + {local[inner]}"
+        var = "i" if "i" in operand.dims else "j"
+        start = v["i0"] if var == "i" else v["j0"]
+        count = extent[outer] * extent[inner]
+        size = extent[outer] * (extent[inner] + PAD)
+        body = [f"{I * 4}const int {v['q']} = {v['tid']} + {v['r']} * {threads};"]
+        if count % threads:
+            body.append(f"{I * 4}if ({v['q']} >= {count}) break;")
+        body += [f"{I * 4}const {itype} {v[var]} = {start} + {local[var]}, "
+                 f"{v['k']} = {v['base']} + {local['k']};",
+                 f"{I * 4}const bool {v['ok']} = ({guard}) && {v['k']} <= {v['khi']};",
+                 f"{I * 4}POLYCU_CP8({tile}, {v['buf']} * {size} + {at}, "
+                 f"{operand.array} + ({v['ok']} ? {_cell(operand, layout, v)} : 0), "
+                 f"{v['ok']});"]
+        return [f"{I * 3}{unroll}",
+                f"{I * 3}for (int {v['r']} = 0; {v['r']} < {-(-count // threads)}; "
+                f"{v['r']}++) {{", *body, f"{I * 3}}}"]
+
+    x_copies = copies(x, x_layout, v["sx"], {"i": bm, "k": STRIP}, rows)
+    y_copies = copies(y, y_layout, v["sy"], {"k": STRIP, "j": bn}, cols)
+
+    def a_at(k: str) -> str:       # X tile element (row wi + 8 m + g, column kk + k)
+        return (f"{v['sx']}[{v['buf']} * {bm * row} + ({v['wi']} + 8 * {v['m']} + {v['g']}) "
+                f"* {row} + {v['kk']} + {k}]")
+
+    def b_at(k: str, j: str) -> str:   # Y tile element (row kk + k, column wj + 8 n + j)
+        return (f"{v['sy']}[{v['buf']} * {STRIP * col} + ({v['kk']} + {k}) * {col} + "
+                f"{v['wj']} + 8 * {v['n']} + {j}]")
+
+    lines = [
+        f"{I}POLYCU_SHARED(double, {v['sx']}, {stages * bm * row});   /* X: BM x STRIP */",
+        f"{I}POLYCU_SHARED(double, {v['sy']}, {stages * STRIP * col});   /* Y: STRIP x BN */",
+        f"{I}const int {v['tid']} = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
+        "threadIdx.z);",
+        f"{I}const int {v['lane']} = {v['tid']} % 32, {v['warp']} = {v['tid']} / 32, "
+        f"{v['g']} = {v['lane']} / 4, {v['t']} = {v['lane']} % 4;",
+        f"{I}const int {v['wi']} = {v['warp']} / {wc} * {wm}, {v['wj']} = {v['warp']} % {wc} "
+        f"* {wn};",
+        f"{I}const {itype} {v['i0']} = {bm} * ((({itype})blockIdx.{found.rows.axis}) + "
+        f"{lo_i}), {v['j0']} = {bn} * ((({itype})blockIdx.{found.cols.axis}) + {lo_j});",
+        f"{I}const {itype} {v['klo']} = {_extreme(lowers, '>')}, {v['khi']} = "
+        f"{_extreme(uppers, '<')};",
+        f"{I}const {itype} {v['strips']} = ({k_ok}) ? ({v['khi']} - {v['klo']}) / {STRIP} + 1 "
+        ": 0;",
+        f"{I}double {v['acc']}[{mt}][{nt}][2];",
+        f"{I}{unroll}", f"{I}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++) {{",
+        f"{I * 2}{unroll}", f"{I * 2}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++) {{",
+        f"{I * 3}{unroll}", f"{I * 3}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++) {{",
+        f"{I * 4}const {itype} {v['i']} = {v['i0']} + {v['wi']} + 8 * {v['m']} + {v['g']}, "
+        f"{v['j']} = {v['j0']} + {v['wj']} + 8 * {v['n']} + 2 * {v['t']} + {v['e']};",
+        f"{I * 4}if ({cells}) {{",
+        *[f"{I * 5}{s}" for s in init],
+        f"{I * 5}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] = {out};",
+        f"{I * 4}}} else {{",
+        f"{I * 5}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] = 0.0;",
+        f"{I * 4}}}", f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
+        f"{I}/* copy strip {v['s']} of X and Y into buffer {v['s']} % {stages} */",
+        f"{I}auto {v['copy']} = [&]({itype} {v['s']}) {{",
+        f"{I * 2}if ({v['s']} < {v['strips']}) {{",
+        f"{I * 3}const {itype} {v['base']} = {v['klo']} + {v['s']} * {STRIP};",
+        f"{I * 3}const int {v['buf']} = (int)({v['s']} % {stages});",
+        *x_copies, *y_copies,
+        f"{I * 2}}}",
+        f"{I * 2}POLYCU_CP_COMMIT();",
+        f"{I}}};",
+        f"{I}for (int {v['s']} = 0; {v['s']} < {stages - 1}; {v['s']}++)",
+        f"{I * 2}{v['copy']}({v['s']});",
+        f"{I}for ({itype} {v['k']} = 0; {v['k']} < {v['strips']}; {v['k']}++) {{",
+        f"{I * 2}POLYCU_CP_WAIT({stages - 2});",
+        f"{I * 2}__syncthreads();",
+        f"{I * 2}{v['copy']}({v['k']} + {stages - 1});",
+        f"{I * 2}const int {v['buf']} = (int)({v['k']} % {stages});",
+        f"{I * 2}{unroll}",
+        f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {STRIP}; {v['kk']} += 4) {{",
+        "#if POLYCU_MMA",
+        f"{I * 3}double {v['a']}[{mt}], {v['b']}[{nt}];",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+        f"{I * 4}{v['a']}[{v['m']}] = {scale}{a_at(v['t'])};",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 4}{v['b']}[{v['n']}] = {b_at(v['t'], v['g'])};",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+        f"{I * 4}{unroll}",
+        f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 5}polycu_mma({v['acc']}[{v['m']}][{v['n']}][0], {v['acc']}[{v['m']}][{v['n']}][1], "
+        f"{v['a']}[{v['m']}], {v['b']}[{v['n']}]);",
+        "#else",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+        f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 5}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++)",
+        f"{I * 6}for (int {v['q']} = 0; {v['q']} < 4; {v['q']}++)",
+        f"{I * 7}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] += ({scale}{a_at(v['q'])}) * "
+        f"{b_at(v['q'], '2 * ' + v['t'] + ' + ' + v['e'])};",
+        "#endif",
+        f"{I * 2}}}",
+        f"{I}}}",
+        f"{I}POLYCU_CP_WAIT(0);",
+        f"{I}{unroll}", f"{I}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++) {{",
+        f"{I * 2}{unroll}", f"{I * 2}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++) {{",
+        f"{I * 3}{unroll}", f"{I * 3}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++) {{",
+        f"{I * 4}const {itype} {v['i']} = {v['i0']} + {v['wi']} + 8 * {v['m']} + {v['g']}, "
+        f"{v['j']} = {v['j0']} + {v['wj']} + 8 * {v['n']} + 2 * {v['t']} + {v['e']};",
+        f"{I * 4}if ({cells})",
+        f"{I * 5}{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
+        f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
+    ]
+    return lines
+
+
+def launch_bounds(found: Contraction) -> str:
+    """``__launch_bounds__(threads)``: lets ptxas give each thread the registers of
+    its accumulators."""
+    return f"__launch_bounds__({32 * found.warps[0] * found.warps[1]})"

@@ -1,0 +1,151 @@
+"""Contractions on the FP64 tensor cores (memory/contraction.py, codegen/tensor.py):
+which kernels are contractions, the code they get, its emulation (real barriers,
+race-checked shared memory) against gcc, and nvcc builds of both of its paths."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import polycu
+from polycu.diagnostics import PolycuError
+from polycu.driver import compile_scops, placement_of
+from polycu.options import Options
+from polycu.runtime.emulate import emulate_scop, scop_translation_unit
+
+# C = beta C + alpha A B, sizes not multiples of the 48 x 64 tiles nor of the strip
+GEMM = """
+void f(int ni, int nj, int nk, double alpha, double beta, double C[90][100],
+       double A[90][70], double B[70][100])
+{
+#pragma scop
+  for (int i = 0; i < ni; i++)
+    for (int j = 0; j < nj; j++) {
+      C[i][j] *= beta;
+      for (int k = 0; k < nk; k++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+    }
+#pragma endscop
+}
+"""
+
+# both operands transposed, a k range from 2, the lower triangle of W, no init
+TRIANGLE = """
+void f(int n, int m, double W[80][80], double X[60][80], double Y[80][60])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      for (int k = 2; k < m - 1; k++)
+        W[i][j] = W[i][j] + X[k][i] * Y[j][k];
+#pragma endscop
+}
+"""
+
+
+def _kernels(source: str, tmp_path: Path, **options: object) -> dict:
+    path = tmp_path / "c.c"
+    path.write_text(source)
+    scop = polycu.load(str(path))[0]
+    return placement_of(scop, Options(**options)).tensor
+
+
+def test_gemm_is_a_contraction(tmp_path: Path) -> None:
+    (found,) = _kernels(GEMM, tmp_path).values()
+    assert (found.output, found.left.array, found.right.array) == ("C", "A", "B")
+    assert found.left.dims == ("i", "k") and found.right.dims == ("k", "j")
+    assert found.positions == (0, 1, 2) and found.init_positions == (0, 1)
+    assert found.scale.name == "alpha"
+    # the driver maps a contraction with 48 x 64 tiles run by 6 warps of 16 x 32 cells
+    assert (found.rows.tile, found.cols.tile, found.warps) == (48, 64, (3, 2))
+    assert str(found.reduction) == "[ni, nj, nk] -> { [i0] : ni > 0 and nj > 0 and " \
+        "0 <= i0 < nk }"
+
+
+def test_transposed_operands_and_a_triangle(tmp_path: Path) -> None:
+    (found,) = _kernels(TRIANGLE, tmp_path).values()
+    assert found.left.dims == ("k", "i") and found.right.dims == ("j", "k")
+    assert found.init is None and found.scale is None
+    assert str(found.cells) == "[n, m] -> { [i0, i1] : m >= 4 and i0 < n and " \
+        "0 <= i1 <= i0 }"
+
+
+@pytest.mark.parametrize("change", [
+    # the k range depends on i: the cells would not sum the same products
+    ("for (int k = 0; k < nk; k++)", "for (int k = i; k < nk; k++)"),
+    # s after the operands: C rounds (A * B) * alpha, not (alpha * A) * B
+    ("alpha * A[i][k] * B[k][j]", "A[i][k] * B[k][j] * alpha"),
+    # a second product in the sum
+    ("alpha * A[i][k] * B[k][j]", "alpha * A[i][k] * B[k][j] + A[i][k]"),
+    # an operand subscript that is not one iterator
+    ("alpha * A[i][k] * B[k][j]", "alpha * A[i][k] * B[k + 1][j]"),
+    # the init reads another array
+    ("C[i][j] *= beta;", "C[i][j] = B[i][j];"),
+    # elements of another type
+    ("double A[90][70]", "float A[90][70]"),
+])
+def test_not_contractions(tmp_path: Path, change: tuple[str, str]) -> None:
+    source = GEMM.replace(*change)
+    assert source != GEMM
+    assert _kernels(source, tmp_path) == {}
+
+
+def test_no_tensor_cores_option(tmp_path: Path) -> None:
+    assert _kernels(GEMM, tmp_path, tensor_cores=False) == {}
+    path = tmp_path / "g.c"
+    path.write_text(GEMM)
+    on = polycu.compile(str(path), Options()).cuda
+    off = polycu.compile(str(path), Options(tensor_cores=False)).cuda
+    assert "polycu_mma(" in on and "mma.sync" in on
+    assert "polycu_mma" not in off
+
+
+def _emulation(source: str, tmp_path: Path) -> tuple[polycu.Scop, str, str]:
+    path = tmp_path / "e.c"
+    path.write_text(source)
+    scop = polycu.load(str(path))[0]
+    description = compile_scops(str(path), [scop]).description["scops"][0]
+    return scop, scop_translation_unit(description), description["host_function"]
+
+
+@pytest.mark.parametrize("source, params", [
+    (GEMM, {"ni": 90, "nj": 100, "nk": 70}),
+    (GEMM, {"ni": 13, "nj": 5, "nk": 1}),
+    (GEMM, {"ni": 50, "nj": 70, "nk": 0}),        # no product: only C *= beta
+    (TRIANGLE, {"n": 80, "m": 60}),
+    (TRIANGLE, {"n": 49, "m": 12}),
+])
+def test_emulation_matches_gcc(tmp_path: Path, source: str, params: dict[str, int]) -> None:
+    scop, cuda, host = _emulation(source, tmp_path)
+    assert "polycu_mma(" in cuda
+    report = emulate_scop(scop, cuda, host, seed=sum(params.values()), nvcc=False,
+                          params=params)
+    assert report.ok, report.format()
+
+
+def test_a_removed_barrier_is_caught_as_a_race(tmp_path: Path) -> None:
+    scop, cuda, host = _emulation(GEMM, tmp_path)
+    params = {"ni": 60, "nj": 70, "nk": 40}
+    assert cuda.count("__syncthreads();") == 1
+    broken = cuda.replace("__syncthreads();", "")
+    with pytest.raises(PolycuError, match=r"shared array sx?y? .*\(a missing barrier\)"):
+        emulate_scop(scop, broken, host, seed=3, nvcc=False, params=params)
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+@pytest.mark.parametrize("arch", ["sm_90", "sm_75"])
+def test_nvcc_builds_both_paths(tmp_path: Path, arch: str) -> None:
+    """sm_90 builds the mma and cp.async path, sm_75 the plain one, without spills."""
+    path = tmp_path / "g.c"
+    path.write_text(GEMM)
+    cu = tmp_path / "g.cu"
+    cu.write_text(polycu.compile(str(path), Options()).cuda)
+    built = subprocess.run(["nvcc", f"-arch={arch}", "-O3", "-c", "-Xptxas", "-v", str(cu),
+                            "-o", str(tmp_path / "g.o")], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    assert "0 bytes spill stores" in built.stderr
+    ptx = subprocess.run(["nvcc", f"-arch={arch}", "-ptx", str(cu), "-o", "-"],
+                         capture_output=True, text=True).stdout
+    assert ("mma.sync.aligned.m8n8k4" in ptx) == (arch == "sm_90")
