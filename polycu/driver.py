@@ -376,7 +376,9 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
                           constant_taken)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
-            return with_tensor_cores(placement) if options.tensor_cores else placement
+            # the tensor-core kernels stage their operands in shared memory
+            on = options.tensor_cores and shared
+            return with_tensor_cores(placement) if on else placement
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "

@@ -24,9 +24,12 @@ KERNELS = polybench_cpu.find_kernels()
 CATEGORIES = sorted({k.category for k in KERNELS})
 
 
-def options(kernel: polybench_cpu.Kernel, *defines: str) -> Options:
-    return Options(define=list(defines),
-                   include_dir=[str(polybench_cpu.UTILITIES_DIR), str(kernel.directory)])
+def options(kernel: polybench_cpu.Kernel, *defines: str, **values: object) -> Options:
+    """The kernel's defines and includes, compiled for the GPU (the cached suite is
+    built outside conftest's fixture)."""
+    return Options(define=list(defines), run_on="gpu",
+                   include_dir=[str(polybench_cpu.UTILITIES_DIR), str(kernel.directory)],
+                   **values)
 
 
 @functools.lru_cache(maxsize=None)
@@ -85,8 +88,12 @@ def test_description_matches_the_cuda_text(suite, kernel: polybench_cpu.Kernel) 
 def test_c99_prototypes_index_with_the_size_parameters_and_run_on_the_cpu() -> None:
     from polycu.runtime.emulate import emulate_file
     kernel = next(k for k in KERNELS if k.name == "gemm")
-    opts = options(kernel, "MINI_DATASET", "POLYBENCH_USE_C99_PROTO")
+    opts = options(kernel, "MINI_DATASET", "POLYBENCH_USE_C99_PROTO", tensor_cores=False)
     (scop,) = compile_file(str(kernel.source), opts).description["scops"]
+    # the tensor-core kernel indexes in 64 bits too
+    tensor = compile_file(str(kernel.source), options(
+        kernel, "MINI_DATASET", "POLYBENCH_USE_C99_PROTO")).description["scops"][0]
+    assert "C[((long long)(i_)) * nj + j_]" in tensor["kernels"][0]["source"]
     (entry,) = scop["kernels"]
     # ni * nj may exceed 2^31 (int parameters): C indexes with 64-bit pointer
     # arithmetic, and so does the kernel.

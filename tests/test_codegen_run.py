@@ -199,7 +199,8 @@ def build_and_run(tmp: Path, name: str, generated: Generated, defines: tuple[str
 def compiled(tmp: Path, name: str, text: str, options: Options) -> Generated:
     path = tmp / f"{name}.c"
     path.write_text(text)
-    return compile_file(str(path), options)
+    # GPU code, whatever the cost model says (the module's fixture outlives conftest's)
+    return compile_file(str(path), options.replace(run_on="gpu"))
 
 
 def relaxed_sum(tmp: Path) -> Generated:

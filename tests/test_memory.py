@@ -16,6 +16,7 @@ from polycu.codegen.kernel import kernel_source
 from polycu.driver import placement_of, program_of
 from polycu.memory import GLOBAL, PARAMETER, READ_ONLY, format_placement, place
 from polycu.memory.placement import ANY
+from polycu.options import Options
 
 _GENERATOR = c_generator.CGenerator()
 
@@ -64,10 +65,10 @@ def test_codegen_declares_each_parameter_where_the_placement_put_it():
 
 def test_dump_memory_names_every_kernel_and_array(capsys):
     gemm = ROOT / "examples" / "gemm.c"
-    assert main(["--dump-memory", str(gemm)]) == 0
+    assert main(["--dump-memory", "--no-tensor-cores", str(gemm)]) == 0
     out = capsys.readouterr().out
     scop = polycu.load(str(gemm))[0]
-    assert out == format_placement(placement_of(scop))
+    assert out == format_placement(placement_of(scop, Options(tensor_cores=False)))
     # fed from registers and tiles alone, the kernel runs 16x16 threads of 4x2 lanes
     assert "  C: register (read and written; 8 element(s) per thread for each value of the " \
         "first 0 schedule dimension(s), reused below them)" in out
@@ -80,7 +81,8 @@ def test_dump_memory_names_every_kernel_and_array(capsys):
         "once in the copy)" in out
     assert "  padded: S1 run on every lane of the register tile" in out
     assert "  alpha: parameter (a scalar the SCoP never writes: passed by value)" in out
-    assert main(["--dump-memory", "--no-private-memory", "--no-shared-memory", str(gemm)]) == 0
+    assert main(["--dump-memory", "--no-tensor-cores", "--no-private-memory",
+                 "--no-shared-memory", str(gemm)]) == 0
     out = capsys.readouterr().out
     assert "  C: global (read and written; registers are off (--private-memory turns them " \
         "on); shared memory is off; the default: " in out
@@ -197,29 +199,29 @@ def test_register_tiles_need_the_same_iterations_in_every_lane():
 
 def test_memory_overrides_and_switches(capsys):
     gemm = str(ROOT / "examples" / "gemm.c")
-    assert main(["--dump-memory", "--memory", "0:B=global", "--memory", "*:A=shared",
+    assert main(["--dump-memory", "--no-tensor-cores", "--memory", "0:B=global", "--memory", "*:A=shared",
                  gemm]) == 0
     out = capsys.readouterr().out
     assert "  B: global (read; no reuse" in out and "  A: shared (read; a 32x16 tile" in out
-    assert main(["--dump-memory", "--max-shared-memory", "1024", gemm]) == 0
+    assert main(["--dump-memory", "--no-tensor-cores", "--max-shared-memory", "1024", gemm]) == 0
     assert "shared (" not in capsys.readouterr().out      # 16x33 doubles do not fit
-    assert main(["--dump-memory", "--memory", "0:B=tex", gemm]) == 1
+    assert main(["--dump-memory", "--no-tensor-cores", "--memory", "0:B=tex", gemm]) == 1
     assert "--memory wants K:ARRAY=KIND" in capsys.readouterr().err
-    assert main(["--dump-memory", "--memory", "0:C=texture", gemm]) == 1
+    assert main(["--dump-memory", "--no-tensor-cores", "--memory", "0:C=texture", gemm]) == 1
     assert "--memory 0:C=texture: texture memory cannot hold 'C' in kernel_gemm_scop0_kernel0: " \
         "the kernel writes it" in capsys.readouterr().err
-    assert main(["--dump-memory", "--memory", "0:B=texture", gemm]) == 0
+    assert main(["--dump-memory", "--no-tensor-cores", "--memory", "0:B=texture", gemm]) == 0
     assert "  B: texture (read; no reuse a register or a shared tile can hold; forced by " \
         "--memory: " in capsys.readouterr().out
     # what names nothing is said (a file may have other SCoPs), and changes nothing
-    assert main(["--dump-memory", "--memory", "3:A=shared", "--memory", "*:Q=global",
+    assert main(["--dump-memory", "--no-tensor-cores", "--memory", "3:A=shared", "--memory", "*:Q=global",
                  gemm]) == 0
     said = capsys.readouterr()
     assert "note: --memory *:Q=global: no kernel of kernel_gemm_scop0 touches 'Q'; " \
         "ignored here" in said.err
     assert "note: --memory 3:A: kernel_gemm_scop0 has no kernel 3 (kernels 0 to 0); " \
         "ignored here" in said.err
-    assert main(["--dump-memory", gemm]) == 0
+    assert main(["--dump-memory", "--no-tensor-cores", gemm]) == 0
     assert capsys.readouterr().out == said.out
 
 
@@ -228,7 +230,8 @@ def test_a_removed_barrier_is_caught_as_a_race():
     from polycu.runtime.emulate import emulate_scop, scop_translation_unit
     gemm = str(ROOT / "examples" / "gemm.c")
     scop = polycu.load(gemm)[0]
-    description = compile_scops(gemm, [scop]).description["scops"][0]
+    description = compile_scops(gemm, [scop], Options(tensor_cores=False)  # its own test
+                                ).description["scops"][0]
     cuda = scop_translation_unit(description)
     copy = "s1[t0 * 33 + (t1 + 16 * c9)] = B[((t0 + 16 * c3)) * 220 + (32 * b1 + t1 + 16 * c9)];"
     assert copy in cuda

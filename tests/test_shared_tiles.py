@@ -100,12 +100,12 @@ def test_references_whose_boxes_overlap_share_one_tile(tmp_path):
 
 def test_a_kernel_fed_from_registers_and_tiles_gets_square_blocks(tmp_path):
     scop = load(tmp_path, "alpha * A[i][k] * B[k][j]")
-    placement = placement_of(scop)
+    placement = placement_of(scop, Options(tensor_cores=False))   # a contraction else
     (kernel,) = placement.program.kernels
     assert [(m.tile, m.block) for m in sorted(kernel.mapped, key=lambda m: m.member)] == \
         [(SQUARE["tile"][0], SQUARE["block"][1]), (SQUARE["tile"][1], SQUARE["block"][0])]
     assert placement.kernel(kernel.name).lanes == (4, 2)
-    _, report = emulate(scop, Options(), {"ni": 70, "nj": 45, "nk": 29})
+    _, report = emulate(scop, Options(tensor_cores=False), {"ni": 70, "nj": 45, "nk": 29})
     assert report.ok, report.format()
 
 
@@ -117,13 +117,13 @@ def test_a_kernel_fed_from_registers_and_tiles_gets_square_blocks(tmp_path):
 ])
 def test_other_kernels_keep_the_default_sizes(tmp_path, options):
     scop = load(tmp_path, "alpha * A[i][k] * B[k][j]")
-    (kernel,) = placement_of(scop, options).program.kernels
+    (kernel,) = placement_of(scop, options.replace(tensor_cores=False)).program.kernels
     assert all(m.block in (32, 8) or m.block == options.tile_size for m in kernel.mapped)
     assert max(m.tile for m in kernel.mapped) == options.tile_size
 
 
 def test_polybench_syrk_dumps_its_tiles():
-    options = Options(define=["LARGE_DATASET"],
+    options = Options(define=["LARGE_DATASET"], tensor_cores=False,
                       include_dir=[str(ROOT / "polybench/utilities")])
     source = ROOT / "polybench/linear-algebra/blas/syrk/syrk.c"
     scop = polycu.load(str(source), defines=options.define, includes=options.include_dir)[0]

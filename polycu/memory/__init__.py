@@ -15,9 +15,10 @@ the path the calibrated model picks (kinds.py, calibration.py): plain loads, the
 read-only path, a texture, a surface or ``__constant__`` memory.
 """
 from .placement import (COPY_INDEX, GLOBAL, LANE_INDEX, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,
-                        SHARED, Choice, KernelPlacement, Placement, format_placement,
+                        SHARED, Choice, KernelPlacement, Placement,
                         indices, passed_by_value, place, reads_on_chip, too_many_lanes,
                         uneven_lanes)
+from .explain import format_placement
 from .kinds import CONSTANT, READ_ONLY, SURFACE, TEXTURE, TEXTURE_2D
 from .lanes import LANES
 from .registers import Promotion

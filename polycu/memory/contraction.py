@@ -35,7 +35,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from ..gpu.kernel import GpuProgram, Kernel, MappedMember
-from ..model import Access, Scop, Statement, maps_of
+from ..model import Access, Statement, maps_of
 from .kinds import GLOBAL, READ_ONLY
 from .placement import REGISTER, SHARED, Placement
 
@@ -81,6 +81,16 @@ class Contraction:
     reduction: isl.BasicSet         # K: { [k] } over the parameters
     warps: tuple[int, int]          # the block's warps along i and along j
     stages: int                     # shared buffers of the copy pipeline
+
+    def __str__(self) -> str:
+        x = "".join(f"[{d}]" for d in self.left.dims)
+        y = "".join(f"[{d}]" for d in self.right.dims)
+        wr, wc = self.warps
+        return (f"{self.output}[i][j] += {'s * ' if self.scale is not None else ''}"
+                f"{self.left.array}{x} * {self.right.array}{y}, {self.rows.tile}x"
+                f"{self.cols.tile} cells a block in {wr}x{wc} warps of "
+                f"{self.rows.tile // wr}x{self.cols.tile // wc}, strips of {STRIP} k in "
+                f"{self.stages} shared buffers")
 
     @property
     def rows_set(self) -> isl.BasicSet:

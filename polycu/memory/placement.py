@@ -432,20 +432,3 @@ def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, is
             points = identity.project_out(isl.dim_type.out, depth, rank)
             result[name] = [(COPY_INDEX, tile_index(tile, cells, points))]
     return result
-
-
-def format_placement(placement: Placement) -> str:
-    """``--dump-memory``: one line per kernel and array: where it lives and why."""
-    scop = placement.program.scop
-    lines = [f"# memory placement of SCoP {scop.name}"]
-    for placed in placement.kernels:
-        lines.append(f"{placed.kernel}:")
-        for choice in placed.choices:
-            lines.append(f"  {choice.array}: {choice.kind} ({choice.reason})")
-        if placed.padded:
-            lines.append(f"  padded: {', '.join(sorted(placed.padded))} run on every lane "
-                         "of the register tile, in range or not (no guard in edge blocks; "
-                         "the extra lanes' results are never stored)")
-        if not placed.choices:
-            lines.append("  (no array)")
-    return "\n".join(lines) + "\n"
