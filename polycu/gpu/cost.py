@@ -142,7 +142,7 @@ def _image_size(domain: isl.UnionSet, umap: isl.UnionMap, params: isl.Set) -> fl
     return box_size(image.intersect_params(params))
 
 
-def _count(set_: isl.Set) -> int:
+def count_points(set_: isl.Set) -> int:
     """The number of integer points of a bounded set (small sets only)."""
     count = 0
 
@@ -224,8 +224,8 @@ class _Analyzer:
         if part.intersect_params(self.params).is_equal(whole.intersect_params(self.params)):
             return 1.0
         params = representative_params(self.scop, SHARE_SIZE)
-        total = _count(whole.intersect_params(params))
-        return _count(part.intersect_params(params)) / total if total else 0.0
+        total = count_points(whole.intersect_params(params))
+        return count_points(part.intersect_params(params)) / total if total else 0.0
 
     def _coalesced(self, kernel: Kernel, position: int) -> float:
         """Fraction of accesses to the kernel's highest-rank arrays that coalesce in x."""

@@ -20,7 +20,8 @@ from typing import Mapping
 
 import islpy as isl
 
-from ..gpu.cost import BLOCK_THREADS, KernelCost, kernel_costs, step_map, stride_ok
+from ..gpu.cost import (BLOCK_THREADS, KernelCost, count_points, kernel_costs, step_map,
+                        stride_ok)
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Access, Scop, Statement, maps_of
 from .kinds import element_bytes
@@ -191,16 +192,7 @@ def _points(set_: isl.Set) -> int:
         box *= max(1, hi.to_python() - lo.to_python() + 1)
     if set_.is_empty():
         return 0
-    if box > 10_000:
-        return box
-    count = 0
-
-    def one(_point: isl.Point) -> None:
-        nonlocal count
-        count += 1
-
-    set_.foreach_point(one)
-    return count
+    return box if box > 10_000 else count_points(set_)
 
 
 def _touched(scop: Scop, kernel: Kernel, name: str, params: isl.Set) -> float:
