@@ -376,9 +376,11 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
                           constant_taken)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
-            # the tensor-core kernels stage their operands in shared memory
+            # the tensor-core kernels stage their operands in shared memory, and
+            # keep none where --memory placed it
             on = options.tensor_cores and shared
-            return with_tensor_cores(placement) if on else placement
+            return with_tensor_cores(placement, _forced(program, overrides)) if on \
+                else placement
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "
@@ -386,6 +388,13 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
                 "barriers not every thread passes); it keeps global memory",
                 program.scop.location)
         plain |= failed
+
+
+def _forced(program: GpuProgram, overrides: dict[int, dict[str, str]]) -> frozenset[str]:
+    """The kernels whose arrays --memory places (``memory_overrides``)."""
+    return frozenset(k.name for k in program.kernels
+                     if any(a == EVERY or a in k.reads | k.writes
+                            for i in (k.index, ANY) for a in overrides.get(i, {})))
 
 
 def load_scops(path: str, options: Options) -> list[Scop]:

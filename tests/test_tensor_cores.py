@@ -94,6 +94,10 @@ def test_not_contractions(tmp_path: Path, change: tuple[str, str]) -> None:
 
 def test_no_tensor_cores_option(tmp_path: Path) -> None:
     assert _kernels(GEMM, tmp_path, tensor_cores=False) == {}
+    assert _kernels(GEMM, tmp_path, shared_memory=False) == {}
+    # --memory chooses an array's memory: the kernel keeps the plain code that obeys it
+    assert _kernels(GEMM, tmp_path, memory=["0:A=global"]) == {}
+    assert _kernels(GEMM, tmp_path, memory=["*:Q=global"]) != {}    # no array of it
     path = tmp_path / "g.c"
     path.write_text(GEMM)
     on = polycu.compile(str(path), Options()).cuda

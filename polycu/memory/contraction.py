@@ -103,13 +103,15 @@ class Contraction:
         return self.cells.project_out(isl.dim_type.set, 0, 1)
 
 
-def with_tensor_cores(placement: Placement) -> Placement:
-    """``placement`` with every kernel that is a contraction run on tensor cores."""
+def with_tensor_cores(placement: Placement, forced: frozenset[str] = frozenset()
+                      ) -> Placement:
+    """``placement`` with every kernel that is a contraction run on tensor cores, but
+    the kernels named in ``forced``, whose memory --memory chose for some array."""
     program = placement.program
     found = {}
     for kernel in program.kernels:
         kinds = {c.array: c.kind for c in placement.kernel(kernel.name).choices}
-        one = contraction(program, kernel, kinds)
+        one = contraction(program, kernel, kinds) if kernel.name not in forced else None
         if one is not None:
             found[kernel.name] = one
     return replace(placement, tensor=found)
