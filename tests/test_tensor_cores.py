@@ -75,6 +75,8 @@ def test_transposed_operands_and_a_triangle(tmp_path: Path) -> None:
 @pytest.mark.parametrize("change", [
     # the k range depends on i: the cells would not sum the same products
     ("for (int k = 0; k < nk; k++)", "for (int k = i; k < nk; k++)"),
+    # a bound of k with a coefficient (before: a traceback in the code generator)
+    ("for (int k = 0; k < nk; k++)", "for (int k = 0; 2 * k < nk; k++)"),
     # s after the operands: C rounds (A * B) * alpha, not (alpha * A) * B
     ("alpha * A[i][k] * B[k][j]", "A[i][k] * B[k][j] * alpha"),
     # a second product in the sum

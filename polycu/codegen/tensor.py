@@ -102,7 +102,7 @@ def condition(bset: isl.BasicSet, texts: list[str]) -> str:
 
 def bounds(bset: isl.BasicSet) -> tuple[list[str], list[str], list[str]]:
     """K's lower bounds, upper bounds (C texts) and its conditions on the parameters
-    alone; a constraint with a coefficient of k other than +-1 raises ValueError."""
+    alone (``contraction._interval``: every coefficient of k is -1, 0 or 1)."""
     lowers, uppers, conditions = [], [], []
     for c in bset.get_constraints():
         a = c.get_coefficient_val(isl.dim_type.set, 0).to_python()
@@ -110,8 +110,6 @@ def bounds(bset: isl.BasicSet) -> tuple[list[str], list[str], list[str]]:
         if a == 0:
             conditions.append(f"({rest} {'==' if c.is_equality() else '>='} 0)")
             continue
-        if abs(a) != 1:
-            raise ValueError("a bound of k with a coefficient")
         bound = f"-({rest})" if a == 1 else f"({rest})"
         if c.is_equality() or a == 1:
             lowers.append(bound)

@@ -321,9 +321,24 @@ def _sets(update: Statement, positions: tuple[int, int, int], init: Statement | 
             or cells.n_basic_set() != 1 or reduction.n_basic_set() != 1:
         return None, None
     one_cells, one_k = cells.get_basic_sets()[0], reduction.get_basic_sets()[0]
-    if one_cells.dim(isl.dim_type.div) or one_k.dim(isl.dim_type.div):
+    if one_cells.dim(isl.dim_type.div) or not _interval(one_k):
         return None, None
     return one_cells, one_k
+
+
+# K = { k : max_l (a_l) <= k <= min_u (b_u) }: every constraint on k has the
+# coefficient +-1, so its bounds are affine expressions codegen/tensor.py prints.
+def _interval(reduction: isl.BasicSet) -> bool:
+    """Whether ``reduction`` is an interval of k with unit-coefficient bounds (no
+    existentials; ``2 k < n`` is refused), bounded on both sides."""
+    if reduction.dim(isl.dim_type.div):
+        return False
+    signs = [c.get_coefficient_val(isl.dim_type.set, 0).to_python()
+             for c in reduction.get_constraints()]
+    if any(a not in (-1, 0, 1) for a in signs):
+        return False
+    equality = any(c.is_equality() and a for c, a in zip(reduction.get_constraints(), signs))
+    return equality or (1 in signs and -1 in signs)
 
 
 def _reordered(stmt: Statement, dims: tuple[int, ...]) -> isl.Set:
