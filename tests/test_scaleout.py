@@ -228,3 +228,16 @@ def test_gpu_workers_tune_like_one(monkeypatch: pytest.MonkeyPatch) -> None:
         [(e.config, e.status, e.same_as) for e in one.evaluations]
     assert one.entry is not None and two.entry is not None
     assert two.entry.device == one.entry.device and two.entry.slot == one.entry.slot
+
+
+def test_more_ray_workers_than_the_cluster_has_is_an_error() -> None:
+    """GPU actors on a cluster without GPUs would wait forever: a located error."""
+    from types import SimpleNamespace
+    cluster = SimpleNamespace(cluster_resources=lambda: {"CPU": 2.0})
+    with pytest.raises(polycu.PolycuError, match=r"--ray: error: 1 workers of one GPU "
+                       r"asked for, but the Ray cluster has 0 GPUs"):
+        workers._ray_count(cluster, "1", gpu=True)
+    with pytest.raises(polycu.PolycuError, match=r"--gpus: error: 3 workers of one CPU"):
+        workers._ray_count(cluster, "3", gpu=False)
+    assert workers._ray_count(cluster, "all", gpu=False) == 2
+    assert workers._ray_count(cluster, "2", gpu=False) == 2

@@ -207,12 +207,14 @@ def connect_ray(address: str) -> ModuleType | None:
 
 def _ray_count(ray: ModuleType, count: str, gpu: bool) -> int:
     """``--gpus`` on Ray: a number, or every GPU (CPU, for the emulation) of the
-    cluster."""
-    if count != "all":
-        return int(count)
-    number = int(ray.cluster_resources().get("GPU" if gpu else "CPU", 0))
-    if number == 0:
-        raise error("the Ray cluster has no GPU", Location("--gpus"))
+    cluster; more than the cluster has is an error (the actors would wait forever
+    for a GPU that never comes)."""
+    resource = "GPU" if gpu else "CPU"
+    has = int(ray.cluster_resources().get(resource, 0))
+    number = has if count == "all" else int(count)
+    if has == 0 or number > has:
+        raise error(f"{number} workers of one {resource} asked for, but the Ray cluster "
+                    f"has {has} {resource}s", Location("--gpus" if count != "1" else "--ray"))
     return number
 
 
