@@ -134,7 +134,7 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
         args = kernel_args(placement.program, kernel, arrays, memory)
         return "\n".join([f'extern "C" __global__ void {launch_bounds(found)} {kernel.name}('
                           + ", ".join(a.declaration for a in args) + ")", "{",
-                          *tensor_kernel_body(placement, kernel, arrays, found), "}"])
+                          *tensor_kernel_body(placement, arrays, found), "}"])
     text = kernel_text(placement, kernel, arrays)
     return "\n".join([f'extern "C" __global__ void {kernel.name}('
                       + ", ".join(a.declaration for a in text.args) + ")", "{",

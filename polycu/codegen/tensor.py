@@ -25,7 +25,7 @@ import re
 
 import islpy as isl
 
-from ..gpu.kernel import GpuProgram, Kernel
+from ..gpu.kernel import GpuProgram
 from ..memory import Placement
 from ..memory.contraction import PAD, STRIP, Contraction, Operand
 from .ast import Expr
@@ -54,8 +54,8 @@ __device__ __forceinline__ void polycu_mma(double &d0, double &d1, double a, dou
 #endif"""
 
 _LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi", "strips",
-           "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ii", "jj", "ok", "acc", "a",
-           "b", "sx", "sy", "copy", "base", "buf")
+           "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ok", "acc", "a", "b", "sx",
+           "sy", "copy", "base", "buf")
 
 
 def _names(program: GpuProgram) -> dict[str, str]:
@@ -126,14 +126,20 @@ def _extreme(texts: list[str], op: str) -> str:
     return result
 
 
+def _constant(value: isl.PwAff) -> int:
+    """The value of a constant piecewise affine expression (contraction._members)."""
+    return value.get_pieces()[0][1].get_constant_val().to_python()
+
+
 def _cell(operand: Operand, layout: Layout, values: dict[str, str]) -> str:
     """The offset of X's or Y's element at (i, k) or (k, j) in its array."""
     return linearise([values[d] for d in operand.dims], layout.extents, layout.wide)
 
 
-def tensor_kernel_body(placement: Placement, kernel: Kernel, arrays: dict[str, Layout],
+def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
                        found: Contraction) -> list[str]:
-    """The declarations and statements of ``kernel``'s body (see the module doc)."""
+    """The declarations and statements of the body of ``found``'s kernel (see the
+    module doc)."""
     program = placement.program
     scop = program.scop
     itype = index_type(scop)
@@ -148,8 +154,7 @@ def tensor_kernel_body(placement: Placement, kernel: Kernel, arrays: dict[str, L
     stages = found.stages
     row = STRIP + PAD                   # the X tile's row: STRIP k, padded
     col = bn + PAD                      # the Y tile's row: BN j, padded
-    lo_i = found.rows.lower.get_pieces()[0][1].get_constant_val().to_python() // bm
-    lo_j = found.cols.lower.get_pieces()[0][1].get_constant_val().to_python() // bn
+    lo_i, lo_j = (_constant(m.tile_offset) for m in (found.rows, found.cols))
     lowers, uppers, k_conditions = bounds(found.reduction)
     cells = condition(found.cells, [v["i"], v["j"]])
     rows = condition(found.rows_set, [v["i"]])

@@ -125,13 +125,10 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
     if program.single_block or len(kernel.mapped) != 2 or kernel.host_ids or kernel.atomic:
         return None
     statements = [s for s in scop.statements if s.name in kernel.statements]
-    updates = [s for s in statements if _update(s) is not None]
+    updates = [(s, form) for s in statements for form in [_update(s)] if form is not None]
     if len(updates) != 1 or len(statements) > 2:
         return None
-    update = updates[0]
-    found = _update(update)
-    assert found is not None
-    output, scale, left_access, right_access = found
+    update, (output, scale, left_access, right_access) = updates[0]
     init = next((s for s in statements if s is not update), None)
     positions = _positions(update, output, left_access, right_access)
     if positions is None:
@@ -216,8 +213,7 @@ def _update(stmt: Statement) -> tuple[Access, Any, Access, Access] | None:
     if isinstance(first, c_ast.BinaryOp) and first.op == "*":
         scale, first = first.left, first.right
     left = _reads(stmt, first)
-    if left is None or right is None or not left.array or scale is not None \
-            and not _uniform(stmt, scale):
+    if left is None or right is None or (scale is not None and not _uniform(stmt, scale)):
         return None
     if write.array in (left.array, right.array) or not isinstance(write.node,
                                                                   c_ast.ArrayRef):
