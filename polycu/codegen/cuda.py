@@ -306,6 +306,21 @@ class _BodyPrinter(c_generator.CGenerator):
             return self.promoted[id(n)]
         return super().visit_BinaryOp(n)
 
+    # C gives ``c ? s[i] : 0`` the element's type and the usual conversions; in the
+    # emulation a shared tile's element is an object (polycu_emu.h), and C++ would
+    # convert it to the other operand's type instead: a promoted operand is cast to
+    # its element's type (fuzz seed 3100286: an unsigned tile against an int).
+    def visit_TernaryOp(self, n: c_ast.TernaryOp) -> str:
+        return (f"({self._visit_expr(n.cond)}) ? ({self._operand(n.iftrue)}) : "
+                f"({self._operand(n.iffalse)})")
+
+    def _operand(self, node: c_ast.Node) -> str:
+        text = self._visit_expr(node)
+        access = self.accesses.get(id(node))
+        if access is None or id(node) not in self.promoted:
+            return text
+        return f"({self.arrays[access.array].array.element_type}){text}"
+
     def _subscript(self, node: c_ast.Node) -> str:
         text = self._visit_expr(node)
         return f"({text})" if isinstance(node, (c_ast.TernaryOp, c_ast.ExprList)) else text
