@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -41,6 +42,7 @@ from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.contraction import with_tensor_cores
+from .gpu.tree import tree_reductions
 from .memory.placement import ANY
 from .model import Scop
 from .options import Options
@@ -368,18 +370,23 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
     the budget kept in global memory (``constant_taken``: bytes of constant memory
     the file's earlier SCoPs use)."""
     plain: frozenset[str] = frozenset()
+    forced = _forced(program, overrides)
+    # --parallel-reductions: the sums of a row in a tree, but where --memory chose
+    trees = {name: tree for name, tree in tree_reductions(program).items()
+             if name not in forced} if options.parallel_reductions else {}
     while True:
         # one block runs every phase: no block of a phase has shared memory of its own
         shared = options.shared_memory and not program.single_block
         placement = place(program, options.private_memory, shared,
                           options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
-                          constant_taken)
+                          constant_taken, frozenset(trees))
+        placement = replace(placement, trees=trees)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
             # the tensor-core kernels stage their operands in shared memory, and
             # keep none where --memory placed it
             on = options.tensor_cores and shared
-            return with_tensor_cores(placement, _forced(program, overrides)) if on \
+            return with_tensor_cores(placement, forced | frozenset(trees)) if on \
                 else placement
         for name in sorted(failed - plain):
             reporter.note(

@@ -130,6 +130,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--tensor-cores", "bool", True, "run the kernels that are contractions of "
            "doubles (W[i][j] += s * X[i][k] * Y[k][j]) on the FP64 tensor cores, four "
            "products of k at a time (docs/memory.md)"),
+    Option("--parallel-reductions", "bool", False, "run a kernel whose inner loop sums "
+           "into one cell a row (y[i] += A[i][k] * x[k]) with many threads a row, adding "
+           "their partial sums in a tree: the terms are added in another order, so "
+           "floating-point results differ by rounding (docs/memory.md)"),
     Option("--memory", "append", [], "where an array lives, overriding the cost model: "
            "K:ARRAY=KIND with K a kernel number or '*' and KIND read-only, global, "
            "texture, constant, texture-2d, surface, register or shared (e.g. "

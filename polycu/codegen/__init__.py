@@ -81,7 +81,7 @@ def generate(source: str, text: str, placements: Sequence[Placement | CpuScop],
         else:
             sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
         barriers = frozenset(k.kernel for k in placement.kernels if k.barriers) \
-            | frozenset(placement.tensor)
+            | frozenset(placement.tensor) | frozenset(placement.trees)
         host_source = host.host_function(program, arrays, barriers, placement)
         helpers = [DEVICE_HELPERS.rstrip()] if reads_objects(placement) else []
         helpers += [TENSOR_HELPERS] if placement.tensor else []

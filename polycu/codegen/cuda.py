@@ -348,13 +348,7 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     ``private`` scalars are the kernel's local variables; a reference whose node
     ``promoted`` names (by ``id``) is that text: a register or a shared tile; an
     array in ``views`` is a 2-D texture or surface, read and written as ``A(r, c)``)."""
-    itype = index_type(scop) if scop is not None else "int"
-    values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it), itype)
-              for it, arg in zip(stmt.iterators, args)}
-    if scop is not None:
-        for p in scop.parameters:
-            values.setdefault(p, _as_type(p, scop.parameter_type(p), itype))
-    printer = _BodyPrinter(values, stmt.accesses, arrays, private, promoted or {}, views)
+    printer = _printer(stmt, args, arrays, private, scop, promoted, views)
     if atomic:
         return printer.atomic(stmt.body, stmt) + ";"
     # A data-dependent if or loop (frontend/conditions.py, loops.py) prints on one
@@ -362,6 +356,25 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     if isinstance(stmt.body, BLOCKS):
         return one_line(stmt.body, printer.visit)
     return printer.visit(stmt.body) + ";"
+
+
+def reference_text(stmt: Statement, args: tuple[Expr, ...], node: c_ast.Node,
+                   arrays: dict[str, Layout], scop: Scop) -> str:
+    """The C text of ``node``, an array reference of ``stmt``, in instance ``S(args)``."""
+    return _printer(stmt, args, arrays, frozenset(), scop, None, frozenset()).visit(node)
+
+
+def _printer(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
+             private: frozenset[str], scop: Scop | None, promoted: Mapping[int, str] | None,
+             views: frozenset[str]) -> _BodyPrinter:
+    """The printer of instance ``S(args)`` (see ``statement_text``)."""
+    itype = index_type(scop) if scop is not None else "int"
+    values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it), itype)
+              for it, arg in zip(stmt.iterators, args)}
+    if scop is not None:
+        for p in scop.parameters:
+            values.setdefault(p, _as_type(p, scop.parameter_type(p), itype))
+    return _BodyPrinter(values, stmt.accesses, arrays, private, promoted or {}, views)
 
 
 def expression_text(stmt: Statement, node: c_ast.Node, arrays: dict[str, Layout],

@@ -25,6 +25,7 @@ from .ast import Block, Expr, For, If, Node, User, expr_of, grid_exprs, host_ast
 from .cuda import INDENT, Layout, c_expr, index_type
 from .kernel import kernel_args
 from .single_block import block_kernel_entry, block_launch
+from .tree import tree_launch
 from .transfers import Transfer, device_prefix, paren, struct_fields, transfers
 from . import objects
 from ..memory import Placement
@@ -173,10 +174,20 @@ def control_tree(node: Node, program: GpuProgram, arrays: dict[str, Layout],
     kernel = program.kernel(node.name)
     return [{"launch": kernel.name,
              "bind": {h: both(v) for h, v in zip(kernel.host_ids, node.args)},
-             "grid": [both(g) for g in grid_exprs(program, kernel)],
-             "block": list(kernel.block_dims()),
+             **_shape(program, kernel, placement),
              "args": [a.name for a in kernel_args(program, kernel, arrays,
                                                   _memory(placement, kernel))]}]
+
+
+def _shape(program: GpuProgram, kernel: Kernel, placement: Placement | None
+           ) -> dict[str, Any]:
+    """The launch's grid and block: the mapping's, or a tree reduction's own."""
+    tree = placement.trees.get(kernel.name) if placement is not None else None
+    if tree is None:
+        return {"grid": [both(g) for g in grid_exprs(program, kernel)],
+                "block": list(kernel.block_dims())}
+    grid, block = tree_launch(program, kernel, tree)
+    return {"grid": [both(g) for g in grid], "block": list(block)}
 
 
 def _memory(placement: Placement | None, kernel: Kernel) -> Any:
@@ -192,8 +203,7 @@ def launched(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout],
     return {"name": kernel.name,
             "args": [{"name": a.name, "type": a.ctype, "role": a.role, "array": a.array}
                      for a in kernel_args(program, kernel, arrays, _memory(placement, kernel))],
-            "block": list(kernel.block_dims()),
-            "grid": [both(g) for g in grid_exprs(program, kernel)],
+            **dict(reversed(_shape(program, kernel, placement).items())),
             "barriers": kernel.name in barriers,
             "objects": list(objects.uses(placement, kernel.name)) if placement else []}
 

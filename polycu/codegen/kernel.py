@@ -27,6 +27,7 @@ from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
 from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
 from .tensor import launch_bounds, tensor_kernel_body
+from .tree import launch_bounds as tree_bounds, tree_kernel_body
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,13 @@ class KernelText:
 def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> str:
     """``extern "C" __global__ void K(...) { ids; loops of one thread }``, each array
     where ``placement`` put it."""
+    tree = placement.trees.get(kernel.name)
+    if tree is not None:
+        memory = placement.kernel(kernel.name)
+        args = kernel_args(placement.program, kernel, arrays, memory)
+        return "\n".join([f'extern "C" __global__ void {tree_bounds(tree)} {kernel.name}('
+                          + ", ".join(a.declaration for a in args) + ")", "{",
+                          *tree_kernel_body(placement, arrays, tree), "}"])
     found = placement.tensor.get(kernel.name)
     if found is not None:
         memory = placement.kernel(kernel.name)

@@ -58,14 +58,14 @@ _LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi"
            "sy", "copy", "base", "buf")
 
 
-def _names(program: GpuProgram) -> dict[str, str]:
-    """The kernel's local names, each made unlike every name of the SCoP."""
+def local_names(program: GpuProgram, wanted: tuple[str, ...] = _LOCALS) -> dict[str, str]:
+    """The kernel's local names ``wanted``, each made unlike every name of the SCoP."""
     scop = program.scop
     taken = set(scop.parameters) | {a.name for a in scop.arrays}
     for stmt in scop.statements:
         taken |= set(re.findall(r"[A-Za-z_]\w*", stmt.text))
     names = {}
-    for local in _LOCALS:
+    for local in wanted:
         name = local
         while name in taken:
             name += "_"
@@ -73,7 +73,7 @@ def _names(program: GpuProgram) -> dict[str, str]:
     return names
 
 
-def _terms(constraint: isl.Constraint, texts: list[str], skip: int | None = None) -> str:
+def terms(constraint: isl.Constraint, texts: list[str], skip: int | None = None) -> str:
     """sum of coefficient * name over the set dimensions (``texts``, but ``skip``) and
     the parameters, plus the constant: C text."""
     parts = []
@@ -95,18 +95,20 @@ def _terms(constraint: isl.Constraint, texts: list[str], skip: int | None = None
 
 def condition(bset: isl.BasicSet, texts: list[str]) -> str:
     """C text of ``bset``'s constraints, its dimensions named ``texts``."""
-    parts = [f"{_terms(c, texts)} {'==' if c.is_equality() else '>='} 0"
+    parts = [f"{terms(c, texts)} {'==' if c.is_equality() else '>='} 0"
              for c in bset.get_constraints()]
     return " && ".join(f"({p})" for p in parts) if parts else "1"
 
 
-def bounds(bset: isl.BasicSet) -> tuple[list[str], list[str], list[str]]:
-    """K's lower bounds, upper bounds (C texts) and its conditions on the parameters
-    alone (``contraction._interval``: every coefficient of k is -1, 0 or 1)."""
+def bounds(bset: isl.BasicSet, texts: tuple[str, ...] = ("k",), k: int = 0
+           ) -> tuple[list[str], list[str], list[str]]:
+    """The lower bounds and upper bounds of dimension ``k`` of ``bset`` (C texts, the
+    dimensions named ``texts``) and its constraints without k (every coefficient of
+    k is -1, 0 or 1: ``contraction._interval``, ``gpu/tree.py``)."""
     lowers, uppers, conditions = [], [], []
     for c in bset.get_constraints():
-        a = c.get_coefficient_val(isl.dim_type.set, 0).to_python()
-        rest = _terms(c, ["k"], skip=0)
+        a = c.get_coefficient_val(isl.dim_type.set, k).to_python()
+        rest = terms(c, list(texts), skip=k)
         if a == 0:
             conditions.append(f"({rest} {'==' if c.is_equality() else '>='} 0)")
             continue
@@ -118,7 +120,7 @@ def bounds(bset: isl.BasicSet) -> tuple[list[str], list[str], list[str]]:
     return lowers, uppers, conditions
 
 
-def _extreme(texts: list[str], op: str) -> str:
+def extreme(texts: list[str], op: str) -> str:
     """max (``op`` '>') or min ('<') of C texts, by conditional expressions."""
     result = texts[0]
     for other in texts[1:]:
@@ -143,7 +145,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     program = placement.program
     scop = program.scop
     itype = index_type(scop)
-    v = _names(program)
+    v = local_names(program)
     statements = {s.name: s for s in scop.statements}
     update = statements[found.update]
     bm, bn = found.rows.tile, found.cols.tile
@@ -222,8 +224,8 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"* {wn};",
         f"{I}const {itype} {v['i0']} = {bm} * ((({itype})blockIdx.{found.rows.axis}) + "
         f"{lo_i}), {v['j0']} = {bn} * ((({itype})blockIdx.{found.cols.axis}) + {lo_j});",
-        f"{I}const {itype} {v['klo']} = {_extreme(lowers, '>')}, {v['khi']} = "
-        f"{_extreme(uppers, '<')};",
+        f"{I}const {itype} {v['klo']} = {extreme(lowers, '>')}, {v['khi']} = "
+        f"{extreme(uppers, '<')};",
         f"{I}const {itype} {v['strips']} = ({k_ok}) ? ({v['khi']} - {v['klo']}) / {STRIP} + 1 "
         ": 0;",
         f"{I}/* copy strip {v['s']} of X and Y into buffer {v['s']} % {stages} */",

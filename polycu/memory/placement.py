@@ -109,6 +109,7 @@ class Placement:
     kernels: tuple[KernelPlacement, ...]
     asts: Any = None
     tensor: dict[str, Any] = field(default_factory=dict)   # contraction.py, by kernel
+    trees: dict[str, Any] = field(default_factory=dict)    # gpu/tree.py, by kernel
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:
@@ -126,7 +127,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
           max_shared_memory: int = MAX_SHARED_MEMORY,
           plain: frozenset[str] = frozenset(),
           overrides: Overrides | None = None, max_operations: int = 0,
-          constant_taken: int = 0) -> Placement:
+          constant_taken: int = 0, trees: frozenset[str] = frozenset()) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
@@ -138,13 +139,19 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     a shared tile where one is legal even if the cost model says no (``shared``).
     A kernel whose analysis takes more than ``max_operations`` isl operations (0:
     no limit) keeps its own order and global memory.  ``constant_taken`` bytes of
-    constant memory are used by the file's earlier SCoPs."""
+    constant memory are used by the file's earlier SCoPs.  The kernels named in
+    ``trees`` sum in a tree (gpu/tree.py): their arrays stay in device memory."""
     overrides = overrides or {}
     ctx = program.scop.context.get_ctx()
     kernels = []
     constants = kinds.Constants(constant_taken)
     for k in program.kernels:
         chosen = {**overrides.get(ANY, {}), **overrides.get(k.index, {})}
+        if k.name in trees:
+            kernels.append(_plain(program, k, max_shared_memory, chosen,
+                                  "sums in a tree, its threads reading device memory",
+                                  "the kernel"))
+            continue
         try:
             with operation_budget(ctx, max_operations):
                 placed = _kernel(program, k, private_memory and k.name not in plain,
@@ -178,15 +185,15 @@ def _paths(program: GpuProgram, kernel: Kernel, placed: KernelPlacement,
 
 
 def _plain(program: GpuProgram, kernel: Kernel, max_shared_memory: int,
-           chosen: dict[str, str], what: str) -> KernelPlacement:
-    """``kernel`` in its own order with global memory, because the analysis of its
-    registers and shared tiles ``what``."""
+           chosen: dict[str, str], what: str,
+           who: str = "the analysis of registers and shared tiles") -> KernelPlacement:
+    """``kernel`` in its own order with global memory, because ``who`` ``what``."""
     placed = _kernel(program, kernel, False, False, max_shared_memory, chosen)
     scop = program.scop
     return replace(placed, choices=tuple(
         replace(c, kind=kinds.default_kind(kernel, scop.array(c.array)),
-                reason=c.reason.split(";")[0] + "; the analysis of registers and "
-                f"shared tiles {what}") if c.kind == GLOBAL else c for c in placed.choices))
+                reason=f"{c.reason.split(';')[0]}; {who} {what}") if c.kind == GLOBAL
+        else c for c in placed.choices))
 
 
 # Whether the FMA loop is fed from the chip: every read of a statement of K is of a

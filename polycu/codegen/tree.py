@@ -1,0 +1,140 @@
+"""Tree-reduction kernels: a ``Tree`` (``gpu/tree.py``) summed by many threads a row.
+
+In:  a ``Placement``, one of its kernels that is a tree reduction, the arrays' layouts.
+Out: the kernel's C text (the name and parameters ``kernel.py`` gives it) and its
+     launch: ``rows`` rows a block along x, ``ceil((hi - lo + 1) / rows)`` blocks.
+
+Thread (slice, row) of block b takes row i = lo + rows * b + row.  For each sum r it
+adds the terms k = lo_r(i) + slice, + 2 slice, ... (C's statement with W_r's cell
+replaced by the thread's partial sum p_r, which starts at the identity -0.0, or 0
+for integers), stores p_r in shared memory, and the block adds the partial sums of
+a row pairwise, slices / 2 apart, then / 4 apart, ..., with a barrier after each
+step.  The row's slice 0 then runs P, adds the total to W_r where row i has terms,
+and runs Q, every statement guarded by its domain.
+"""
+from __future__ import annotations
+
+import islpy as isl
+
+from ..gpu.kernel import GpuProgram, Kernel
+from ..gpu.tree import Part, Tree
+from ..memory import Placement
+from ..model import Statement
+from .ast import Expr, expr_of
+from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_text
+from .tensor import bounds, condition, extreme, local_names
+
+_LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum")
+_FLOATING = ("float", "double")
+
+
+def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
+                ) -> tuple[tuple[Expr, Expr, Expr], tuple[int, int, int]]:
+    """The grid (blocks along x, y, z, over the parameters and host values) and the
+    block of ``found``'s kernel."""
+    context = kernel.host_context(program.scop.context)
+    span = found.upper.sub(found.lower).scale_down_val(isl.Val(found.rows)).floor() \
+        .add_constant_val(isl.Val(1))
+    one = Expr.int_(1)
+    return (expr_of(span, context), one, one), (found.block[0], found.block[1], 1)
+
+
+def launch_bounds(found: Tree) -> str:
+    """``__launch_bounds__(threads)`` of the block."""
+    return f"__launch_bounds__({found.block[0] * found.block[1]})"
+
+
+def _args(stmt: Statement, part: Part, i: str, k: str | None, context: isl.Set
+          ) -> tuple[Expr, ...]:
+    """The instance's iterators: i, k (a sum's), and the values the launch fixes."""
+    names = {part.row: i} if k is None else {part.row: i, part.term: k}
+    return tuple(Expr.id_(names[d]) if d in names else expr_of(part.fixed[d], context)
+                 for d in range(len(stmt.iterators)))
+
+
+def tree_kernel_body(placement: Placement, arrays: dict[str, Layout], found: Tree
+                     ) -> list[str]:
+    """The declarations and statements of the body of ``found``'s kernel (see the
+    module doc)."""
+    program = placement.program
+    scop = program.scop
+    (kernel,) = [k for k in program.kernels if k.name == found.kernel]
+    context = kernel.host_context(scop.context)
+    itype = index_type(scop)
+    wide = itype != "int"
+    v = local_names(program, _LOCALS)
+    statements = {s.name: s for s in scop.statements}
+    I = INDENT  # noqa: E741
+    bx, by = found.block
+    slice_axis, row_axis = ("x", "y") if found.lanes_on_k else ("y", "x")
+    stride = 1 if found.lanes_on_k else bx
+    lower = c_expr(expr_of(found.lower, context), wide=wide)
+    lines = []
+    for r, part in enumerate(found.sums):
+        element = scop.array(statements[part.name].reduction_array).element_type
+        lines.append(f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {bx * by});")
+    lines += [
+        f"{I}const int {v['slice']} = threadIdx.{slice_axis}, {v['row']} = "
+        f"threadIdx.{row_axis};",
+        f"{I}const int {v['at']} = threadIdx.y * {bx} + threadIdx.x;",
+        f"{I}const {itype} {v['i']} = ({lower}) + {found.rows} * ({itype})blockIdx.x + "
+        f"{v['row']};"]
+    has_terms = []
+    for r, part in enumerate(found.sums):
+        stmt = statements[part.name]
+        element = scop.array(stmt.reduction_array).element_type
+        identity = "-0.0" if element in _FLOATING else "0"
+        texts = (v["i"], v["k"])
+        lowers, uppers, rows = bounds(part.domain, texts, 1)
+        klo, khi = f"{v['klo']}{r}", f"{v['khi']}{r}"
+        own = {id(a.node): f"{v['p']}{r}" for a in stmt.accesses
+               if a.array == stmt.reduction_array}
+        term = statement_text(stmt, _args(stmt, part, v["i"], v["k"], context), arrays,
+                              scop=scop, promoted=own)
+        in_rows = " && ".join(rows) if rows else "1"
+        has_terms.append(f"{in_rows} && {klo} <= {khi}")
+        lines += [
+            f"{I}{element} {v['p']}{r} = ({element}){identity};",
+            f"{I}const {itype} {klo} = {extreme(lowers, '>')}, {khi} = "
+            f"{extreme(uppers, '<')};",
+            f"{I}if ({in_rows}) {{",
+            f"{I * 2}#pragma unroll 4",
+            f"{I * 2}for ({itype} {v['k']} = {klo} + {v['slice']}; {v['k']} <= {khi}; "
+            f"{v['k']} += {found.slices})",
+            f"{I * 3}{term}",
+            f"{I}}}",
+            f"{I}{v['sum']}{r}[{v['at']}] = {v['p']}{r};"]
+    lines.append(f"{I}__syncthreads();")
+    half = found.slices // 2
+    while half:
+        lines.append(f"{I}if ({v['slice']} < {half}) {{")
+        for r, part in enumerate(found.sums):
+            element = scop.array(statements[part.name].reduction_array).element_type
+            cell = f"{v['sum']}{r}[{v['at']}]"
+            lines.append(f"{I * 2}{cell} = ({element}){cell} + ({element}){v['sum']}{r}"
+                         f"[{v['at']} + {half * stride}];")
+        lines += [f"{I}}}", f"{I}__syncthreads();"]
+        half //= 2
+    lines.append(f"{I}if ({v['slice']} == 0) {{")
+    for part in found.before:
+        lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
+    for r, part in enumerate(found.sums):
+        stmt = statements[part.name]
+        element = scop.array(stmt.reduction_array).element_type
+        (write,) = stmt.writes
+        cell = reference_text(stmt, _args(stmt, part, v["i"], f"{v['klo']}{r}", context),
+                              write.node, arrays, scop)
+        lines += [f"{I * 2}if ({has_terms[r]})",
+                  f"{I * 3}{cell} = {cell} + ({element}){v['sum']}{r}[{v['at']}];"]
+    for part in found.after:
+        lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
+    lines.append(f"{I}}}")
+    return lines
+
+
+def _guarded(stmt: Statement, part: Part, i: str, context: isl.Set,
+             arrays: dict[str, Layout], program: GpuProgram) -> list[str]:
+    """P or Q at row i, under its domain's condition on i."""
+    text = statement_text(stmt, _args(stmt, part, i, None, context), arrays,
+                          scop=program.scop)
+    return [f"{INDENT * 2}if ({condition(part.domain, [i])})", f"{INDENT * 3}{text}"]
