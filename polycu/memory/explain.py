@@ -1,6 +1,7 @@
 """``--dump-memory``: the placement in words.
 
-In:  a ``Placement`` (with the contractions the tensor cores run).
+In:  a ``Placement`` (with the contractions the tensor cores run and the tree
+     reductions).
 Out: one line per kernel and array: where it lives and why.
 """
 from __future__ import annotations
@@ -22,6 +23,8 @@ def format_placement(placement: Placement) -> str:
                          "the extra lanes' results are never stored)")
         if not placed.choices:
             lines.append("  (no array)")
+        if placed.kernel in placement.trees:        # gpu/tree.py
+            lines.append(f"  runs as a tree reduction: {placement.trees[placed.kernel]}")
         if placed.kernel in placement.tensor:       # memory/contraction.py
             lines.append(f"  runs on the FP64 tensor cores: {placement.tensor[placed.kernel]} "
                          "(above: what the plain kernel would place at these sizes)")
