@@ -371,9 +371,11 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
     the file's earlier SCoPs use)."""
     plain: frozenset[str] = frozenset()
     forced = _forced(program, overrides)
-    # --parallel-reductions: the sums of a row in a tree, but where --memory chose
+    # --parallel-reductions: the sums of a row in a tree (partial sums in shared
+    # memory), but where --memory chose
+    on = options.parallel_reductions and options.shared_memory and not program.single_block
     trees = {name: tree for name, tree in tree_reductions(program).items()
-             if name not in forced} if options.parallel_reductions else {}
+             if name not in forced} if on else {}
     while True:
         # one block runs every phase: no block of a phase has shared memory of its own
         shared = options.shared_memory and not program.single_block

@@ -407,16 +407,12 @@ def test_reductions_by_default(reductions_by_default: None) -> None:
     assert Options().parallel_reductions and Options().run_on == "gpu"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (--parallel-reductions): an integer cell "
-                   "summing floating-point terms is taken for a tree; C converts the "
-                   "cell to int after every term (s = (int)(s + a)), which depends on "
-                   "the order: the emulation gives other integers than gcc (n=37: "
-                   "s[0] 639, gcc 619)")
 def test_int_cell_of_double_terms_matches_gcc(
         reductions_by_default: None,
         emulated: Callable[[str, list[dict[str, int]]], Path]) -> None:
-    """s[i] += A[i][k] with int s and double A: one kernel, taken for a tree (the
-    same with a double s matches gcc)."""
+    """s[i] += A[i][k] with int s and double A is no tree: C converts the cell to int
+    after every term, so the order of the terms matters (before the fix it was taken
+    for a tree, and the emulation gave s[0] 639 where gcc gives 619 at n=37)."""
     emulated(INT_CELL_OF_DOUBLES, [{"n": 37}, {"n": 5}])
 
 

@@ -242,7 +242,7 @@ class Generator(Structure):
             body = self.block([], depth, stmts, True)
         options = []
         choice = self.pick({"none": 40, "tile": 40, "fusion": 8, "nosplit": 4, "noexpand": 4,
-                            "noresched": 4})
+                            "noresched": 4, "trees": 8})
         if choice == "tile":
             options = ["--tile-size", str(self.rng.choice([2, 3, 4, 5, 8]))]
         elif choice == "fusion":
@@ -253,6 +253,8 @@ class Generator(Structure):
             options = ["--no-expand-scalars"]
         elif choice == "noresched":
             options = ["--no-reschedule"]
+        elif choice == "trees":
+            options = ["--parallel-reductions"]
         return Program(self.seed, self.params, self.arrays, self.scalars, body, options,
                        self.chance(0.6))
 

@@ -32,18 +32,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import islpy as isl
+from pycparser import c_ast
 
 from ..frontend.ctype import parse_type
 from ..model import Access, Scop, Statement, maps_of, sets_of
 from .kernel import GpuProgram, Kernel
+from .where import instances, point_of, problem_sizes
 
 #: Block shapes (threads along x, y): lanes on k when the big reads run along k
 #: (a warp adds 32 consecutive terms of one row, 8 rows a block); lanes on i when
-#: they run along i (16 consecutive rows, 64 slices of k a block).  Static shared
-#: memory holds one partial sum a thread for each sum.
+#: they run along i (16 consecutive rows, up to 64 slices of k a block: the largest
+#: power of two no larger than a row's terms).  Static shared memory holds one
+#: partial sum a thread for each sum.
 LANES_ON_K = (32, 8)
 LANES_ON_I = (16, 64)
 SHARED_BUDGET = 48 * 1024
+#: Fewer terms a row than this (on average, at the problem sizes the arrays'
+#: extents allow: where.problem_sizes) leave most threads of a tree idle: the
+#: kernel keeps its rows one a thread.
+MIN_TERMS = 16
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,14 +98,9 @@ class Tree:
 
 def tree_reductions(program: GpuProgram) -> dict[str, Tree]:
     """The kernels of ``program`` that are tree reductions, by name."""
-    if program.single_block:
-        return {}
-    found = {}
-    for kernel in program.kernels:
-        tree = tree_reduction(program, kernel)
-        if tree is not None:
-            found[kernel.name] = tree
-    return found
+    found = {k.name: tree_reduction(program, k) for k in program.kernels} \
+        if not program.single_block else {}
+    return {name: tree for name, tree in found.items() if tree is not None}
 
 
 def tree_reduction(program: GpuProgram, kernel: Kernel) -> Tree | None:
@@ -118,13 +120,11 @@ def tree_reduction(program: GpuProgram, kernel: Kernel) -> Tree | None:
         parts[stmt.name] = part
     sums = [s for s in statements if parts[s.name].term is not None]
     others = [s for s in statements if parts[s.name].term is None]
-    if not sums or not _rows_consistent(kernel, statements, domains, parts):
+    if not sums or not _rows_consistent(kernel, statements, domains, parts) \
+            or len({s.reduction_array for s in sums}) != len(sums) \
+            or not all(_sum_legal(scop, kernel, s, domains[s.name], parts[s.name])
+                       for s in sums):
         return None
-    if len({s.reduction_array for s in sums}) != len(sums):
-        return None
-    for stmt in sums:
-        if not _sum_legal(scop, kernel, stmt, domains[stmt.name], parts[stmt.name]):
-            return None
     before, after = [], []
     for stmt in others:
         side = _side(kernel, domains, parts, stmt, sums)
@@ -133,10 +133,12 @@ def tree_reduction(program: GpuProgram, kernel: Kernel) -> Tree | None:
         (before if side < 0 else after).append(stmt)
     ordered_before = _in_order(kernel, domains, parts, before)
     ordered_after = _in_order(kernel, domains, parts, after)
-    if ordered_before is None or ordered_after is None:
+    terms = _terms_a_row(scop, sums, parts)
+    if ordered_before is None or ordered_after is None or terms < MIN_TERMS:
         return None
     lanes_on_k = _along_k(scop, sums, domains, parts)
-    block = LANES_ON_K if lanes_on_k else LANES_ON_I
+    slices = min(LANES_ON_I[1], 1 << (int(terms).bit_length() - 1))
+    block = LANES_ON_K if lanes_on_k else (LANES_ON_I[0], slices)
     budget = sum(_bytes(scop.array(s.reduction_array).element_type) for s in sums)
     if budget * block[0] * block[1] > SHARED_BUDGET:
         return None
@@ -150,6 +152,19 @@ def tree_reduction(program: GpuProgram, kernel: Kernel) -> Tree | None:
                 tuple(parts[s.name] for s in ordered_before),
                 tuple(parts[s.name] for s in ordered_after), rows.dim_min(0),
                 rows.dim_max(0), lanes_on_k, block)
+
+
+def _terms_a_row(scop: Scop, sums: list[Statement], parts: dict[str, Part]) -> float:
+    """The fewest terms a row of any sum has on average over all launches, at the
+    problem sizes: |D_U| / |D_U with k projected out|."""
+    point = point_of(scop, problem_sizes(scop))
+    fewest = float("inf")
+    for stmt in sums:
+        rows = instances(stmt.domain.project_out(isl.dim_type.set, parts[stmt.name].term, 1),
+                         point)
+        if rows:
+            fewest = min(fewest, instances(stmt.domain, point) / rows)
+    return 0.0 if fewest == float("inf") else fewest
 
 
 def _bytes(ctype: str) -> int:
@@ -282,11 +297,64 @@ def _sum_legal(scop: Scop, kernel: Kernel, stmt: Statement, domain: isl.Set,
     reads = [a for a in stmt.reads if a.array != stmt.reduction_array]
     if any(a.array in kernel.writes for a in reads):
         return False
+    if not parse_type(array.element_type).floating and not _integer_terms(scop, stmt):
+        return False
     cells = write.relation.intersect_domain(domain)
     same_cell = cells.apply_range(cells.reverse())
     rows = _row_map(domain, part)
     same_row = rows.apply_range(rows.reverse())
     return same_cell.is_equal(same_row)
+
+
+# An integer cell adds its terms modulo 2^w in any order only if they are integers:
+# C converts W + e back to W's type after every term, and (int)(s + 0.5) + 0.5 is
+# not (int)(s + 1.0).  The term must be integer arithmetic: integer constants,
+# iterators, parameters and integer arrays, casts to integer types, no call.
+def _integer_terms(scop: Scop, stmt: Statement) -> bool:
+    """Whether every value ``stmt``'s body computes with is an integer."""
+    accesses = {id(a.node): a for a in stmt.accesses}
+
+    class Visitor(c_ast.NodeVisitor):
+        integer = True
+
+        def visit_Constant(self, node: c_ast.Constant) -> None:
+            self.integer &= "float" not in node.type and "double" not in node.type \
+                and node.type != "string"
+
+        def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+            self.integer = False
+
+        def visit_Cast(self, node: c_ast.Cast) -> None:
+            named = getattr(node.to_type.type, "type", None)
+            t = parse_type(" ".join(named.names)) \
+                if isinstance(named, c_ast.IdentifierType) else None
+            if t is None or t.floating:
+                self.integer = False
+            else:
+                self.visit(node.expr)
+
+        def visit_ID(self, node: c_ast.ID) -> None:
+            self._access(node)
+
+        def visit_ArrayRef(self, node: c_ast.ArrayRef) -> None:
+            if not self._access(node):
+                self.generic_visit(node)
+            else:
+                self.generic_visit(node.subscript)
+
+        def visit_StructRef(self, node: c_ast.StructRef) -> None:
+            self.integer = False
+
+        def _access(self, node: c_ast.Node) -> bool:
+            access = accesses.get(id(node))
+            if access is not None:
+                t = parse_type(scop.array(access.array).element_type)
+                self.integer &= t is not None and not t.floating
+            return access is not None
+
+    visitor = Visitor()
+    visitor.visit(stmt.body)
+    return visitor.integer
 
 
 def _order(kernel: Kernel, domain: isl.Set) -> isl.UnionMap:
