@@ -91,11 +91,14 @@ def exit_values(loop: Loop) -> isl.Map:
         initial.align_params(leaving.get_space())).intersect_domain(
         loop.reach.align_params(leaving.get_space()))
     bounds = _representatives(loop.ctype)
-    lo, hi = bounds if bounds is not None else (-LLONG_MAX - 1, LLONG_MAX)
+    # a signed counter leaves its type's range only by an (undefined) overflow; its
+    # own bounds, not long long's, keep the printed conditions from overflowing
+    # (fuzz seed 3200073: n + 9223372036854775806 >= m for an int counter)
+    lo, hi = bounds if bounds is not None else (loop.ctype.minimum, loop.ctype.maximum)
     inside = isl.Set(f"{{ [v] : {lo} <= v <= {hi} }}").align_params(values.get_space())
     if values.range().is_subset(inside):
         return values.coalesce()
-    if bounds is None:   # a signed counter beyond long long: only by overflow (undefined)
+    if bounds is None:   # a signed counter beyond its type: only by overflow (undefined)
         return values.intersect_range(inside).coalesce()
     modulus = 1 << loop.ctype.bits
     wrap = isl.Map(f"{{ [v] -> [r] : {lo} <= r <= {hi} and "
