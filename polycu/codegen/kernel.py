@@ -129,20 +129,15 @@ class KernelText:
 def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> str:
     """``extern "C" __global__ void K(...) { ids; loops of one thread }``, each array
     where ``placement`` put it."""
-    tree = placement.trees.get(kernel.name)
-    if tree is not None:
-        memory = placement.kernel(kernel.name)
-        args = kernel_args(placement.program, kernel, arrays, memory)
-        return "\n".join([f'extern "C" __global__ void {tree_bounds(tree)} {kernel.name}('
-                          + ", ".join(a.declaration for a in args) + ")", "{",
-                          *tree_kernel_body(placement, arrays, tree), "}"])
-    found = placement.tensor.get(kernel.name)
-    if found is not None:
-        memory = placement.kernel(kernel.name)
-        args = kernel_args(placement.program, kernel, arrays, memory)
-        return "\n".join([f'extern "C" __global__ void {launch_bounds(found)} {kernel.name}('
-                          + ", ".join(a.declaration for a in args) + ")", "{",
-                          *tensor_kernel_body(placement, arrays, found), "}"])
+    # a tree reduction's or a contraction's own kernel (codegen/tree.py, tensor.py)
+    tree, found = placement.trees.get(kernel.name), placement.tensor.get(kernel.name)
+    if tree is not None or found is not None:
+        args = kernel_args(placement.program, kernel, arrays, placement.kernel(kernel.name))
+        bounds, body = (tree_bounds(tree), tree_kernel_body(placement, arrays, tree)) \
+            if tree is not None else (launch_bounds(found),
+                                      tensor_kernel_body(placement, arrays, found))
+        return "\n".join([f'extern "C" __global__ void {bounds} {kernel.name}('
+                          + ", ".join(a.declaration for a in args) + ")", "{", *body, "}"])
     text = kernel_text(placement, kernel, arrays)
     return "\n".join([f'extern "C" __global__ void {kernel.name}('
                       + ", ".join(a.declaration for a in text.args) + ")", "{",
