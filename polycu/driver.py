@@ -373,7 +373,7 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
     forced = _forced(program, overrides)
     # --parallel-reductions: the sums of a row in a tree (partial sums in shared
     # memory), but where --memory chose
-    on = options.parallel_reductions and options.shared_memory and not program.single_block
+    on = options.parallel_reductions and options.shared_memory
     trees = {name: tree for name, tree in tree_reductions(program).items()
              if name not in forced} if on else {}
     while True:

@@ -380,7 +380,7 @@ def test_a_removed_barrier_is_caught_as_a_race(kernel: int) -> None:
             emulate_scop(scop, broken, host, seed=5, nvcc=False, params=params)
 
 
-# -- a known bug ---------------------------------------------------------------------
+# -- an int cell of double terms (refused since 825cb84) ------------------------------
 
 @pytest.fixture
 def reductions_by_default(gpu_placement: None, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import islpy as isl
 
+from ..frontend.ctype import parse_type
 from ..gpu.kernel import GpuProgram, Kernel
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
@@ -25,7 +26,6 @@ from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_
 from .tensor import bounds, condition, extreme, local_names
 
 _LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum")
-_FLOATING = ("float", "double")
 
 
 def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
@@ -69,10 +69,10 @@ def tree_kernel_body(placement: Placement, arrays: dict[str, Layout], found: Tre
     slice_axis, row_axis = ("x", "y") if found.lanes_on_k else ("y", "x")
     stride = 1 if found.lanes_on_k else bx
     lower = c_expr(expr_of(found.lower, context), wide=wide)
-    lines = []
-    for r, part in enumerate(found.sums):
-        element = scop.array(statements[part.name].reduction_array).element_type
-        lines.append(f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {bx * by});")
+    elements = [scop.array(statements[p.name].reduction_array).element_type
+                for p in found.sums]
+    lines = [f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {bx * by});"
+             for r, element in enumerate(elements)]
     lines += [
         f"{I}const int {v['slice']} = threadIdx.{slice_axis}, {v['row']} = "
         f"threadIdx.{row_axis};",
@@ -82,8 +82,8 @@ def tree_kernel_body(placement: Placement, arrays: dict[str, Layout], found: Tre
     has_terms = []
     for r, part in enumerate(found.sums):
         stmt = statements[part.name]
-        element = scop.array(stmt.reduction_array).element_type
-        identity = "-0.0" if element in _FLOATING else "0"
+        element = elements[r]
+        identity = "-0.0" if parse_type(element).floating else "0"
         texts = (v["i"], v["k"])
         lowers, uppers, rows = bounds(part.domain, texts, 1)
         klo, khi = f"{v['klo']}{r}", f"{v['khi']}{r}"
@@ -108,8 +108,7 @@ def tree_kernel_body(placement: Placement, arrays: dict[str, Layout], found: Tre
     half = found.slices // 2
     while half:
         lines.append(f"{I}if ({v['slice']} < {half}) {{")
-        for r, part in enumerate(found.sums):
-            element = scop.array(statements[part.name].reduction_array).element_type
+        for r, element in enumerate(elements):
             cell = f"{v['sum']}{r}[{v['at']}]"
             lines.append(f"{I * 2}{cell} = ({element}){cell} + ({element}){v['sum']}{r}"
                          f"[{v['at']} + {half * stride}];")
@@ -120,7 +119,7 @@ def tree_kernel_body(placement: Placement, arrays: dict[str, Layout], found: Tre
         lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
     for r, part in enumerate(found.sums):
         stmt = statements[part.name]
-        element = scop.array(stmt.reduction_array).element_type
+        element = elements[r]
         (write,) = stmt.writes
         cell = reference_text(stmt, _args(stmt, part, v["i"], f"{v['klo']}{r}", context),
                               write.node, arrays, scop)

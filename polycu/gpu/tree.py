@@ -205,15 +205,20 @@ def _member_of(kernel: Kernel, stmt: Statement, domain: isl.Set) -> isl.Map | No
         .project_out(isl.dim_type.out, 0, member)
 
 
+def _pick(name: str, n: int, keep: list[int], space: isl.Space) -> isl.Map:
+    """{ name[x_0, ..., x_{n-1}] -> [x_d for d in keep] } (name '': anonymous), with the
+    parameters of ``space``."""
+    names = [f"x{d}" for d in range(n)]
+    return isl.Map(f"{{ {name}[{', '.join(names)}] -> "
+                   f"[{', '.join(names[d] for d in keep)}] }}").align_params(space)
+
+
 def _on(relation: isl.Map, keep: list[int]) -> isl.Map:
     """``relation`` with its domain reduced to the dimensions ``keep`` (in order),
     anonymous."""
-    n = relation.dim(isl.dim_type.in_)
-    names = [f"x{d}" for d in range(n)]
-    picked = ", ".join(names[d] for d in keep)
-    pick = isl.Map(f"{{ [{', '.join(names)}] -> [{picked}] }}")
+    pick = _pick("", relation.dim(isl.dim_type.in_), keep, relation.get_space())
     return relation.reset_tuple_id(isl.dim_type.in_).reset_tuple_id(isl.dim_type.out) \
-        .apply_domain(pick.align_params(relation.get_space()))
+        .apply_domain(pick)
 
 
 def _part(kernel: Kernel, stmt: Statement, domain: isl.Set, summing: bool) -> Part | None:
@@ -231,8 +236,8 @@ def _part(kernel: Kernel, stmt: Statement, domain: isl.Set, summing: bool) -> Pa
     member = _member_of(kernel, stmt, domain)
     if member is None:
         return None
-    rows = [d for d in free if _on(member, [d]).is_single_valued()
-            and _on(member, [d]).is_injective()]
+    rows = [d for d in free for one in [_on(member, [d])]
+            if one.is_single_valued() and one.is_injective()]
     if len(rows) != 1:
         return None
     row = rows[0]
@@ -241,10 +246,7 @@ def _part(kernel: Kernel, stmt: Statement, domain: isl.Set, summing: bool) -> Pa
         return None
     term = terms[0] if terms else None
     keep = [row] if term is None else [row, term]
-    names = [f"x{d}" for d in range(n)]
-    pick = isl.Map(f"{{ {stmt.name}[{', '.join(names)}] -> "
-                   f"[{', '.join(names[d] for d in keep)}] }}")
-    reordered = domain.apply(pick.align_params(domain.get_space())).coalesce()
+    reordered = domain.apply(_pick(stmt.name, n, keep, domain.get_space())).coalesce()
     if reordered.n_basic_set() != 1:
         return None
     basic = reordered.get_basic_sets()[0]
@@ -267,11 +269,8 @@ def _unit_bounds(domain: isl.BasicSet, k: int) -> bool:
 
 def _row_map(domain: isl.Set, part: Part) -> isl.Map:
     """S[it] -> [i] on the launch's instances."""
-    n = domain.dim(isl.dim_type.set)
-    names = [f"x{d}" for d in range(n)]
-    name = domain.get_tuple_name()
-    return isl.Map(f"{{ {name}[{', '.join(names)}] -> [x{part.row}] }}").align_params(
-        domain.get_space()).intersect_domain(domain)
+    return _pick(domain.get_tuple_name(), domain.dim(isl.dim_type.set), [part.row],
+                 domain.get_space()).intersect_domain(domain)
 
 
 def _rows_consistent(kernel: Kernel, statements: list[Statement],
@@ -420,17 +419,14 @@ def _along_k(scop: Scop, sums: list[Statement], domains: dict[str, isl.Set],
                 continue
             step_k = _step(access, domains[stmt.name], part.term)
             step_i = _step(access, domains[stmt.name], part.row)
-            if step_k is None or step_i is None:
-                continue
-            votes += (step_k == (1,)) - (step_i == (1,))
+            if step_k is not None and step_i is not None:
+                votes += (step_k == 1) - (step_i == 1)
     return votes >= 0
 
 
-def _step(access: Access, domain: isl.Set, d: int | None) -> tuple[int, ...] | None:
+def _step(access: Access, domain: isl.Set, d: int) -> int | None:
     """How the last subscript moves when iterator ``d`` grows by one (None: not one
-    constant, or ``d`` is no iterator)."""
-    if d is None:
-        return None
+    constant)."""
     relation = access.relation.intersect_domain(domain)
     n = relation.dim(isl.dim_type.out)
     last = relation.project_out(isl.dim_type.out, 0, n - 1)
@@ -443,5 +439,4 @@ def _step(access: Access, domain: isl.Set, d: int | None) -> tuple[int, ...] | N
     deltas = last.reverse().apply_range(step.apply_range(last)).deltas()
     if deltas.is_empty() or not deltas.is_singleton():
         return None
-    point = deltas.sample_point()
-    return (point.get_coordinate_val(isl.dim_type.set, 0).to_python(),)
+    return deltas.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python()
