@@ -169,3 +169,25 @@ def test_bench_writes_reports(tmp_path):
     assert gemm["flops"] == 60 * 70 + 3 * 60 * 70 * 80
     assert gemm["kernel_s"] > 0 and gemm["cpu_s"] > 0 and gemm["omp_s"] > 0
     assert len(gemm["timing"]["kernel"]["samples_s"]) == 3
+
+
+TALL = """
+double A[4000000][4], B[4000000][4];
+void tall(void) {
+#pragma scop
+  for (int i = 0; i < 4000000; i++)
+    for (int j = 0; j < 4; j++)
+      B[i][j] = A[i][j] * 2.0 + B[i][j];
+#pragma endscop
+}
+"""
+
+
+def test_a_grid_past_65535_blocks_along_y(tmp_path):
+    """125,000 blocks of rows: the launch takes 65,535 and each loops (codegen/grid.py)."""
+    path = tmp_path / "tall.c"
+    path.write_text(TALL)
+    (found,) = targets(str(path), Options(run_on="gpu"))
+    assert "gridDim.y" in found.description["kernels"][0]["source"]
+    checked = check_target(found, seed=13)
+    assert checked.report.ok, checked.report.format()

@@ -25,6 +25,7 @@ from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, POINT, SU
                       KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
+from .grid import block_loops
 from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
 from .tensor import launch_bounds, tensor_kernel_body
 from .tree import launch_bounds as tree_bounds, tree_kernel_body
@@ -139,9 +140,13 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
         return "\n".join([f'extern "C" __global__ void {bounds} {kernel.name}('
                           + ", ".join(a.declaration for a in args) + ")", "{", *body, "}"])
     text = kernel_text(placement, kernel, arrays)
+    body = block_loops(placement.program, kernel, text.body,
+                       {m.axis: m.block_id for m in kernel.mapped},
+                       index_type(placement.program.scop),
+                       bool(placement.kernel(kernel.name).shared))
     return "\n".join([f'extern "C" __global__ void {kernel.name}('
                       + ", ".join(a.declaration for a in text.args) + ")", "{",
-                      *text.declarations, *text.ids, *text.body, "}"])
+                      *text.declarations, *text.ids, *body, "}"])
 
 
 def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> KernelText:
@@ -226,7 +231,10 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
             if tile.array == array.name:
                 lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
                              f"{tile.elements});")
-    ids = tuple(f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
+    looped = kernel.looped(scop)      # their block ids are loops' (grid.block_loops)
+    ids = tuple(f"{INDENT}const {itype} {m.thread_id} = threadIdx.{m.axis};"
+                if m.axis in looped else
+                f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
                 f"{m.thread_id} = threadIdx.{m.axis};"
                 for m in sorted(kernel.mapped, key=lambda m: m.member))
     ast = placement.asts[kernel.name] if placement.asts is not None else \

@@ -30,6 +30,7 @@ from ..memory import Placement
 from ..memory.contraction import PAD, STRIP, Contraction, Operand
 from .ast import Expr
 from .cuda import INDENT, Layout, expression_text, index_type, linearise, statement_text
+from .grid import block_loops
 
 TENSOR_HELPERS = r"""/* FP64 tensor cores (codegen/tensor.py): mma.m8n8k4.f64 and cp.async from sm_80
    on; before it and in the CPU emulation, plain copies and each thread's own products. */
@@ -55,7 +56,7 @@ __device__ __forceinline__ void polycu_mma(double &d0, double &d1, double a, dou
 
 _LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi", "strips",
            "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ok", "acc", "a", "b", "sx",
-           "sy", "copy", "base", "buf")
+           "sy", "copy", "base", "buf", "bi", "bj")
 
 
 def local_names(program: GpuProgram, wanted: tuple[str, ...] = _LOCALS) -> dict[str, str]:
@@ -202,6 +203,11 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
                 f"{I * 3}for (int {v['r']} = 0; {v['r']} < {-(-count // threads)}; "
                 f"{v['r']}++) {{", *body, f"{I * 3}}}"]
 
+    # the block's tile: blockIdx, or the loop over the blocks of a looped axis
+    names = {found.rows.axis: v["bi"], found.cols.axis: v["bj"]}
+    kernel = next(k for k in program.kernels if k.name == found.kernel)
+    looped = kernel.looped(scop)
+    blocks = {a: names[a] if a in looped else f"(({itype})blockIdx.{a})" for a in names}
     x_copies = copies(x, x_layout, v["sx"], {"i": bm, "k": STRIP}, rows)
     y_copies = copies(y, y_layout, v["sy"], {"k": STRIP, "j": bn}, cols)
 
@@ -222,8 +228,8 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{v['g']} = {v['lane']} / 4, {v['t']} = {v['lane']} % 4;",
         f"{I}const int {v['wi']} = {v['warp']} / {wc} * {wm}, {v['wj']} = {v['warp']} % {wc} "
         f"* {wn};",
-        f"{I}const {itype} {v['i0']} = {bm} * ((({itype})blockIdx.{found.rows.axis}) + "
-        f"{lo_i}), {v['j0']} = {bn} * ((({itype})blockIdx.{found.cols.axis}) + {lo_j});",
+        f"{I}const {itype} {v['i0']} = {bm} * ({blocks[found.rows.axis]} + {lo_i}), "
+        f"{v['j0']} = {bn} * ({blocks[found.cols.axis]} + {lo_j});",
         f"{I}const {itype} {v['klo']} = {extreme(lowers, '>')}, {v['khi']} = "
         f"{extreme(uppers, '<')};",
         f"{I}const {itype} {v['strips']} = ({k_ok}) ? ({v['khi']} - {v['klo']}) / {STRIP} + 1 "
@@ -293,7 +299,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 5}{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
         f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
     ]
-    return lines
+    return lines[:2] + block_loops(program, kernel, lines[2:], names, itype, shared=True)
 
 
 def launch_bounds(found: Contraction) -> str:

@@ -23,7 +23,8 @@ from typing import Any
 import islpy as isl
 
 from ..deps import Dependences
-from ..model import Scop
+from ..frontend.ctype import parse_type, range_constraint
+from ..model import WRITE, Scop
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,32 @@ class MappedMember:
 
 
 AXES = ("x", "y", "z")
+#: CUDA's most blocks along x, y and z.
+GRID_LIMITS = {"x": 2**31 - 1, "y": 65535, "z": 65535}
+
+
+# The launches a valid run can make: C(p), each integer parameter within its C type,
+# and no definite write out of its array's extents (C's undefined behaviour, which
+# the host's copies of the extents rely on too):
+#   { p : for each write S[i] -> A[a] with i in D_S(p), a in E_A(p) }.
+def launch_context(scop: Scop) -> isl.Set:
+    """The parameter values at which the SCoP can run (see above): what bounds the
+    grids of constant-size arrays."""
+    known = scop.context
+    for p in scop.parameters:
+        ctype = parse_type(scop.parameter_type(p))
+        if ctype is not None and not ctype.floating:
+            known = known.intersect(isl.Set(range_constraint(p, ctype)).align_params(
+                known.get_space()))
+    for stmt in scop.statements:
+        for access in stmt.accesses:
+            array = scop.array(access.array)
+            if access.kind != WRITE or array.extent_set is None or array.is_scalar:
+                continue
+            cells = access.relation.intersect_domain(stmt.domain).range()
+            outside = cells.subtract(array.extent_set.align_params(cells.get_space())).params()
+            known = known.subtract(outside.align_params(known.get_space()))
+    return known.coalesce()
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,6 +173,20 @@ class Kernel:
         fix = isl.Set(f"[{', '.join(self.host_ids)}] -> {{ [{dims}] : {eqs} }}")
         return self.prefix.intersect_domain(self.domain).intersect_range(
             isl.UnionSet.from_set(fix)).domain()
+
+    # A member whose grid g(p, h) may pass CUDA's limit L on its axis (max g > L over
+    # launch_context: parameters in their C types, writes in bounds) gets more blocks
+    # than a launch can have; its blocks loop, b = blockIdx, blockIdx + gridDim, ... < g.
+    def looped(self, scop: Scop) -> frozenset[str]:
+        """The axes whose blocks the kernel loops over, the launch's grid capped at
+        ``GRID_LIMITS`` there (``codegen``)."""
+        context = self.host_context(launch_context(scop))
+        axes = set()
+        for m in self.mapped:
+            most = m.grid.intersect_params(context.align_params(m.grid.get_space())).max_val()
+            if not most.is_int() or most.to_python() > GRID_LIMITS[m.axis]:
+                axes.add(m.axis)
+        return frozenset(axes)
 
     def host_context(self, context: isl.Set) -> isl.Set:
         """Parameter values (params and h) at which the kernel is launched."""
