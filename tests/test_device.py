@@ -11,7 +11,8 @@ from polycu.runtime import device
 H200 = device.DeviceInfo(name="NVIDIA H200", compute_capability="9.0", multiprocessors=132,
                          l2_bytes=62914560, memory_bytes=150_000_000_000,
                          copy_bandwidth=4.25e12, fp64_peak=33.0e12, fp32_peak=64.0e12,
-                         measured="2026-11-22T10:00:00")
+                         measured="2026-11-22T10:00:00", pageable_h2d=9.8e9,
+                         pageable_d2h=11.5e9, pinned_h2d=54.1e9, pinned_d2h=55.2e9)
 
 
 def test_cache_round_trip_keeps_other_devices(tmp_path):
@@ -48,6 +49,16 @@ def test_ceilings_and_format():
     text = device.format_info(H200)
     assert "NVIDIA H200 (compute capability 9.0)" in text
     assert "4.25 TB/s" in text and "33.0 TFLOP/s" in text and "60 MiB" in text
+    assert "host to device:      9.8 GB/s pageable, 54.1 GB/s pinned" in text
+    assert "device to host:      11.5 GB/s pageable, 55.2 GB/s pinned" in text
+
+
+def test_a_record_without_transfer_rates_is_measured_again(tmp_path):
+    """Records cached before the host transfers were measured lack them."""
+    path = tmp_path / "devices.json"
+    old = {k: v for k, v in H200.__dict__.items() if "_h2d" not in k and "_d2h" not in k}
+    path.write_text(json.dumps({"NVIDIA H200": old}))
+    assert device.cached("NVIDIA H200", path) is None
 
 
 def test_without_pycuda_the_error_is_a_diagnostic(monkeypatch):

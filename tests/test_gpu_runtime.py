@@ -150,6 +150,8 @@ def test_device_measurement_is_cached(tmp_path, monkeypatch):
     info = device.device_info()
     print(device.format_info(info))
     assert info.copy_bandwidth > 1e11 and info.fp64_peak > 1e11 and info.fp32_peak > 1e11
+    # PCIe or NVLink-C2C: page-locked copies are faster than pageable ones
+    assert 1e9 < info.pageable_h2d < info.pinned_h2d and 1e9 < info.pageable_d2h < info.pinned_d2h
     assert device.cached(info.name) == info
     assert device.device_info() == info  # served from the cache
 
@@ -191,3 +193,15 @@ def test_a_grid_past_65535_blocks_along_y(tmp_path):
     assert "gridDim.y" in found.description["kernels"][0]["source"]
     checked = check_target(found, seed=13)
     assert checked.report.ok, checked.report.format()
+
+
+@pytest.mark.parametrize("name, params", [
+    ("atax", {"m": 190, "n": 210}), ("bicg", {"m": 190, "n": 210}), ("mvt", {"n": 200}),
+    ("gesummv", {"n": 130}), ("gemver", {"n": 200}), ("gemm", {"ni": 100, "nj": 110, "nk": 120}),
+])
+def test_library_recipes_run(name, params):
+    """cuBLAS through CuPy for the gemm-class and matrix-vector kernels (bench/library.py)."""
+    pytest.importorskip("cupy")
+    from polycu.bench.library import library_seconds
+    seconds = library_seconds(name, params, repeat=3)
+    assert seconds is not None and 0 < seconds < 0.1

@@ -179,7 +179,8 @@ class HostBenchSetup(bench_run.BenchSetup):
             scop = polycu.load(path, includes=[UTILITIES],
                                defines=[f"{self.dataset}_DATASET"])[0]
             HostProgram.scops[scop.name] = scop
-        device = DeviceInfo("host", "0.0", 1, 1 << 20, 1 << 30, 1e12, 1e13, 2e13, "now")
+        device = DeviceInfo("host", "0.0", 1, 1 << 20, 1 << 30, 1e12, 1e13, 2e13, "now",
+                            1e10, 1e10, 5e10, 5e10)
         return bench_run.Bencher(self, Options(**self.values), device)
 
 

@@ -12,7 +12,11 @@ prints is relative to ceilings measured here:
   than L2, counting bytes read plus bytes written (the STREAM "copy" convention);
 * FMA peak: chains of dependent ``fma`` on independent accumulators, enough warps
   to hide the latency on every multiprocessor, 2 flops per FMA.  This is the
-  CUDA-core peak; tensor-core DGEMM (cuBLAS) goes beyond it.
+  CUDA-core peak; tensor-core DGEMM (cuBLAS) goes beyond it;
+* host transfers: 64 MiB copied each way from ordinary (pageable) host memory and
+  from page-locked memory, wall time around the synchronous copy.  A program's
+  compulsory transfers cost at least their bytes over these rates (issue 14's
+  bound for the programs whose time is mostly transfers).
 
 The best of several timed runs is kept: a ceiling is what the device can do.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import json
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -85,6 +90,10 @@ class DeviceInfo:
     fp64_peak: float       # flop/s
     fp32_peak: float       # flop/s
     measured: str          # ISO date and time of the measurement
+    pageable_h2d: float    # bytes/s, host to device from pageable memory
+    pageable_d2h: float
+    pinned_h2d: float      # bytes/s, from and to page-locked memory
+    pinned_d2h: float
 
     @property
     def ceilings(self) -> Ceilings:
@@ -196,12 +205,39 @@ def measure(repeat: int = 10) -> DeviceInfo:
         peaks[name] = 2 * fmas / seconds
     out.free()
 
+    rates = _transfer_rates(drv, np, repeat)
     major, minor = dev.compute_capability()
     return DeviceInfo(
         name=dev.name(), compute_capability=f"{major}.{minor}", multiprocessors=sms,
         l2_bytes=l2, memory_bytes=dev.total_memory(), copy_bandwidth=2 * n * 16 / copy_time,
         fp64_peak=peaks["double"], fp32_peak=peaks["float"],
-        measured=datetime.datetime.now().isoformat(timespec="seconds"))
+        measured=datetime.datetime.now().isoformat(timespec="seconds"), **rates)
+
+
+#: Bytes of each host transfer measured: as large as PolyBench's LARGE matrices.
+TRANSFER_BYTES = 64 << 20
+
+
+def _transfer_rates(drv: Any, np: Any, repeat: int) -> dict[str, float]:
+    """Best bytes/s of a ``TRANSFER_BYTES`` copy each way, from pageable and from
+    page-locked host memory (wall time: a pageable copy is staged by the host)."""
+    n = TRANSFER_BYTES // 8
+    device_buffer = drv.mem_alloc(TRANSFER_BYTES)
+    rates = {}
+    for kind, host in (("pageable", np.ones(n)), ("pinned", drv.pagelocked_empty(n, np.float64))):
+        host[:] = 1.0                       # touch every page before timing
+        for direction, copy in (("h2d", lambda h=host: drv.memcpy_htod(device_buffer, h)),
+                                ("d2h", lambda h=host: drv.memcpy_dtoh(h, device_buffer))):
+            copy()
+            best = float("inf")
+            for _ in range(repeat):
+                start = time.perf_counter()
+                copy()
+                drv.Context.synchronize()
+                best = min(best, time.perf_counter() - start)
+            rates[f"{kind}_{direction}"] = TRANSFER_BYTES / best
+    device_buffer.free()
+    return rates
 
 
 def device_info(refresh: bool = False, path: Path | None = None) -> DeviceInfo:
@@ -225,5 +261,9 @@ def format_info(info: DeviceInfo) -> str:
         f"copy bandwidth:      {info.copy_bandwidth / 1e12:.2f} TB/s (read + write)",
         f"FP64 FMA peak:       {info.fp64_peak / 1e12:.1f} TFLOP/s",
         f"FP32 FMA peak:       {info.fp32_peak / 1e12:.1f} TFLOP/s",
+        f"host to device:      {info.pageable_h2d / 1e9:.1f} GB/s pageable, "
+        f"{info.pinned_h2d / 1e9:.1f} GB/s pinned",
+        f"device to host:      {info.pageable_d2h / 1e9:.1f} GB/s pageable, "
+        f"{info.pinned_d2h / 1e9:.1f} GB/s pinned",
         f"measured:            {info.measured}",
     ])
