@@ -13,7 +13,7 @@
 #   read-only  + the read-only path for arrays a kernel only reads
 #   texture    textures over linear memory for those arrays
 #   texture-2d textures over 2-D CUDA arrays
-#   surface    surfaces (CUDA arrays copied around each launch)
+#   surface    surfaces (CUDA arrays copied in and back where a kernel changed them)
 #   constant   __constant__ for warp-uniform arrays, up to 64 KB
 #   on-chip    registers and shared tiles, plain global memory for the rest
 #   texture+on-chip, constant+on-chip

@@ -11,11 +11,12 @@ import pytest
 
 import polycu
 from polycu.diagnostics import PolycuError, Reporter
-from polycu.driver import compile_file, placement_of
+from polycu.driver import compile_file, compile_scops, placement_of
 from polycu.memory import (CONSTANT, GLOBAL, READ_ONLY, SURFACE, TEXTURE, TEXTURE_2D)
 from polycu.memory import kinds
 from polycu.memory.calibration import BANDWIDTH, COLUMNS, bandwidth
 from polycu.options import Options
+from polycu.runtime.emulate import emulate_scop, scop_translation_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -260,3 +261,59 @@ def test_surface_cells_take_every_c_assignment_with_c_conversions(tmp_path, emul
     _, placement = _placed(source, "0:*=surface", tmp_path=tmp_path)
     assert set(_kinds(placement)[0].values()) == {SURFACE}
     emulated_with(source, ["0:*=surface"], [{"n": 40}, {"n": 13}])
+
+
+# -- copies only where a value changed (codegen/objects.py) ----------------------------
+
+STEPS = ROOT / "tests" / "data" / "memory_paths" / "steps.c"
+STEPS_KINDS = ["0:A=texture-2d", "0:w=constant", "1:A=surface", "1:w=constant"]
+MARK = 'fprintf(stderr, "polycu-copy %s\\n", '
+
+
+def _counted(cuda: str) -> str:
+    """The generated code printing a line for each copy between a buffer and a CUDA
+    array or constant memory."""
+    for call in ("cudaMemcpyToSymbol", "cudaMemcpy2DToArray", "cudaMemcpy2DFromArray"):
+        cuda = cuda.replace(f"POLYCU_CHECK({call}(", f'{MARK}"{call}"); POLYCU_CHECK({call}(')
+    return cuda
+
+
+def _steps(kinds: list[str]) -> tuple[polycu.Scop, str, str]:
+    options = Options(run_on="gpu", schedule="identity", memory=kinds)
+    (scop,) = polycu.load(str(STEPS))
+    description = compile_scops(str(STEPS), [scop], options).description["scops"][0]
+    return scop, scop_translation_unit(description), description["host_function"]
+
+
+@pytest.mark.parametrize("kinds, copies", [
+    # w once; A's CUDA array before each step's first kernel (the second wrote it
+    # through its surface: the first reads it as it is); A's buffer once, at the end
+    (STEPS_KINDS, {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 1,
+                   "cudaMemcpy2DFromArray": 1}),
+    # the second kernel writes A's buffer: the CUDA array is refilled every step
+    (STEPS_KINDS[:2] + ["1:w=constant"], {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 5,
+                                          "cudaMemcpy2DFromArray": 0}),
+])
+def test_objects_are_copied_only_when_their_array_changed(kinds, copies):
+    """Five steps of two kernels: before, every launch copied what it read through
+    an object, and every surface launch copied back (15 and 10 copies of A)."""
+    scop, cuda, host = _steps(kinds)
+    report = emulate_scop(scop, _counted(cuda), host, seed=3, nvcc=False)
+    assert report.ok, report.format()
+    assert {call: report.output.count(f"polycu-copy {call}") for call in copies} == copies
+
+
+def test_a_launch_that_writes_the_buffer_makes_the_cuda_array_old():
+    """Without the flag the second kernel raises, the first reads A's values of the
+    first step in every step: the emulation differs from gcc."""
+    scop, cuda, host = _steps(STEPS_KINDS[:2] + ["1:w=constant"])
+    assert cuda.count("polycu_old_carr_A = 1;") == 1
+    assert not emulate_scop(scop, cuda.replace("polycu_old_carr_A = 1;", ""), host, seed=3,
+                            nvcc=False).ok
+
+
+def test_the_last_surface_write_is_copied_back():
+    scop, cuda, host = _steps(STEPS_KINDS)
+    ending = cuda.index("if (polycu_old_buf_A) {", cuda.index("polycu_old_buf_A = 1;"))
+    assert not emulate_scop(scop, cuda[:ending] + cuda[ending:].replace(
+        "if (polycu_old_buf_A) {", "if (0) {", 1), host, seed=3, nvcc=False).ok

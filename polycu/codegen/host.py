@@ -207,7 +207,9 @@ def launched(program: GpuProgram, kernel: Kernel, arrays: dict[str, Layout],
                      for a in kernel_args(program, kernel, arrays, _memory(placement, kernel))],
             **dict(reversed(_shape(program, kernel, placement).items())),
             "barriers": kernel.name in barriers,
-            "objects": list(objects.uses(placement, kernel.name)) if placement else []}
+            "objects": list(objects.uses(placement, kernel.name)) if placement else [],
+            "buffers": objects.buffer_use(placement, kernel.name) if placement else
+            objects.NO_BUFFERS}
 
 
 def has_device_buffer(array: Mapping[str, Any]) -> bool:
@@ -300,6 +302,7 @@ def print_host_function(host: Mapping[str, Any]) -> str:
     lines += [INDENT + line for line in objects.host_setup(found, device)]
     lines += _print_tree(host["host"], {k["name"]: k for k in host["kernels"]},
                          device, itype, 1, {o["name"]: o for o in found})
+    lines += [INDENT + line for line in objects.after_launches(found, device)]
     lines += [f"{INDENT}POLYCU_CHECK(cudaMemcpy({a['name']}, {a['device']}, {a['device']}_bytes, "
               "cudaMemcpyDeviceToHost));" for a in moves if a["copy_out"]]
     lines += [INDENT + line for line in objects.host_teardown(found)]
@@ -370,8 +373,7 @@ def _launch(node: Mapping[str, Any], kernel: Mapping[str, Any], device: Mapping[
     values = [roles.get(a["role"], str)(a["name"]) for a in kernel["args"]]
     launch = "POLYCU_LAUNCH" if kernel["barriers"] else "POLYCU_LAUNCH_NOSYNC"
     name = kernel["name"]
-    used = kernel.get("objects", [])
-    return lines + [INDENT + line for line in objects.before_launch(found, used, device)] + [
+    return lines + [INDENT + line for line in objects.before_launch(found, kernel, device)] + [
         f"{INDENT}{launch}({name}, polycu_grid, polycu_block, {', '.join(values)});",
         f"{INDENT}POLYCU_CHECK_LAUNCH({name});",
-        *(INDENT + line for line in objects.after_launch(found, used, device)), "}"]
+        *(INDENT + line for line in objects.after_launch(found, kernel)), "}"]

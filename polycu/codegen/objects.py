@@ -11,10 +11,23 @@ Out: what each needs, as data (``objects``: one ``DeviceObject`` per array and k
 
 A texture over linear memory views the array's device buffer and needs no copy.
 A 2-D texture or a surface views a CUDA array of ``height`` rows (every dimension
-but the last) of ``width`` elements, copied from the buffer before each launch
-that reads it (kernels before may have written the buffer) and, for a surface,
-back after the launch.  Constant memory is copied before each launch.  A double
-travels as an ``int2`` texel: its low word in x, its high word in y.
+but the last) of ``width`` elements; constant memory holds a copy of the buffer.  A
+double travels as an ``int2`` texel: its low word in x, its high word in y.
+
+Copies only where a value has changed.  An array with objects has up to three
+copies on the device: its buffer B, its CUDA array C (shared by its 2-D texture and
+its surface) and its constant copy K.  The host keeps, per array, which copies are
+older than the newest (``polycu_old_carr_A``: C older than B; ``polycu_old_buf_A``:
+B older than C, after a surface wrote C; ``polycu_old_const_A``: K older than B):
+- before a launch, B is brought up to date (copied back from C) if the launch reads
+  or writes B, or copies B into K; then C is filled from B, and K copied from B,
+  where the launch reads them and they are old;
+- after it, a write of B makes C and K old, a write through a surface makes B and K
+  old;
+- after the last launch, B is brought up to date for the copy-out.
+At the start C and K are old, B is not (the copy-in filled it).  C and B are never
+both old: a launch that writes one brought it up to date first.  Which launch reads
+or writes which copy is each kernel's ``buffers`` entry (``buffer_use``).
 """
 from __future__ import annotations
 
@@ -84,6 +97,24 @@ def uses(placement: Placement, kernel: str) -> tuple[str, ...]:
     scop = placement.program.scop
     return tuple(object_name(scop, c.array, c.kind) for c in placement.kernel(kernel).choices
                  if c.kind in OBJECT_KINDS)
+
+
+#: A launch that touches no array with objects (a kernel entry without ``buffers``:
+#: the one-block program's, which uses no objects).
+NO_BUFFERS: dict[str, list[str]] = {"reads": [], "writes": [], "surfaces": []}
+
+
+def buffer_use(placement: Placement, kernel: str) -> dict[str, list[str]]:
+    """For the arrays that have objects: those whose buffers a launch of ``kernel``
+    reads (``reads``, written ones included) or writes directly (``writes``), and
+    those it writes through a surface (``surfaces``)."""
+    owners = {o.array for o in objects(placement)}
+    found = next(k for k in placement.program.kernels if k.name == kernel)
+    kinds = {c.array: c.kind for c in placement.kernel(kernel).choices}
+    touched = sorted((found.reads | found.writes) & owners - found.private)
+    direct = [a for a in touched if kinds.get(a) not in (CONSTANT, TEXTURE_2D, SURFACE)]
+    return {"reads": direct, "writes": [a for a in direct if a in found.writes],
+            "surfaces": [a for a in touched if kinds.get(a) == SURFACE and a in found.writes]}
 
 
 def described(placement: Placement) -> list[dict[str, Any]]:
@@ -274,33 +305,77 @@ def host_setup(found: Sequence[Mapping[str, Any]], device: Mapping[str, str]) ->
         elif o["kind"] == SURFACE:
             lines.append(f"const cudaSurfaceObject_t {o['name']} = "
                          f"polycu_array_surface({o['cuda_array']});")
+    for array in dict.fromkeys(o["array"] for o in found if o["cuda_array"] is not None):
+        lines.append(f"int {_old('carr', array)} = 1, {_old('buf', array)} = 0;")
+    for o in found:
+        if o["kind"] == CONSTANT:
+            lines.append(f"int {_old('const', o['array'])} = 1;")
     return lines
 
 
-def before_launch(found: Mapping[str, Mapping[str, Any]], used: Sequence[str],
+def _old(copy: str, array: str) -> str:
+    """The host flag saying that ``array``'s ``copy`` (carr, buf, const) is old."""
+    return f"polycu_old_{copy}_{array}"
+
+
+def _copy_back(o: Mapping[str, Any], device: Mapping[str, str]) -> str:
+    return (f"POLYCU_CHECK(cudaMemcpy2DFromArray({device[o['array']]}, {_row_bytes(o)}, "
+            f"{o['cuda_array']}, 0, 0, {_row_bytes(o)}, {o['height']}, "
+            "cudaMemcpyDeviceToDevice));")
+
+
+def _if_old(copy: str, array: str, action: str) -> str:
+    flag = _old(copy, array)
+    return f"if ({flag}) {{ {action} {flag} = 0; }}"
+
+
+def before_launch(found: Mapping[str, Mapping[str, Any]], kernel: Mapping[str, Any],
                   device: Mapping[str, str]) -> list[str]:
-    """Copies into the CUDA arrays and constant memory a launch reads."""
-    lines = []
-    for name in used:
-        o = found[name]
+    """The copies a launch of ``kernel`` needs first (the module's docstring): buffers
+    brought up to date, then the old CUDA arrays and constant copies it reads."""
+    used = [found[name] for name in kernel.get("objects", [])]
+    arrays = {o["array"]: o for o in found.values() if o["cuda_array"] is not None}
+    buffers = kernel.get("buffers", NO_BUFFERS)
+    need = [*buffers["reads"], *(o["array"] for o in used if o["kind"] == CONSTANT)]
+    lines = [_if_old("buf", a, _copy_back(arrays[a], device)) for a in dict.fromkeys(need)
+             if a in arrays]
+    for o in used:
         buffer = device[o["array"]]
         if o["kind"] == CONSTANT:
-            lines.append(f"POLYCU_CHECK(cudaMemcpyToSymbol({name}, {buffer}, {buffer}_bytes, "
-                         "0, cudaMemcpyDeviceToDevice));")
+            lines.append(_if_old("const", o["array"], (
+                f"POLYCU_CHECK(cudaMemcpyToSymbol({o['name']}, {buffer}, {buffer}_bytes, 0, "
+                "cudaMemcpyDeviceToDevice));")))
         elif o["cuda_array"] is not None:
-            lines.append(f"POLYCU_CHECK(cudaMemcpy2DToArray({o['cuda_array']}, 0, 0, {buffer}, "
-                         f"{_row_bytes(o)}, {_row_bytes(o)}, {o['height']}, "
-                         "cudaMemcpyDeviceToDevice));")
+            lines.append(_if_old("carr", o["array"], (
+                f"POLYCU_CHECK(cudaMemcpy2DToArray({o['cuda_array']}, 0, 0, {buffer}, "
+                f"{_row_bytes(o)}, {_row_bytes(o)}, {o['height']}, "
+                "cudaMemcpyDeviceToDevice));")))
     return lines
 
 
-def after_launch(found: Mapping[str, Mapping[str, Any]], used: Sequence[str],
-                 device: Mapping[str, str]) -> list[str]:
-    """Copies of the surfaces a launch wrote back to their buffers."""
-    return [f"POLYCU_CHECK(cudaMemcpy2DFromArray({device[found[n]['array']]}, "
-            f"{_row_bytes(found[n])}, {found[n]['cuda_array']}, 0, 0, {_row_bytes(found[n])}, "
-            f"{found[n]['height']}, cudaMemcpyDeviceToDevice));"
-            for n in used if found[n]["kind"] == SURFACE]
+def after_launch(found: Mapping[str, Mapping[str, Any]], kernel: Mapping[str, Any]
+                 ) -> list[str]:
+    """What a launch of ``kernel`` made old: the CUDA array and constant copy of a
+    buffer it wrote, the buffer and constant copy of an array it wrote through a
+    surface."""
+    two_d = {o["array"] for o in found.values() if o["cuda_array"] is not None}
+    constant = {o["array"] for o in found.values() if o["kind"] == CONSTANT}
+    lines = []
+    buffers = kernel.get("buffers", NO_BUFFERS)
+    for copy, arrays in (("carr", buffers["writes"]), ("buf", buffers["surfaces"])):
+        for a in arrays:
+            flags = [_old(copy, a)] if a in two_d else []
+            flags += [_old("const", a)] if a in constant else []
+            if flags:
+                lines.append(" = ".join(flags) + " = 1;")
+    return lines
+
+
+def after_launches(found: Sequence[Mapping[str, Any]], device: Mapping[str, str]) -> list[str]:
+    """After the last launch: each buffer a surface left old brought up to date."""
+    arrays = {o["array"]: o for o in found if o["cuda_array"] is not None}
+    surfaces = {o["array"] for o in found if o["kind"] == SURFACE}
+    return [_if_old("buf", a, _copy_back(o, device)) for a, o in arrays.items() if a in surfaces]
 
 
 def host_teardown(found: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -10,12 +10,14 @@ tile serves it), the kinds are:
 * ``texture``: a texture object over ``A``'s linear memory (``tex1Dfetch``; double
   fetched as ``int2``), when ``K`` never writes ``A``;
 * ``texture-2d``: a texture object over a 2-D CUDA array (rows: every dimension
-  but the last), copied from ``A`` before each launch;
-* ``surface``: a surface object over such an array, copied in before and out after
-  each launch, when no value written in a launch of ``K`` is read in the same
-  launch (the texture path does not see the launch's own writes);
-* ``constant``: ``__constant__`` memory, copied before each launch, when ``K``
-  never writes ``A``, every read of it is warp-uniform and it fits the 64 KB.
+  but the last), copied from ``A`` before a launch when a kernel wrote ``A`` since
+  the last copy (``codegen/objects.py``);
+* ``surface``: a surface object over such an array, copied in before a launch and
+  back before ``A``'s buffer is next used, when no value written in a launch of
+  ``K`` is read in the same launch (the texture path does not see the launch's own
+  writes);
+* ``constant``: ``__constant__`` memory, copied as a 2-D texture's array is, when
+  ``K`` never writes ``A``, every read of it is warp-uniform and it fits the 64 KB.
 
 The model estimates, per kind, the time of ``K``'s accesses to ``A``: for each
 access, its instances times the element size over the calibrated bandwidth of the
@@ -330,6 +332,9 @@ def analyse(program: GpuProgram, kernel: Kernel, array: Array, used: int = 0) ->
     launches = 1.0
     if kernel.host_ids:
         launches = max(1.0, box_size(kernel.launches.intersect_params(params)))
+    # the host copies into a CUDA array or constant memory only after a kernel wrote
+    # the buffer (codegen/objects.py): once in all where no kernel writes the array
+    fills = launches if any(array.name in k.writes for k in program.kernels) else 1.0
     estimates = []
     for kind in PATHS:
         why = _illegal(scop, kernel, array, kind, used, shape)
@@ -343,8 +348,8 @@ def analyse(program: GpuProgram, kernel: Kernel, array: Array, used: int = 0) ->
                 seconds = float("inf")
                 break
             seconds += instances * size / (gbps * 1e9)
-        copies = {TEXTURE_2D: 1, SURFACE: 2, CONSTANT: 1}.get(kind, 0)
-        seconds += launches * copies * (nbytes / (COPY_BANDWIDTH * 1e9) + COPY_CALL)
+        copies = {TEXTURE_2D: fills, SURFACE: 2 * launches, CONSTANT: fills}.get(kind, 0.0)
+        seconds += copies * (nbytes / (COPY_BANDWIDTH * 1e9) + COPY_CALL)
         estimates.append(Estimate(kind, seconds))
     return Analysis(tuple(estimates), tuple(p for _, p in counted), nbytes)
 

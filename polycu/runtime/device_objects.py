@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..codegen.objects import NO_BUFFERS
 from ..diagnostics import error
 from .replay import numpy_type
 
@@ -49,6 +50,7 @@ class DeviceObjects:
         self.symbols: dict[str, tuple[int, int]] = {}
         self.textures: list[Any] = []
         self.surfaces: list[Any] = []
+        self.reset()
         if not found:
             return
         from cuda.bindings import driver as cu
@@ -129,23 +131,58 @@ class DeviceObjects:
         copy.width_in_bytes, copy.height = row, o["height"]
         copy(stream)
 
-    def before(self, used: Sequence[str], stream: Any) -> None:
-        """Fill the CUDA arrays and constant memory a launch reads from the buffers."""
-        for name in used:
-            o = self.found[name]
-            if o["kind"] == "constant":
-                symbol, size = self.symbols[name]
-                nbytes = o["width"] * _element_bytes(o)
-                self.drv.memcpy_dtod_async(symbol, self.buffers[o["array"]], min(size, nbytes),
-                                           stream)
-            elif o["cuda_array"] is not None:
-                self._copy_2d(o, True, stream)
+    # The state of the copies and the copies made from it: codegen/objects.py's
+    # docstring, which the generated host function follows too.
+    def reset(self) -> None:
+        """At the start of a run: the buffers are filled, the other copies are old."""
+        self.old_carr = {o["array"] for o in self.found.values() if o["cuda_array"]}
+        self.old_const = {o["array"] for o in self.found.values() if o["kind"] == "constant"}
+        self.old_buf: set[str] = set()
 
-    def after(self, used: Sequence[str], stream: Any) -> None:
-        """Copy the surfaces a launch wrote back to their buffers."""
-        for name in used:
-            if self.found[name]["kind"] == "surface":
-                self._copy_2d(self.found[name], False, stream)
+    def _two_d(self, array: str) -> Mapping[str, Any]:
+        return next(o for o in self.found.values()
+                    if o["array"] == array and o["cuda_array"] is not None)
+
+    def _bring_buffer(self, array: str, stream: Any) -> None:
+        if array in self.old_buf:
+            self._copy_2d(self._two_d(array), False, stream)
+            self.old_buf.discard(array)
+
+    def before(self, kernel: Mapping[str, Any], stream: Any) -> None:
+        """The copies a launch of ``kernel`` needs first: buffers brought up to date,
+        then the old CUDA arrays and constant copies it reads."""
+        used = [self.found[name] for name in kernel.get("objects", [])]
+        for array in kernel.get("buffers", NO_BUFFERS)["reads"]:
+            self._bring_buffer(array, stream)
+        for o in used:
+            if o["kind"] == "constant":
+                self._bring_buffer(o["array"], stream)
+                if o["array"] in self.old_const:
+                    symbol, size = self.symbols[o["name"]]
+                    nbytes = o["width"] * _element_bytes(o)
+                    self.drv.memcpy_dtod_async(symbol, self.buffers[o["array"]],
+                                               min(size, nbytes), stream)
+                    self.old_const.discard(o["array"])
+            elif o["cuda_array"] is not None and o["array"] in self.old_carr:
+                self._copy_2d(o, True, stream)
+                self.old_carr.discard(o["array"])
+
+    def after(self, kernel: Mapping[str, Any]) -> None:
+        """What a launch of ``kernel`` made old."""
+        two_d = {o["array"] for o in self.found.values() if o["cuda_array"] is not None}
+        constant = {o["array"] for o in self.found.values() if o["kind"] == "constant"}
+        buffers = kernel.get("buffers", NO_BUFFERS)
+        for array in buffers["writes"]:
+            self.old_carr |= {array} & two_d
+            self.old_const |= {array} & constant
+        for array in buffers["surfaces"]:
+            self.old_buf |= {array} & two_d
+            self.old_const |= {array} & constant
+
+    def finish(self, stream: Any) -> None:
+        """After the last launch: every buffer brought up to date."""
+        for array in sorted(self.old_buf):
+            self._bring_buffer(array, stream)
 
     def free(self) -> None:
         for handle in self.textures:

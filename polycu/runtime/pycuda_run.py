@@ -147,17 +147,21 @@ class DeviceProgram:
                 raise error(f"launch of {item.kernel} passes {len(item.args)} arguments, "
                             f"the kernel takes {len(specs)}")
             values = [self._argument(s, n, item, allocations) for s, n in zip(specs, item.args)]
-            used = self.kernels[item.kernel].get("objects", [])
-            allocations.objects.before(used, self.stream)
+            kernel = self.kernels[item.kernel]
+            allocations.objects.before(kernel, self.stream)
             self.functions[item.kernel].prepared_async_call(
                 item.grid, item.block, self.stream, *values)
-            allocations.objects.after(used, self.stream)
+            allocations.objects.after(kernel)
         return launch
 
-    def execute(self, allocations: Mapping[str, Any]) -> int:
+    def execute(self, allocations: "_Allocations") -> int:
         """Replay the host control tree once on the stream; returns the launch count."""
-        return replay(self.description["host"], self.params, self.launcher(allocations),
-                      index_type(self.description))
+        assert allocations.objects is not None
+        allocations.objects.reset()
+        launches = replay(self.description["host"], self.params, self.launcher(allocations),
+                          index_type(self.description))
+        allocations.objects.finish(self.stream)
+        return launches
 
     def run(self) -> dict[str, np.ndarray]:
         """What the generated host function does: copy in, launch, copy out.
