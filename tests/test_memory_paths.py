@@ -16,7 +16,9 @@ from polycu.memory import (CONSTANT, GLOBAL, READ_ONLY, SURFACE, TEXTURE, TEXTUR
 from polycu.memory import kinds
 from polycu.memory.calibration import BANDWIDTH, COLUMNS, bandwidth
 from polycu.options import Options
+from polycu.runtime.device_objects import DeviceObjects
 from polycu.runtime.emulate import emulate_scop, scop_translation_unit
+from polycu.runtime.replay import Launch, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -317,3 +319,41 @@ def test_the_last_surface_write_is_copied_back():
     ending = cuda.index("if (polycu_old_buf_A) {", cuda.index("polycu_old_buf_A = 1;"))
     assert not emulate_scop(scop, cuda[:ending] + cuda[ending:].replace(
         "if (polycu_old_buf_A) {", "if (0) {", 1), host, seed=3, nvcc=False).ok
+
+
+@pytest.mark.parametrize("kinds, copies", [
+    (STEPS_KINDS, {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 1,
+                   "cudaMemcpy2DFromArray": 1}),
+    (STEPS_KINDS[:2] + ["1:w=constant"], {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 5,
+                                          "cudaMemcpy2DFromArray": 0}),
+])
+def test_pycuda_replay_copies_like_the_host_function(kinds, copies):
+    """PyCUDA's runtime (runtime/device_objects.py) follows the same flags, from the
+    description's ``buffers``: its copies recorded instead of made (no GPU here)."""
+    options = Options(run_on="gpu", schedule="identity", memory=kinds)
+    (scop,) = polycu.load(str(STEPS))
+    description = compile_scops(str(STEPS), [scop], options).description["scops"][0]
+    made: list[str] = []
+
+    class Driver:
+        @staticmethod
+        def memcpy_dtod_async(*args: object) -> None:
+            made.append("cudaMemcpyToSymbol")
+
+    found = description["objects"]
+    objects = DeviceObjects(Driver, None, [], {})
+    objects.found = {o["name"]: o for o in found}
+    objects.symbols = {o["name"]: (0, 1 << 20) for o in found if o["kind"] == CONSTANT}
+    objects.buffers = {o["array"]: 0 for o in found}
+    objects._copy_2d = lambda o, to_array, stream: made.append(   # type: ignore[method-assign]
+        "cudaMemcpy2DToArray" if to_array else "cudaMemcpy2DFromArray")
+    kernels = {k["name"]: k for k in description["kernels"]}
+
+    def launch(item: Launch) -> None:
+        objects.before(kernels[item.kernel], None)
+        objects.after(kernels[item.kernel])
+
+    objects.reset()
+    assert replay(description["host"], {}, launch) == 10
+    objects.finish(None)
+    assert {call: made.count(call) for call in copies} == copies
