@@ -287,15 +287,19 @@ def _steps(kinds: list[str]) -> tuple[polycu.Scop, str, str]:
     return scop, scop_translation_unit(description), description["host_function"]
 
 
-@pytest.mark.parametrize("kinds, copies", [
-    # w once; A's CUDA array before each step's first kernel (the second wrote it
-    # through its surface: the first reads it as it is); A's buffer once, at the end
+# The kinds forced on steps.c and the copies its five steps make.
+STEPS_COPIES = [
+    # w once; A's CUDA array once (the second kernel writes it through its surface,
+    # the first reads it as it is); A's buffer once, at the end
     (STEPS_KINDS, {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 1,
                    "cudaMemcpy2DFromArray": 1}),
     # the second kernel writes A's buffer: the CUDA array is refilled every step
     (STEPS_KINDS[:2] + ["1:w=constant"], {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 5,
                                           "cudaMemcpy2DFromArray": 0}),
-])
+]
+
+
+@pytest.mark.parametrize("kinds, copies", STEPS_COPIES)
 def test_objects_are_copied_only_when_their_array_changed(kinds, copies):
     """Five steps of two kernels: before, every launch copied what it read through
     an object, and every surface launch copied back (15 and 10 copies of A)."""
@@ -321,12 +325,7 @@ def test_the_last_surface_write_is_copied_back():
         "if (polycu_old_buf_A) {", "if (0) {", 1), host, seed=3, nvcc=False).ok
 
 
-@pytest.mark.parametrize("kinds, copies", [
-    (STEPS_KINDS, {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 1,
-                   "cudaMemcpy2DFromArray": 1}),
-    (STEPS_KINDS[:2] + ["1:w=constant"], {"cudaMemcpyToSymbol": 1, "cudaMemcpy2DToArray": 5,
-                                          "cudaMemcpy2DFromArray": 0}),
-])
+@pytest.mark.parametrize("kinds, copies", STEPS_COPIES)
 def test_pycuda_replay_copies_like_the_host_function(kinds, copies):
     """PyCUDA's runtime (runtime/device_objects.py) follows the same flags, from the
     description's ``buffers``: its copies recorded instead of made (no GPU here)."""

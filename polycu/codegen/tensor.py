@@ -219,9 +219,10 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         return (f"{v['sy']}[{v['buf']} * {STRIP * col} + ({v['kk']} + {k}) * {col} + "
                 f"{v['wj']} + 8 * {v['n']} + {j}]")
 
-    lines = [
+    tiles = [
         f"{I}POLYCU_SHARED(double, {v['sx']}, {stages * bm * row});   /* X: BM x STRIP */",
-        f"{I}POLYCU_SHARED(double, {v['sy']}, {stages * STRIP * col});   /* Y: STRIP x BN */",
+        f"{I}POLYCU_SHARED(double, {v['sy']}, {stages * STRIP * col});   /* Y: STRIP x BN */"]
+    lines = [
         f"{I}const int {v['tid']} = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
         "threadIdx.z);",
         f"{I}const int {v['lane']} = {v['tid']} % 32, {v['warp']} = {v['tid']} / 32, "
@@ -299,7 +300,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 5}{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
         f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
     ]
-    return lines[:2] + block_loops(program, kernel, lines[2:], names, itype, shared=True)
+    return tiles + block_loops(program, kernel, lines, names, itype, shared=True)
 
 
 def launch_bounds(found: Contraction) -> str:
