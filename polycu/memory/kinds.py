@@ -63,12 +63,9 @@ MAX_2D = (131072, 65536)
 #: H100 counts both) and seconds per call (like a launch).
 COPY_BANDWIDTH = 1500.0
 COPY_CALL = 4e-6
-#: Seconds a launch that reads constant memory costs more than one that reads the
-#: read-only path, however few its reads: fdtd-2d at LARGE ran 0.54-0.69 us a launch
-#: slower (500 launches, 10.19 -> 10.54 ms and 10.15 -> 10.42 ms in two device calls
-#: on an H100, session 12) with its one read per thread of ``_fict_[t]`` in constant
-#: memory, which the broadcast rates had estimated 1.4x faster once its copy was made
-#: once (docs/results/memory.md, run s12).
+#: Seconds more a launch reading constant memory costs, however few its reads:
+#: fdtd-2d's one read a thread of ``_fict_[t]`` there ran 0.54-0.69 us a launch slower
+#: on an H100 (docs/results/memory_paths.md, session 12).
 CONSTANT_LAUNCH = 0.6e-6
 #: How much faster than the default kind another must be estimated to be chosen.
 #: The calibration's best case for a texture, 1.07-1.18x for rows of doubles
