@@ -22,12 +22,13 @@ from .ast import Expr, grid_exprs
 from .cuda import INDENT, atom
 
 
-def launch_grid(program: GpuProgram, kernel: Kernel, grid: Sequence[Expr]) -> tuple[Expr, ...]:
-    """``grid`` (blocks along x, y, z) capped at CUDA's limit on each looped axis."""
+def launch_grid(program: GpuProgram, kernel: Kernel) -> tuple[Expr, ...]:
+    """The kernel's grid (blocks along x, y, z) capped at CUDA's limit on each looped
+    axis."""
     looped = kernel.looped(program.scop)
     return tuple(g if a not in looped else Expr.int_(min(g.value, GRID_LIMITS[a]))
                  if g.op == "int" else Expr("min", (g, Expr.int_(GRID_LIMITS[a])))
-                 for a, g in zip(AXES, grid))
+                 for a, g in zip(AXES, grid_exprs(program, kernel)))
 
 
 def block_loops(program: GpuProgram, kernel: Kernel, body: Sequence[str],

@@ -21,13 +21,13 @@ import islpy as isl
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Scop, storage_names, storages
 from ..frontend.ctype import parse_type, range_constraint
-from .ast import Block, Expr, For, If, Node, User, expr_of, grid_exprs, host_ast, to_expr
+from .ast import Block, Expr, For, If, Node, User, host_ast, to_expr
 from .cuda import INDENT, Layout, c_expr, index_type
 from .grid import launch_grid
 from .kernel import kernel_args
 from .single_block import block_kernel_entry, block_launch
 from .tree import tree_launch
-from .transfers import Transfer, device_prefix, paren, struct_fields, transfers
+from .transfers import Transfer, device_prefix, struct_fields, transfers
 from . import objects
 from ..memory import Placement
 
@@ -185,8 +185,7 @@ def _shape(program: GpuProgram, kernel: Kernel, placement: Placement | None
     """The launch's grid and block: the mapping's, or a tree reduction's own."""
     tree = placement.trees.get(kernel.name) if placement is not None else None
     if tree is None:
-        return {"grid": [both(g) for g in launch_grid(program, kernel,
-                                                       grid_exprs(program, kernel))],
+        return {"grid": [both(g) for g in launch_grid(program, kernel)],
                 "block": list(kernel.block_dims())}
     grid, block = tree_launch(program, kernel, tree)
     return {"grid": [both(g) for g in grid], "block": list(block)}

@@ -13,7 +13,8 @@ from __future__ import annotations
 from ..gpu.where import CpuScop
 from ..model import Scop, storages
 from .cuda import INDENT, Layout
-from .host import host_function_name, paren, signature
+from .host import host_function_name, signature
+from .transfers import paren
 
 
 def _shape_checks(scop: Scop, arrays: dict[str, Layout]) -> list[str]:
