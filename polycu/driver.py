@@ -67,6 +67,12 @@ SQUARE = {"tile": (64, 32), "block": (16, 16)}
 #: sum is expanded): one value of the outermost per block, whose default 32x32x32
 #: tiles run by 2x4x32 threads would ask for 16x8 lanes (more than MAX_LANES).
 SQUARE_3D = {"tile": (1, 64, 32), "block": (16, 16, 1)}
+#: ... and where it is not fed on chip with them: eight values of the outermost
+#: member a thread, 32x4 threads on the inner two.  The default 32x32x32 tiles give
+#: heat-3d's 118^3 points 64 blocks of 128 lanes a thread, half the SMs idle (LARGE
+#: on an H100: 6.94 ms against 31.7 ms; 1-2 outermost values a thread 8.4-8.8 ms;
+#: docs/results/memory.md, run s13).
+COLUMNS_3D = {"tile": (8, 4, 32), "block": (32, 4, 1)}
 #: Sizes of a 2-D kernel whose default register tile is refused because its lanes
 #: along the outer member run different iterations (trmm's k > i): one lane on that
 #: member, two on the inner one (trmm LARGE on an H100: 0.513 ms against 1.077 ms
@@ -284,9 +290,9 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     only registers and shared tiles, and kernels of three parallel members whose
     default register tile is too large, are mapped again with ``SQUARE``
     (``SQUARE_3D``) sizes and keep them where the statements then read only
-    registers and shared tiles; 2-D kernels whose lanes would run different
-    iterations are mapped again with ``ROWS`` and keep them where they then get a
-    register tile."""
+    registers and shared tiles (3-D kernels take ``COLUMNS_3D`` where not); 2-D
+    kernels whose lanes would run different iterations are mapped again with ``ROWS``
+    and keep them where they then get a register tile."""
     options = options or Options()
     reporter = reporter or Reporter()
     overrides = memory_overrides(options.memory)
@@ -308,13 +314,15 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
             remap[k.index] = SQUARE_3D if len(k.mapped) == 3 else SQUARE
         elif len(k.mapped) == 2 and uneven_lanes(program, k):
             remap[k.index] = ROWS
-    for _ in range(2):      # again without the kernels the new sizes do not help
+    for _ in range(3):      # again without the kernels the new sizes do not help
         if not remap:
             return placement
         other = _remapped(schedule, remap, options, overrides, program, constant_taken)
         if other is None:
             return placement
-        kept = {i: sizes for i, sizes in remap.items() if _pays(other, i, sizes)}
+        kept = {i: sizes if _pays(other, i, sizes) else COLUMNS_3D
+                for i, sizes in remap.items()
+                if sizes is SQUARE_3D or _pays(other, i, sizes)}
         if kept == remap:
             return other
         remap = kept
@@ -340,7 +348,10 @@ def clamped_blocks(program: GpuProgram, sizes: Sizes) -> list[str]:
 
 def _pays(placement: Placement, index: int, sizes: dict[str, tuple[int, ...]]) -> bool:
     """Whether kernel ``index``, mapped with ``sizes``, is fed on chip (``SQUARE``,
-    ``SQUARE_3D``) or has a register tile (``ROWS``)."""
+    ``SQUARE_3D``) or has a register tile (``ROWS``); ``COLUMNS_3D``, the 3-D kernels'
+    last resort, always pays."""
+    if sizes is COLUMNS_3D:
+        return True
     (kernel,) = [k for k in placement.program.kernels if k.index == index]
     placed = placement.kernel(kernel.name)
     if sizes is TENSOR:
