@@ -208,7 +208,7 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
                 read = product_of(stmt, access) if tile.scale else access.node
                 promoted[id(read)] = _storage(tile.storage, node.ref(position),
                                               tile.extents, wide)
-            elif access.array in registers:
+            elif access.array in registers and promotions[access.array].holds(access.ref):
                 index = node.ref(LANE_INDEX) if promotions[access.array].lanes else ()
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)

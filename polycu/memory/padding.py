@@ -86,7 +86,7 @@ def padding(program: GpuProgram, kernel: Kernel, instances: LaneOrder,
     if not lanes or all(n == 1 for n in instances.lanes):
         return None
     tiles = serving(shared.tiles) if shared else {}
-    promoted = {p.array: p for p in registers if p.lanes and p.depth == 0}
+    promoted = {p.array: p for p in registers if p.lanes and p.depth == 0 and p.refs is None}
     arrays = {a.name: a for a in scop.arrays}
     full = full_tiles(kernel, context)
     orders: dict[str, isl.Map] = {}

@@ -208,8 +208,9 @@ def reads_on_chip(scop: Scop, kernel: Kernel, placed: KernelPlacement) -> bool:
             or not placed.registers:
         return False
     served = serving(placed.shared)
-    promoted = {p.array for p in placed.registers}
-    return all(a.ref in served or a.array in promoted or a.array in kernel.private
+    promoted = {p.array: p for p in placed.registers}
+    return all(a.ref in served or a.array in promoted and promoted[a.array].holds(a.ref)
+               or a.array in kernel.private
                or passed_by_value(scop, scop.array(a.array))
                for s in scop.statements if s.name in kernel.statements
                for a in s.accesses if a.is_read)
@@ -362,9 +363,15 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
     if array.name in promoted:
         promotion = promoted[array.name]
         count = math.prod(promotion.lanes)
-        return Choice(array.name, REGISTER, f"{role}; {count} element(s) per thread for "
-                      f"each value of the first {promotion.depth} schedule dimension(s), "
-                      "reused below them")
+        why = f"{role}; {count} element(s) per thread for each value of the first " \
+            f"{promotion.depth} schedule dimension(s), reused below them"
+        if promotion.refs is not None:
+            texts = sorted({_GENERATOR.visit(a.node) for s in scop.statements
+                            if s.name in kernel.statements for a in s.accesses
+                            if a.ref in promotion.refs})
+            why += f", for {', '.join(texts)}; its other references in global memory " \
+                "(proven never to touch those elements meanwhile)"
+        return Choice(array.name, REGISTER, why)
     reasons = []
     if not private_memory:
         reasons.append("registers are off (--private-memory turns them on)")
