@@ -83,7 +83,7 @@ def _looped(source: str, tmp_path: Path) -> list[frozenset[str]]:
     (TALL.format(rows=2_097_120), set()),         # 65,535 blocks: the limit itself
     (TALL.format(rows=2_097_121), {"y"}),
     (DEEP.format(ptype="int"), {"z"}),            # n up to 2^31 - 1
-    (DEEP.format(ptype="unsigned short"), set()),  # at most 2,048 blocks
+    (DEEP.format(ptype="unsigned short"), set()),  # at most 8,192 blocks
     (SGEMM, {"y"}),                               # rows on y; columns on x fit 2^31 - 1
 ])
 def test_looped_axes_are_those_whose_grid_may_pass_the_limit(
@@ -98,8 +98,9 @@ def test_the_launch_caps_the_grid_and_the_blocks_loop(tmp_path: Path) -> None:
     _, small, _ = _scop(TALL.format(rows=1_000_000), tmp_path)
     assert "gridDim" not in small and "polycu_grid(1, 31250, 1)" in small
     _, deep, _ = _scop(DEEP.format(ptype="int"), tmp_path)
-    assert "for (int b0 = blockIdx.z; b0 < ((n - 1) / 32 + 1); b0 += gridDim.z) {" in deep
-    assert "polycu_min((n - 1) / 32 + 1, 65535)" in deep
+    # eight values of i a block (driver.COLUMNS_3D)
+    assert "for (int b0 = blockIdx.z; b0 < ((n - 1) / 8 + 1); b0 += gridDim.z) {" in deep
+    assert "polycu_min((n - 1) / 8 + 1, 65535)" in deep
 
 
 def _capped(cuda: str, blocks: int = 2) -> str:
@@ -120,7 +121,7 @@ def _one_turn(cuda: str) -> str:
 @pytest.mark.parametrize("source, params, tensor", [
     (SGEMM, {"ni": 150, "nj": 40, "nk": 21}, False),   # 5 blocks on y: 3 turns
     (DGEMM, {"ni": 200, "nj": 70, "nk": 30}, True),    # the contraction's own kernel
-    (DEEP.format(ptype="int"), {"n": 170}, False),      # 6 blocks on z
+    (DEEP.format(ptype="int"), {"n": 170}, False),      # 22 blocks on z
 ])
 def test_capped_grids_emulate_like_gcc(tmp_path: Path, source: str, params: dict[str, int],
                                        tensor: bool) -> None:

@@ -14,8 +14,9 @@ The host program (``host.host_program``)::
     {"name", "host_function", "parameters": [...], "index_type": C type of host values,
      "signature": [[C type, name], ...], "assume": E with "set" (the isl set), or null,
      "arrays": [{"name", "element_type", "extents", "count": E, "intent", "copy_in",
-                 "copy_out", "live_in", "live_out", "by_value", "local", "private",
-                 "device": buffer name or null}],
+                 "covered": E where the copy-in is skipped (the writes cover the
+                 array) or null, "copy_out", "live_in", "live_out", "by_value",
+                 "local", "private", "device": buffer name or null}],
      "host": [{"for": var, "lb": E, "ub": E (inclusive), "step": int, "body": [...],
                "degenerate": true (only when it runs once)},
               {"if": E, "then": [...], "else": [...]},

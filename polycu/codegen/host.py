@@ -240,6 +240,7 @@ def host_program(program: GpuProgram, arrays: dict[str, Layout],
             "extents": list(array.extents), "count": {"c": move.count if move else "1"},
             "intent": move.intent if move else "in",
             "copy_in": bool(move and move.copy_in), "copy_out": bool(move and move.copy_out),
+            "covered": {"c": move.covered} if move and move.covered else None,
             "live_in": array.name in live_in, "live_out": array.name in live_out,
             "by_value": arrays[array.name].by_value, "local": array.local,
             "private": array.name in program.private,
@@ -294,8 +295,12 @@ def print_host_function(host: Mapping[str, Any]) -> str:
               for a in moves]
     lines += [f"{INDENT}const int {a['device']}_pinned = polycu_pin({a['name']}, "
               f"{a['device']}_bytes);" for a in moves if a["copy_in"]]
-    lines += [f"{INDENT}POLYCU_CHECK(cudaMemcpy({a['device']}, {a['name']}, {a['device']}_bytes, "
-              "cudaMemcpyHostToDevice));" for a in moves if a["copy_in"]]
+    for a in (a for a in moves if a["copy_in"]):
+        copy = (f"POLYCU_CHECK(cudaMemcpy({a['device']}, {a['name']}, {a['device']}_bytes, "
+                "cudaMemcpyHostToDevice));")
+        # skipped where the SCoP writes every element (transfers._missed)
+        lines.append(f"{INDENT}if (!({a['covered']['c']})) {copy}" if a.get("covered")
+                     else INDENT + copy)
     device = {a["name"]: a["device"] for a in moves}
     found = host.get("objects", [])
     lines += [INDENT + line for line in objects.host_setup(found, device)]

@@ -11,7 +11,10 @@ structs as the C source does, so one buffer holds every field.  An array is copi
 in when some element is read before it is written (``live_in``) or when it is
 written but the SCoP's must-writes do not cover the whole copied block (the
 copy-out would otherwise return stale device memory for the elements it does not
-write); it is copied out when it is written.  A struct variable is copied in when
+write), and in the second case only at the parameter values where they miss one
+(``covered``: the host skips the copy where they cover the block, e.g. 2mm's
+``tmp`` when ``ni`` and ``nj`` reach its extents); it is copied out when it is
+written.  A struct variable is copied in when
 any of its fields is read before written or written at all (the copy-out returns
 the whole structs, so the fields and elements the SCoP leaves alone must hold the
 host's values), and copied out when a field is written.  Read-only scalars never go
@@ -27,7 +30,7 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram
 from ..model import Array, Scop, StructType, sets_of, storage_names, storages
-from .ast import expr_of
+from .ast import expr_of, to_expr
 from .cuda import Layout, c_expr
 
 
@@ -41,6 +44,7 @@ class Transfer:
     copy_in: bool
     copy_out: bool
     temp: bool
+    covered: str | None = None      # C condition on the parameters: no copy-in needed
 
     @property
     def intent(self) -> str:
@@ -63,16 +67,28 @@ def _footprint_rows(scop: Scop, array: Array) -> isl.PwAff:
     return rows
 
 
-# The copied block { A[i] : 0 <= i_k < n_k } needs no copy-in when the SCoP's must-writes
-# cover it for every parameter value (an unknown outer extent is never covered, nor a
-# struct variable: extent_set None).
-def _covered(scop: Scop, array: Array) -> bool:
+# The copied block B = { A[i] : 0 <= i_k < n_k } of a written array needs a copy-in
+# where the SCoP's must-writes W leave one of its elements alone:
+#     N = params(B \ W) ∩ C        (C the context)
+# (an unknown outer extent or a struct variable, extent_set None: everywhere).
+def _missed(scop: Scop, array: Array) -> isl.Set:
+    """The parameter values at which the must-writes do not cover the copied block."""
     if array.extent_set is None:
-        return False
+        return scop.context
     block = array.extent_set.intersect_params(scop.context)
-    written = isl.UnionSet.from_set(block).intersect(scop.must_writes().range())
-    sets = sets_of(written)
-    return bool(sets) and block.is_subset(sets[0])
+    written = sets_of(isl.UnionSet.from_set(block).intersect(scop.must_writes().range()))
+    missed = block.subtract(written[0]) if written else block
+    return missed.params().intersect(scop.context)
+
+
+def _covered_condition(scop: Scop, missed: isl.Set) -> str | None:
+    """C text of the context less ``missed``: the values at which the copy-in is
+    skipped (None: no such value, or none missed)."""
+    if missed.is_empty() or missed.is_equal(scop.context):
+        return None
+    covered = scop.context.subtract(missed).coalesce()
+    build = isl.AstBuild.from_context(scop.context)
+    return c_expr(to_expr(build.expr_from_set(covered.gist(scop.context))), host=True)
 
 
 def transfers(program: GpuProgram, arrays: dict[str, Layout], prefix: str
@@ -93,9 +109,12 @@ def transfers(program: GpuProgram, arrays: dict[str, Layout], prefix: str
         if array.local:
             result.append(Transfer(array, device, count, False, False, True))
             continue
-        copy_in = array.name in live_in or (array.name in written and not _covered(scop, array))
+        copy_in, covered = array.name in live_in, None
+        if not copy_in and array.name in written:
+            missed = _missed(scop, array)
+            copy_in, covered = not missed.is_empty(), _covered_condition(scop, missed)
         result.append(Transfer(array, device, count, copy_in, array.name in written,
-                               False))
+                               False, covered))
     return tuple(result)
 
 

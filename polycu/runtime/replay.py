@@ -110,7 +110,9 @@ def buffers(description: Mapping[str, Any], values: Mapping[str, int]) -> dict[s
     return {entry["name"]: Buffer(entry["name"], struct_dtype(entry["struct"]) if "struct" in entry
                                   else numpy_type(entry["element_type"]),
                                   evaluate(entry["count"], values, index_type(description)),
-                                  entry["copy_in"],
+                                  entry["copy_in"] and not (
+                                      entry.get("covered") and
+                                      evaluate(entry["covered"], values, index_type(description))),
                                   entry["copy_out"])
             for entry in description["arrays"] if has_device_buffer(entry)}
 
