@@ -44,8 +44,9 @@ def moved_bytes(kernel: str, dataset: str) -> dict[str, int]:
             continue
         size = evaluate(array["count"], target.params) * \
             scalar_dtype(array["element_type"]).itemsize
+        skipped = bool(array.get("covered")) and evaluate(array["covered"], target.params)
         for key in totals:
-            totals[key] += size if array[key] else 0
+            totals[key] += size if array[key] and not (key == "copy_in" and skipped) else 0
     return totals
 
 
