@@ -272,3 +272,32 @@ def test_dependences_beyond_their_budget_are_a_located_error(monkeypatch, capsys
     assert not polycu.deps.compute_dependences(scop).flow.is_empty()
     ctx = scop.context.get_ctx()
     assert ctx.get_max_operations() == 0      # the budget is the call's alone
+
+
+# -- huge constants: isl's scheduler under a representative context ------------------
+
+HUGE_CONSTANTS = sorted((Path(__file__).parent / "data" / "fuzz_found")
+                        .glob("schedule_huge_*.c"))
+GEMM_FILE = Path(__file__).resolve().parent.parent / "examples" / "gemm.c"
+
+
+@pytest.mark.parametrize("path", HUGE_CONSTANTS, ids=lambda p: p.stem)
+def test_huge_constants_are_scheduled_under_a_representative_context(path: Path) -> None:
+    # isl ran for minutes on these (fuzz seeds 3400052, 3400172); the programs'
+    # results are checked against gcc by test_c_semantics (tests/data/fuzz_found)
+    from polycu.schedule.isl_scheduler import constraints, huge_bounds, isl_schedule
+    (scop,) = polycu.load(str(path))
+    deps = polycu.dependences(scop)
+    sc = constraints(scop, deps, frozenset())
+    assert huge_bounds(sc, scop)
+    for fusion in ("max", "smart", "min"):
+        tree = isl_schedule(scop, deps, fusion, sc=sc)
+        assert tree.get_domain().is_equal(scop.domain())
+        check_legality(scop, deps, tree, label=f"isl-{fusion}fuse")
+
+
+def test_ordinary_programs_are_scheduled_as_they_were() -> None:
+    from polycu.schedule.isl_scheduler import constraints, huge_bounds
+    (scop,) = polycu.load(str(GEMM_FILE))
+    deps = polycu.dependences(scop)
+    assert not huge_bounds(constraints(scop, deps, frozenset()), scop)

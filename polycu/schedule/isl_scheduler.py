@@ -29,6 +29,15 @@ contains ``i' = i``, which no schedule can carry.  Every dependence runs forward
 the original order, so intersecting the constraints with that order ``O = { s -> t
 : T(s) <lex T(t) }`` leaves their integer points unchanged while stating ``i' > i``
 explicitly; the scheduler is retried once on ``C ∩ O``.
+
+isl's scheduler also ran for minutes, under the operation budget, on SCoPs whose
+domains or dependences hold huge constants (``n <= 2147483648``: an ``int``
+iterator starting at ``unsigned n - 1``; ``i = 2147483647``: a dependence at the
+end of an iterator's range; fuzz seeds 3400052, 3400172): its LPs carry them.
+Such constraints are then dropped by computing the schedule on the
+constraints restricted to a representative context ``R = C ∩ { p <= 2^16 }`` and
+gisted by it; the tree is kept where its domain contains the SCoP's, restricted to
+it, and like every candidate proven legal on the full dependences afterwards.
 """
 from __future__ import annotations
 
@@ -38,7 +47,7 @@ from typing import Iterator, Mapping
 import islpy as isl
 
 from ..deps import Dependences, dataflow, is_quota, program_order
-from ..model import Scop
+from ..model import Scop, maps_of, sets_of
 from .bands import coincidence_dependences
 
 FUSION: dict[str, dict[str, int]] = {
@@ -163,11 +172,53 @@ def isl_schedule(scop: Scop, deps: Dependences, fusion: str, *,
         sc = constraints(scop, deps, relaxed)
     with isl_options(ctx, values):
         try:
+            if huge_bounds(sc, scop):
+                found = representative(sc, scop).compute_schedule()
+                if scop.domain().is_subset(found.get_domain()):
+                    return found.intersect_domain(scop.domain())
             return sc.compute_schedule()
         except isl.Error as exc:
             if is_quota(exc, ctx):
                 raise
         return forward(sc, program_order(scop) if order is None else order).compute_schedule()
+
+
+#: Constants of the scheduling constraints from which isl's scheduler is run under a
+#: representative context; the parameters' bound there.
+HUGE = 1 << 20
+REPRESENTATIVE = 1 << 16
+
+
+def huge_bounds(sc: isl.ScheduleConstraints, scop: Scop) -> bool:
+    """Whether a constraint of ``sc``'s domain or relations has a constant of at least
+    ``HUGE`` (a parameter's type range, an iterator at the end of its own)."""
+    if not scop.parameters:
+        return False
+    pieces = [*sets_of(sc.get_domain()), *maps_of(sc.get_validity()),
+              *maps_of(sc.get_proximity()), *maps_of(sc.get_coincidence())]
+    for piece in pieces:
+        basics = piece.get_basic_sets() if isinstance(piece, isl.Set) else piece.get_basic_maps()
+        if any(abs(c.get_constant_val().to_python()) >= HUGE
+               for basic in basics for c in basic.get_constraints()):
+            return True
+    return False
+
+
+# R = C ∩ { p <= REPRESENTATIVE }; each set X of the constraints becomes gist(X ∩ R, R),
+# from which isl drops the constraints R implies (the huge bounds).
+def representative(sc: isl.ScheduleConstraints, scop: Scop) -> isl.ScheduleConstraints:
+    """``sc`` restricted to a representative context and simplified by it."""
+    bound = " and ".join(f"{p} <= {REPRESENTATIVE}" for p in scop.parameters)
+    names = ", ".join(scop.parameters)
+    small = scop.context.intersect(
+        isl.Set(f"[{names}] -> {{ : {bound} }}").align_params(scop.context.get_space()))
+
+    def simple(relation):  # type: ignore[no-untyped-def]
+        return relation.intersect_params(small).gist_params(small)
+    return (isl.ScheduleConstraints.on_domain(simple(sc.get_domain())).set_context(small)
+            .set_validity(simple(sc.get_validity()))
+            .set_proximity(simple(sc.get_proximity()))
+            .set_coincidence(simple(sc.get_coincidence())))
 
 
 # C ∩ O for the validity, coincidence and proximity relations of C (polycu sets no
