@@ -172,15 +172,20 @@ def isl_schedule(scop: Scop, deps: Dependences, fusion: str, *,
         sc = constraints(scop, deps, relaxed)
     with isl_options(ctx, values):
         try:
-            if huge_bounds(sc, scop):
-                found = representative(sc, scop).compute_schedule()
-                if scop.domain().is_subset(found.get_domain()):
-                    return found.intersect_domain(scop.domain())
-            return sc.compute_schedule()
+            return _computed(sc, scop)
         except isl.Error as exc:
             if is_quota(exc, ctx):
                 raise
-        return forward(sc, program_order(scop) if order is None else order).compute_schedule()
+        return _computed(forward(sc, program_order(scop) if order is None else order), scop)
+
+
+def _computed(sc: isl.ScheduleConstraints, scop: Scop) -> isl.Schedule:
+    """isl's schedule of ``sc``, under a representative context where ``huge_bounds``."""
+    if huge_bounds(sc, scop):
+        found = representative(sc, scop).compute_schedule()
+        if scop.domain().is_subset(found.get_domain()):
+            return found.intersect_domain(scop.domain())
+    return sc.compute_schedule()
 
 
 #: Constants of the scheduling constraints from which isl's scheduler is run under a
