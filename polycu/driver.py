@@ -320,9 +320,12 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
         other = _remapped(schedule, remap, options, overrides, program, constant_taken)
         if other is None:
             return placement
-        kept = {i: sizes if _pays(other, i, sizes) else COLUMNS_3D
-                for i, sizes in remap.items()
-                if sizes is SQUARE_3D or _pays(other, i, sizes)}
+        kept: dict[int, dict[str, tuple[int, ...]]] = {}
+        for i, sizes in remap.items():
+            if _pays(other, i, sizes):
+                kept[i] = sizes
+            elif sizes is SQUARE_3D:        # not fed on chip: COLUMNS_3D instead
+                kept[i] = COLUMNS_3D
         if kept == remap:
             return other
         remap = kept

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from pycparser import c_generator
 
 import polycu
 from polycu.diagnostics import Reporter
@@ -58,7 +59,6 @@ def loop_kernel(source: str):
 
 
 def held_texts(scop, placed) -> set[str]:
-    from pycparser import c_generator
     (promotion,) = placed.registers
     return {c_generator.CGenerator().visit(a.node) for s in scop.statements
             for a in s.accesses if a.ref in (promotion.refs or ())}

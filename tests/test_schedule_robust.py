@@ -296,7 +296,7 @@ def test_huge_constants_are_scheduled_under_a_representative_context(path: Path)
         check_legality(scop, deps, tree, label=f"isl-{fusion}fuse")
 
 
-def test_ordinary_programs_are_scheduled_as_they_were() -> None:
+def test_ordinary_programs_do_not_take_the_representative_path() -> None:
     from polycu.schedule.isl_scheduler import constraints, huge_bounds
     (scop,) = polycu.load(str(GEMM_FILE))
     deps = polycu.dependences(scop)

@@ -295,7 +295,9 @@ def print_host_function(host: Mapping[str, Any]) -> str:
               for a in moves]
     lines += [f"{INDENT}const int {a['device']}_pinned = polycu_pin({a['name']}, "
               f"{a['device']}_bytes);" for a in moves if a["copy_in"]]
-    for a in (a for a in moves if a["copy_in"]):
+    for a in moves:
+        if not a["copy_in"]:
+            continue
         copy = (f"POLYCU_CHECK(cudaMemcpy({a['device']}, {a['name']}, {a['device']}_bytes, "
                 "cudaMemcpyHostToDevice));")
         # skipped where the SCoP writes every element (transfers._missed)

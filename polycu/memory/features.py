@@ -126,7 +126,7 @@ def _kernel(program: GpuProgram, kernel: Kernel, cost: KernelCost, placed: Kerne
             array = scop.array(access.array)
             size = element_bytes(array)
             if access.array in kernel.private or passed_by_value(scop, array) \
-                    or access.array in promoted and promoted[access.array].holds(access.ref):
+                    or (access.array in promoted and promoted[access.array].holds(access.ref)):
                 continue
             if access.ref in served:
                 shared += count * size

@@ -209,7 +209,7 @@ def reads_on_chip(scop: Scop, kernel: Kernel, placed: KernelPlacement) -> bool:
         return False
     served = serving(placed.shared)
     promoted = {p.array: p for p in placed.registers}
-    return all(a.ref in served or a.array in promoted and promoted[a.array].holds(a.ref)
+    return all(a.ref in served or (a.array in promoted and promoted[a.array].holds(a.ref))
                or a.array in kernel.private
                or passed_by_value(scop, scop.array(a.array))
                for s in scop.statements if s.name in kernel.statements

@@ -13,7 +13,12 @@ array ``A`` with accesses ``R : D_t -> A`` (every reference of every statement o
 
 Then at each prefix the thread loads ``F_d(p, u)`` into register ``r[u]`` before the
 first instance with that prefix, every reference to ``A`` reads and writes
-``r[u]``, and (if ``K`` writes ``A``) stores it back after the last one.
+``r[u]``, and (if ``K`` writes ``A``) stores it back after the last one.  No other
+thread of the launch touches a cell the thread writes: the mapping proved the mapped
+members free of dependences (flow, anti and output) within a launch, and arrays
+that statements of ``K`` update with atomics are never promoted.  The copies run
+exactly at the prefixes and lanes in the domain of ``F_d``: the elements the thread
+accesses.
 
 Where no depth makes the whole of ``R`` single-valued, a written ``A`` may still
 keep the references ``G`` of one access function (``R_G``, nussinov's
@@ -26,12 +31,7 @@ references ``O`` of the thread touch a cell ``G`` holds:
 Then the other references keep reading and writing device memory, which holds no
 value of those cells while the register does.  nvcc cannot do this itself: the
 other references go through the same pointer (nussinov LARGE on an H100: 0.675 s
--> 0.145 s).  No other
-thread of the launch touches a cell the thread writes: the mapping proved the mapped
-members free of dependences (flow, anti and output) within a launch, and arrays
-that statements of ``K`` update with atomics are never promoted.  The copies run
-exactly at the prefixes and lanes in the domain of ``F_d``: the elements the thread
-accesses.
+-> 0.145 s).
 """
 from __future__ import annotations
 

@@ -218,7 +218,7 @@ def representative(sc: isl.ScheduleConstraints, scop: Scop) -> isl.ScheduleConst
     small = scop.context.intersect(
         isl.Set(f"[{names}] -> {{ : {bound} }}").align_params(scop.context.get_space()))
 
-    def simple(relation):  # type: ignore[no-untyped-def]
+    def simple(relation: isl.UnionMap | isl.UnionSet) -> isl.UnionMap | isl.UnionSet:
         return relation.intersect_params(small).gist_params(small)
     return (isl.ScheduleConstraints.on_domain(simple(sc.get_domain())).set_context(small)
             .set_validity(simple(sc.get_validity()))
