@@ -107,6 +107,17 @@ def test_steps_above_one_and_min_max_bounds(monkeypatch):
     assert same(found["j"], "[n, m] -> { [v] : v = max(max(m, 0), min(n, 100)) }")
 
 
+def test_a_converted_start_does_not_depend_on_the_counter(monkeypatch):
+    # k's start converts unsigned MIN(n - 1, i + 1) to int; at i = m it runs no
+    # iteration and k stays at n - 1 (fuzz seed 3700063: i + 1 was taken, from the
+    # piece of the start where k itself lay outside int's range).
+    found = finals(monkeypatch, "int i, k;", "for (i = 0; i <= m; ++i)\n"
+                   "  for (k = (n - 1 < i + 1 ? n - 1 : i + 1); k >= i; k -= 1)\n"
+                   "    A[k] += 1;", "unsigned n, int m")
+    at = isl.Set("[n, m] -> { : n = 5 and m = 5 }")
+    assert same(found["k"].intersect_params(at), "[n, m] -> { [4] : n = 5 and m = 5 }")
+
+
 def test_unsigned_counters_wrap_around_as_in_c(monkeypatch):
     # for (u = n - 1; u < n; u--) runs n times down to 0, then u wraps to UINT_MAX
     # (for n = 0 it starts there); c = 200, 220, 240, then 260 wraps to 4 < 100.
@@ -178,6 +189,10 @@ def test_a_global_counter_outlives_the_function():
      "there"),
     ("  for (i = 0; i < n; i++)\n    A[i] = 2;\n  for (i = 0; i < A[0]; i++)\n    A[i] += 1;",
      "7:3", "loop counter 'i' is also used in the SCoP outside the affine loops"),
+    # the start is a function of the enclosing iterators and parameters: here it would
+    # read the value the counter had before the loop (it once read the new iterator)
+    ("  for (int t = 0; t < n; t++)\n    for (i = i + 1; i < n; i++)\n      A[i] = 1;",
+     "6:14", "expression 'i + 1' is not affine: 'i' is written inside the SCoP"),
 ])
 def test_what_cannot_be_computed_is_a_located_error(tmp_path: Path, body: str, where: str,
                                                     message: str) -> None:

@@ -261,11 +261,17 @@ class Builder:
             # and long iterators need no bound (the model stays free of +-2^63).
             dom = dom.intersect(var.ge_set(env.constant(ctype.minimum))).intersect(
                 var.le_set(env.constant(min(ctype.maximum, LLONG_MAX))))
-        value, value_type = self.typed(lower_node, inner, dom)
+        # The initial value is a function of the enclosing iterators only: evaluated
+        # over the counter's space, its conversions would split it by the counter's
+        # own range (fuzz seed 3700063), and an initial value that reads the counter
+        # (``k = k + 1``) would read the new iterator, not the value before the loop.
+        value, value_type = self.typed(lower_node, iterators, domain)
         try:  # the initialisation converts the lower bound to the iterator's type
-            lower = convert(value, value_type, ctype, self.env(inner, dom), lower_node)
+            lower = convert(value, value_type, ctype, self.env(iterators, domain), lower_node)
         except NotAffine as exc:
             raise Unsupported(exc.node, exc.what, self.loc(exc.node)) from None
+        lower = lower.add_dims(isl.dim_type.in_, 1).set_dim_id(
+            isl.dim_type.in_, len(iterators), isl.Id(name))
         if node.cond is None:
             raise Unsupported(node, "loop without a condition", self.loc(node))
         start = var.ge_set(lower) if step > 0 else var.le_set(lower)
