@@ -8,6 +8,17 @@
 //                once, outside the timing: a program would keep them)
 //   staged+alloc the same with cudaMallocHost/cudaFreeHost of the chunks inside
 //   pinned       cudaMemcpy from/to cudaMallocHost memory (the hardware's limit)
+// and, device to host into fresh memory (mmap'd, never touched: an output array the
+// program has not written yet, whose first touch is the copy's), the median of
+// REPEAT runs, each on a new mapping, of:
+//   fresh              cudaMemcpy (the pages fault in one by one during the copy)
+//   fresh-populate     madvise(MADV_POPULATE_WRITE), then cudaMemcpy
+//   populate-only      the madvise alone (what can overlap with the kernels)
+//   populate-N         the madvise split over N host threads, alone
+//   fresh-populate-8   the 8-thread madvise, then cudaMemcpy
+//   populate-touched   the madvise of resident pages (the cost when they were touched)
+//   fresh-register     cudaHostRegister, cudaMemcpy, cudaHostUnregister
+//   fresh-hugepage     madvise(MADV_HUGEPAGE), then cudaMemcpy
 // Output: CSV lines "method,direction,bytes,ms,GB/s".
 //
 //   nvcc -O3 -arch=sm_90 scripts/transfer_bandwidth.cu -o /tmp/tb && /tmp/tb
@@ -17,8 +28,16 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
+#include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/mman.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 #define CHECK(call)                                                              \
   do {                                                                           \
@@ -99,6 +118,43 @@ template <class F> static double median_ms(F run) {
   return t[t.size() / 2];
 }
 
+// The median over REPEAT fresh mappings of the time of run(host) alone.
+template <class F> static double fresh_ms(size_t bytes, F run) {
+  std::vector<double> t;
+  for (int r = 0; r < REPEAT; r++) {
+    char *host = (char *)mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (host == MAP_FAILED) {
+      perror("mmap");
+      exit(1);
+    }
+    CHECK(cudaDeviceSynchronize());
+    double start = now_ms();
+    run(host);
+    CHECK(cudaDeviceSynchronize());
+    t.push_back(now_ms() - start);
+    munmap(host, bytes);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+static void advise(char *host, size_t bytes, int advice) {
+  if (madvise(host, bytes, advice) != 0) {
+    perror("madvise");
+    exit(1);
+  }
+}
+
+// MADV_POPULATE_WRITE on [host, host + bytes) split into `threads` page-aligned slices.
+static void populate(char *host, size_t bytes, int threads) {
+  const size_t page = 4096, slice = (bytes / threads + page - 1) / page * page;
+  std::vector<std::thread> workers;
+  for (size_t at = 0; at < bytes; at += slice)
+    workers.emplace_back([=] { advise(host + at, std::min(slice, bytes - at), MADV_POPULATE_WRITE); });
+  for (std::thread &w : workers) w.join();
+}
+
 static void report(const char *method, const char *direction, size_t bytes, double ms) {
   printf("%s,%s,%zu,%.4f,%.2f\n", method, direction, bytes, ms, bytes / ms / 1e6);
 }
@@ -144,6 +200,29 @@ int main() {
       CHECK(cudaMemcpy(dev, pinned, bytes, cudaMemcpyHostToDevice)); }));
     report("pinned", "d2h", bytes, median_ms([&] {
       CHECK(cudaMemcpy(pinned, dev, bytes, cudaMemcpyDeviceToHost)); }));
+    report("fresh", "d2h", bytes, fresh_ms(bytes, [&](char *h) {
+      CHECK(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost)); }));
+    report("fresh-populate", "d2h", bytes, fresh_ms(bytes, [&](char *h) {
+      advise(h, bytes, MADV_POPULATE_WRITE);
+      CHECK(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost)); }));
+    report("populate-only", "d2h", bytes, fresh_ms(bytes, [&](char *h) {
+      advise(h, bytes, MADV_POPULATE_WRITE); }));
+    for (int threads : {2, 4, 8, 16})
+      report(("populate-" + std::to_string(threads)).c_str(), "d2h", bytes,
+             fresh_ms(bytes, [&](char *h) { populate(h, bytes, threads); }));
+    report("fresh-populate-8", "d2h", bytes, fresh_ms(bytes, [&](char *h) {
+      populate(h, bytes, 8);
+      CHECK(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost)); }));
+    report("populate-touched", "d2h", bytes, median_ms([&] {
+      char *aligned = (char *)(((uintptr_t)host + 4095) & ~(uintptr_t)4095);
+      advise(aligned, (bytes - 4096) / 4096 * 4096, MADV_POPULATE_WRITE); }));
+    report("fresh-register", "d2h", bytes, fresh_ms(bytes, [&](char *h) {
+      CHECK(cudaHostRegister(h, bytes, cudaHostRegisterDefault));
+      CHECK(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost));
+      CHECK(cudaHostUnregister(h)); }));
+    report("fresh-hugepage", "d2h", bytes, fresh_ms(bytes, [&](char *h) {
+      advise(h, bytes, MADV_HUGEPAGE);
+      CHECK(cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost)); }));
 
     // the staged copy must be exact
     std::vector<char> back(bytes);

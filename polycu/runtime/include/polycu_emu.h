@@ -339,6 +339,9 @@ inline cudaError_t cudaFree(void *p) {
    a registered range must be host memory, registered once, unregistered once. */
 enum { cudaHostRegisterDefault = 0 };
 #define POLYCU_PIN_BYTES 0
+/* and faults in the pages of every array copied out but not in, whatever their size
+   (codegen/prefault.py), so that its threads run in every emulated program */
+#define POLYCU_PREFAULT_BYTES 0
 namespace polycu_emu {
 inline const void *registered[256];
 }
