@@ -20,7 +20,7 @@ from polycu.gpu.sizes import ANY, parse_sizes, sizes_for
 from polycu.schedule import (IllegalSchedule, Schedule, band_paths, check_legality, distribute,
                              format_tree, fuse, identity, interchange, is_legal, isl_candidate,
                              load_schedule, mark_bands, node_at, save_schedule, skew, split, tile)
-from polycu.schedule.isl_scheduler import isl_options
+from polycu.schedule.isl_scheduler import Unbounded, bounded, isl_options
 
 ROOT = Path(__file__).resolve().parent.parent
 POLYBENCH = ROOT / "polybench"
@@ -254,6 +254,19 @@ def test_isl_options_are_restored_and_overrides_apply():
     with isl_options(ctx, {"schedule_max_coefficient": 7}):
         assert ctx.get_schedule_max_coefficient() == 7
     assert ctx.get_schedule_max_coefficient() == -1
+
+
+
+def test_a_schedule_beyond_the_coefficient_bound_is_refused_like_an_isl_failure():
+    # isl's step that carries dependences ignores schedule_max_coefficient (fuzz seed
+    # 3400210, tests/data/fuzz_found/schedule_coefficient_beyond_bound.c).
+    tree = isl.Schedule.from_domain(isl.UnionSet("[n] -> { S[i, j] : 0 <= i, j < n }"))
+    tree = tree.insert_partial_schedule(isl.MultiUnionPwAff(
+        "[n] -> [{ S[i, j] -> [(4294967296i + j)] }, { S[i, j] -> [(floor(j/2))] }]"))
+    with pytest.raises(isl.Error) as refused:
+        bounded(tree, 1024)
+    assert isinstance(refused.value, Unbounded) and "4294967296" in str(refused.value)
+    assert bounded(tree, 4294967296) is tree and bounded(tree, -1) is tree
 
 
 # -- transformations ----------------------------------------------------------------

@@ -38,6 +38,16 @@ Such constraints are then dropped by computing the schedule on the
 constraints restricted to a representative context ``R = C ∩ { p <= 2^16 }`` and
 gisted by it; the tree is kept where its domain contains the SCoP's, restricted to
 it, and like every candidate proven legal on the full dependences afterwards.
+
+isl bounds the schedule's coefficients (``schedule_max_coefficient``) only in the
+LPs of its bands, not in the LP of the step that carries the dependences no band
+could: an ``unsigned`` loop's wrap modulo 2^32 led it to ``S[i, j, k] ->
+[13204693752377389598923991723 i - 4294967296 j + k, i, j]`` (fuzz seed 3400210),
+whose values overflow 64-bit arithmetic in the generated code, and whose mapping
+ran isl for minutes on the launch sets (``dim_max``, ``min_val``, ``gist_params``:
+few operations, each slow on such numbers, so the operation budget never stops
+them).  A schedule beyond the bound is refused like a failure of isl
+(``Unbounded``): the candidate is dropped with a note.
 """
 from __future__ import annotations
 
@@ -49,6 +59,7 @@ import islpy as isl
 from ..deps import Dependences, dataflow, is_quota, program_order
 from ..model import Scop, maps_of, sets_of
 from .bands import coincidence_dependences
+from .value import is_band, walk
 
 FUSION: dict[str, dict[str, int]] = {
     "max": {"schedule_whole_component": 1, "schedule_serialize_sccs": 0},
@@ -83,6 +94,11 @@ ALGORITHMS = {"isl": 0, "feautrier": 1}
 
 class BudgetExceeded(Exception):
     """isl ran out of its operation budget (``--schedule-max-operations``)."""
+
+
+class Unbounded(isl.Error):
+    """isl's schedule has a coefficient beyond ``schedule_max_coefficient`` (module
+    docstring): an ``isl.Error`` so that the candidate is dropped as when isl fails."""
 
 
 @contextmanager
@@ -172,11 +188,12 @@ def isl_schedule(scop: Scop, deps: Dependences, fusion: str, *,
         sc = constraints(scop, deps, relaxed)
     with isl_options(ctx, values):
         try:
-            return _computed(sc, scop)
+            tree = _computed(sc, scop)
         except isl.Error as exc:
             if is_quota(exc, ctx):
                 raise
-        return _computed(forward(sc, program_order(scop) if order is None else order), scop)
+            tree = _computed(forward(sc, program_order(scop) if order is None else order), scop)
+    return bounded(tree, values["schedule_max_coefficient"])
 
 
 def _computed(sc: isl.ScheduleConstraints, scop: Scop) -> isl.Schedule:
@@ -186,6 +203,31 @@ def _computed(sc: isl.ScheduleConstraints, scop: Scop) -> isl.Schedule:
         if scop.domain().is_subset(found.get_domain()):
             return found.intersect_domain(scop.domain())
     return sc.compute_schedule()
+
+
+# |c| <= bound for every coefficient c of a parameter, an iterator or a floor term in
+# every piece of every band member (bound < 0: isl's "no bound").
+def bounded(tree: isl.Schedule, bound: int) -> isl.Schedule:
+    """``tree``, or ``Unbounded`` raised when isl's step that carries dependences gave
+    it a coefficient beyond the ``bound`` isl was asked for (module docstring)."""
+    if bound < 0:
+        return tree
+    kinds = (isl.dim_type.param, isl.dim_type.in_, isl.dim_type.div)
+    for node in walk(tree):
+        if not is_band(node):
+            continue
+        members = node.band_get_partial_schedule()
+        for k in range(members.dim(isl.dim_type.set)):
+            pieces: list[isl.PwAff] = []
+            members.get_union_pw_aff(k).foreach_pw_aff(pieces.append)
+            for aff in (aff for piece in pieces for _, aff in piece.get_pieces()):
+                for kind in kinds:
+                    for d in range(aff.dim(kind)):
+                        c = aff.get_coefficient_val(kind, d).to_python()
+                        if abs(c) > bound:
+                            raise Unbounded(f"schedule coefficient {c} beyond "
+                                            f"schedule_max_coefficient {bound}")
+    return tree
 
 
 #: Constants of the scheduling constraints from which isl's scheduler is run under a
