@@ -293,7 +293,7 @@ def print_host_function(host: Mapping[str, Any]) -> str:
                   f"{INDENT}const size_t {dev}_bytes = {a['count']['c']} * sizeof({etype});"]
     lines += [f"{INDENT}POLYCU_CHECK(cudaMalloc((void **)&{a['device']}, {a['device']}_bytes));"
               for a in moves]
-    faulted = prefault.prefaulted(host)
+    faulted = prefault.prefaulted(moves)
     lines += [INDENT + line for line in prefault.start(faulted)]
     for a in moves:
         if a["copy_in"]:   # pinned for its copy in, so only where that happens

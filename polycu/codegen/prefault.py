@@ -93,10 +93,10 @@ struct polycu_prefault {
 """
 
 
-def prefaulted(host: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The arrays with a device buffer that are copied out and possibly not in."""
-    return [a for a in host["arrays"] if a.get("device") and a["copy_out"]
-            and (not a["copy_in"] or a.get("covered"))]
+def prefaulted(buffered: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Of the host program's arrays with a device buffer, those copied out and
+    possibly not in."""
+    return [a for a in buffered if a["copy_out"] and (not a["copy_in"] or a.get("covered"))]
 
 
 def start(arrays: list[Mapping[str, Any]]) -> list[str]:
