@@ -123,12 +123,30 @@ def candidates(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
     legal and mapped, best first (by ``estimate`` when given: ``rank``).  Empty
     only when isl fails on all of them."""
     reporter = reporter or Reporter()
-    found = generate(scop, deps, strategy, reporter)
-    variants = [v for s in found
-                for v in attempt(s.scop, reporter, f"{s.name}|coalesce", lambda: [
-                    v for v in [coalesce_bands(s, lambda t: measure(t, sizes).cost)]
-                    if v is not None])]
+    found = prove(generate(scop, deps, strategy, reporter), reporter)
+    variants = [v for s in found for v in _coalesced(s, sizes, reporter)]
     return rank(prove(found + variants, reporter), sizes, reporter, estimate)
+
+
+def _coalesced(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> list[Schedule]:
+    """``schedule``'s coalescing variant, if any; none (with a note) when isl fails or
+    measuring one arrangement takes more than ``MAX_OPERATIONS`` isl operations, like
+    the mapping of a candidate (``_mapped``; fuzz seed 3800164: a skewed band's
+    bounds took isl minutes)."""
+    scop = schedule.scop
+
+    def cost(trial: Schedule) -> float:
+        with operation_budget(scop.context.get_ctx(), MAX_OPERATIONS):
+            return measure(trial, sizes).cost
+
+    try:
+        return attempt(scop, reporter, f"{schedule.name}|coalesce", lambda: [
+            v for v in [coalesce_bands(schedule, cost)] if v is not None])
+    except BudgetExceeded:
+        reporter.note(f"measuring an arrangement of schedule '{schedule.name}' of SCoP "
+                      f"'{scop.name}' for coalescing exceeds {MAX_OPERATIONS} isl "
+                      "operations; it keeps its own", scop.location)
+        return []
 
 
 def explain(metrics: Metrics, schedule: Schedule) -> str:
