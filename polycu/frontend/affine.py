@@ -91,13 +91,18 @@ class AffineEnv:
         ls = isl.LocalSpace.from_space(space)
         return isl.PwAff.var_on_domain(ls, isl.dim_type.param, 0)
 
+    # The parameters of bounds too: in ``for (j = 2 * i; ...)`` over 2 <= i <= m, an
+    # unsigned j's start 2 * i wraps for no int m; modelled modulo 2^32 instead, its
+    # divisions made j's domain one that took isl minutes (fuzz seed 3400180).
     def type_range(self, value: isl.PwAff) -> isl.Set:
         """``bounds`` (or the universe) with every iterator and every parameter of
-        ``value`` in the range of its C type."""
+        ``value`` or ``bounds`` in the range of its C type."""
         result = self.bounds if self.bounds is not None else self.universe()
-        names = [value.get_dim_name(isl.dim_type.param, k)
-                 for k in range(value.dim(isl.dim_type.param))]
-        return self.within_types(result, names)
+        names = {value.get_dim_name(isl.dim_type.param, k)
+                 for k in range(value.dim(isl.dim_type.param))}
+        names |= {result.get_dim_name(isl.dim_type.param, k)
+                  for k in range(result.dim(isl.dim_type.param))}
+        return self.within_types(result, sorted(names))
 
     def within_types(self, points: isl.Set, params: list[str] | None = None) -> isl.Set:
         """``points`` (on the iterators' space) with the iterators and ``params`` (all
