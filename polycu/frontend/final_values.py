@@ -15,9 +15,12 @@ type reduces ``e`` modulo ``2^w`` (``for (unsigned i = n - 1; i < n; i--)`` ends
 ``UINT_MAX``).  The execution at ``o`` happens at the time
 ``t(o) = (p_0, s_0 o_0, ..., s_{d-1} o_{d-1}, p_d)`` (``p_k``: the text position of
 the ``k``-th enclosing loop, the loop itself last; ``s_k`` the sign of its step),
-so over every loop ``L`` of the counter, reached where ``R_L`` holds,
-``final(p) = last coordinate of lexmax U_L { (t_L(o), e_L(o)) : o in R_L }``, defined
-where some loop is reached; elsewhere the counter keeps its value from before.
+so over every loop ``L`` of the counter, reached where ``R_L`` holds (``C_L``: less
+where a signed counter overflows, which is undefined), the last execution is at
+``T(p) = lexmax U_L t_L(C_L)`` and ``final(p) = e_L(t_L^-1(T(p)))`` for the loop
+whose times hold ``T(p)`` (each ``t_L`` is injective, the loops' times disjoint):
+the last coordinate of ``lexmax U_L { (t_L(o), e_L(o)) : o in C_L }``, defined where
+some loop is reached; elsewhere the counter keeps its value from before.
 """
 from __future__ import annotations
 
@@ -70,40 +73,42 @@ def _representatives(ctype: Arith) -> tuple[int, int] | None:
 
 
 # e(o) = max D(o) + s on dom D (min for s < 0), l(o) on R \ dom D, reduced into the
-# representatives [lo, hi] modulo 2^w when it can leave them (a signed counter:
-# restricted to long long, beyond which only an undefined overflow takes it).
-def exit_values(loop: Loop) -> isl.Map:
-    """The map from the enclosing iterators where the loop is reached to the value it
-    leaves in its counter."""
+# representatives [lo, hi] modulo 2^w as lo + (e(o) - lo) mod 2^w when it can leave
+# them; a signed counter: undefined where it leaves its type (only an overflow takes
+# it there), and such o are no completed execution (C_L).
+def exit_values(loop: Loop) -> tuple[isl.PwAff, isl.Set]:
+    """The value the loop leaves in its counter as a function of the enclosing
+    iterators (a function, not a relation: the final value pulls it back), and where
+    the loop is reached and completes."""
     depth = loop.reach.dim(isl.dim_type.set)
     steps = isl.Map.from_domain(loop.iterations).move_dims(
         isl.dim_type.out, 0, isl.dim_type.in_, depth, 1)
     try:
-        last = steps.lexmax() if loop.step > 0 else steps.lexmin()
+        last = steps.lexmax_pw_multi_aff() if loop.step > 0 else steps.lexmin_pw_multi_aff()
     except isl.Error:   # unbounded: a loop that ends only by overflow (undefined)
         raise ValueError("a loop without a last iteration") from None
-    shift = isl.Map(f"{{ [x] -> [x + ({loop.step})] }}")
-    leaving = last.apply_range(shift)
-    initial = isl.Map.from_pw_aff(loop.lower).project_out(isl.dim_type.in_, depth, 1)
-    empty = loop.reach.subtract(steps.domain().align_params(loop.reach.get_space()))
-    initial = initial.intersect_domain(empty.align_params(initial.get_space()))
-    values = leaving.align_params(initial.get_space()).union(
-        initial.align_params(leaving.get_space())).intersect_domain(
-        loop.reach.align_params(leaving.get_space()))
+    leaving = last.get_at(0).add_constant_val(isl.Val(str(loop.step)))
+    initial = loop.lower.drop_dims(isl.dim_type.in_, depth, 1)
+    initial = initial.align_params(leaving.get_space()).subtract_domain(
+        leaving.domain().align_params(initial.get_space()))
+    values = leaving.align_params(initial.get_space()).union_add(
+        initial.align_params(leaving.get_space()))
+    values = values.intersect_domain(loop.reach.align_params(values.get_space()))
     bounds = _representatives(loop.ctype)
     # a signed counter leaves its type's range only by an (undefined) overflow; its
     # own bounds, not long long's, keep the printed conditions from overflowing
     # (fuzz seed 3200073: n + 9223372036854775806 >= m for an int counter)
     lo, hi = bounds if bounds is not None else (loop.ctype.minimum, loop.ctype.maximum)
-    inside = isl.Set(f"{{ [v] : {lo} <= v <= {hi} }}").align_params(values.get_space())
-    if values.range().is_subset(inside):
-        return values.coalesce()
+    graph = isl.Map.from_pw_aff(values)
+    inside = isl.Set(f"{{ [v] : {lo} <= v <= {hi} }}").align_params(graph.get_space())
+    if graph.range().is_subset(inside):
+        return values.coalesce(), loop.reach
     if bounds is None:   # a signed counter beyond its type: only by overflow (undefined)
-        return values.intersect_range(inside).coalesce()
-    modulus = 1 << loop.ctype.bits
-    wrap = isl.Map(f"{{ [v] -> [r] : {lo} <= r <= {hi} and "
-                   f"exists k : r = v + {modulus} k }}")
-    return values.apply_range(wrap).coalesce()
+        completed = graph.intersect_range(inside).domain()
+        return values.intersect_domain(completed).coalesce(), completed
+    modulus = isl.Val(str(1 << loop.ctype.bits))
+    return values.add_constant_val(isl.Val(str(-lo))).mod_val(modulus).add_constant_val(
+        isl.Val(str(lo))).coalesce(), loop.reach
 
 
 def positions(items: list[c_ast.Node]) -> dict[int, tuple[int, ...]]:
@@ -125,17 +130,22 @@ def positions(items: list[c_ast.Node]) -> dict[int, tuple[int, ...]]:
     return found
 
 
-# t_L(o) = (p_0, s_0 o_0, ..., p_d), padded with zeros to the deepest loop's length.
+# t_L(o) = (p_0, s_0 o_0, ..., p_d), padded with zeros to the deepest loop's length;
+# T(p) = lexmax U_L t_L(C_L), final(p) = e_L(t_L^-1(T(p))) on { p : T(p) in t_L(C_L) }.
 def final_value(loops: list[Loop], counter: str, items: list[c_ast.Node]) -> isl.PwAff:
     """The value the loops of ``counter`` leave in it after the SCoP, over the
     parameters where some loop is reached (raises ValueError where a loop of it has
-    no last iteration)."""
+    no last iteration).  The lexmax is over the times alone, the exit values pulled
+    back to its result: one over the pairs (time, exit value) also splits the exit
+    values' pieces, whose domains a modular conversion makes intricate, and took 88 s
+    for one counter of fuzz seed 3400180."""
     chains = positions(items)
     signs = {id(loop.node): 1 if loop.step > 0 else -1 for loop in loops}
     nodes = {chain[-1]: signs[key] for key, chain in chains.items() if key in signs}
     own = [loop for loop in loops if loop.counter == counter and loop.assigns_outside]
-    width = 2 * max(len(chains[id(loop.node)]) for loop in own)
-    result: isl.Set | None = None
+    width = 2 * max(len(chains[id(loop.node)]) for loop in own) - 1
+    exits: list[tuple[isl.PwAff, isl.Map]] = []
+    times: isl.Set | None = None
     for loop in own:
         chain = chains[id(loop.node)]
         depth = len(chain) - 1
@@ -146,13 +156,23 @@ def final_value(loops: list[Loop], counter: str, items: list[c_ast.Node]) -> isl
         for k, position in enumerate(chain[:-1]):
             time += [str(position), f"{nodes[position]} * o{k}"]
         time += [str(chain[-1])] + ["0"] * (width - 1 - len(time))
-        to_time = isl.Map(f"{{ [{', '.join(names + ['v'])}] -> [{', '.join(time + ['v'])}] }}")
-        times = exit_values(loop).wrap().flatten()
-        times = times.apply(to_time.align_params(times.get_space()))
-        result = times if result is None else result.align_params(times.get_space()).union(
-            times.align_params(result.get_space()))
+        to_time = isl.Map(f"{{ [{', '.join(names)}] -> [{', '.join(time)}] }}")
+        values, completed = exit_values(loop)
+        reached = completed.apply(to_time.align_params(completed.get_space()))
+        times = reached if times is None else times.align_params(reached.get_space()).union(
+            reached.align_params(times.get_space()))
+        exits.append((values, to_time))
+    assert times is not None
+    last = isl.Set.from_pw_multi_aff(times.lexmax_pw_multi_aff())
+    result: isl.PwAff | None = None
+    for values, to_time in exits:
+        at = isl.PwMultiAff.from_set(last.apply(to_time.reverse().align_params(last.get_space())))
+        value = values.align_params(at.get_space()).pullback_pw_multi_aff(
+            at.align_params(values.get_space()))
+        result = value if result is None else result.align_params(value.get_space()).union_add(
+            value.align_params(result.get_space()))
     assert result is not None
-    return result.lexmax_pw_multi_aff().get_at(width)
+    return result
 
 
 # F_i[] : i = final_i(p) on dom final_i, one per counter i, after the whole SCoP.
