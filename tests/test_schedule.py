@@ -200,7 +200,9 @@ def test_ranking_prefers_the_coalesced_mapping_on_a_transposed_access():
     # and candidates() finds the interchange by itself
     best = candidates(scop, deps, reporter=quiet())[0]
     assert best.coalesced and best.parallel_depth == 2
-    assert best.schedule.name.startswith("identity|interchange(1,0)@0")
+    # (the variant of the proven candidate, which the isl schedules equal to it joined)
+    assert best.schedule.name.startswith("identity") \
+        and best.schedule.name.endswith("|interchange(1,0)@0")
 
 
 def test_gemm_prefers_isl_2d_parallel_band_over_the_identity():
