@@ -34,7 +34,7 @@ HELPERS = r"""
 #endif
 
 /* Faults in the pages of host arrays on up to four threads (codegen/prefault.py):
-   add() the arrays, start(), and wait() before copying into them.  Below
+   add() the arrays, start(), and wait() before the transfers into them.  Below
    POLYCU_PREFAULT_BYTES in all, nothing is started. */
 #ifndef POLYCU_PREFAULT_BYTES
 #define POLYCU_PREFAULT_BYTES ((size_t)1 << 20)
