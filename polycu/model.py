@@ -12,6 +12,7 @@ All later phases read these values and build new ones; nothing here is mutated.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -182,6 +183,9 @@ class Scop:
     ``parameter_types`` are the C types the parameters are declared with, in
     ``parameters`` order (``int``, ``unsigned``, ``long`` ...): the contract's
     signature passes each parameter with its own type.
+    ``renamed`` pairs each name the frontend gave a C identifier that isl, C++ or
+    CUDA reserves with that identifier (``frontend/spelling.py``): the model and the
+    generated CUDA use the first, the user's C file the second.
     """
 
     name: str
@@ -197,6 +201,7 @@ class Scop:
     original_code: str = ""
     declarations: tuple[tuple[str, str], ...] = ()
     parameter_types: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
     def parameter_type(self, name: str) -> str:
         """The C type of parameter ``name`` (``int`` when the frontend did not say)."""
@@ -204,6 +209,14 @@ class Scop:
         return types.get(name, "int")
 
     # -- lookups -----------------------------------------------------------
+    def in_source(self, text: str) -> str:
+        """C text over the model's names (a name, a type, an expression) spelt with
+        the user's names, for code that stays in the user's C file."""
+        if not self.renamed:
+            return text
+        back = dict(self.renamed)
+        return re.sub(r"[A-Za-z_]\w*", lambda m: back.get(m.group(0), m.group(0)), text)
+
     def array(self, name: str) -> Array:
         for a in self.arrays:
             if a.name == name:

@@ -49,6 +49,9 @@ static const cudaError_t polycu_context_ready = cudaFree(0);
 #include <stdio.h>
 #include <stdlib.h>
 
+/* C's _Bool, which C++ spells bool: one byte, every nonzero value converts to 1. */
+typedef bool _Bool;
+
 /* floor(n / d) for d > 0 (C's division truncates). */
 #define polycu_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
 

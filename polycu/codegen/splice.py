@@ -24,14 +24,14 @@ def _shape_checks(scop: Scop, arrays: dict[str, Layout]) -> list[str]:
     for array in storages(scop):
         if array.local:
             continue
-        name, etype = array.name, array.element_type
+        name, etype = scop.in_source(array.name), scop.in_source(array.element_type)
         element = name + "[0]" * array.rank
         conds = [f"sizeof({element}) != sizeof({etype})"]
-        layout = arrays[name]
+        layout = arrays[array.name]
         for k in range(1, array.rank):
             outer = name + "[0]" * k
             conds.append(f"sizeof({outer}) / sizeof({element}) != (size_t)"
-                         f"({_product(layout.extents[k:])})")
+                         f"({scop.in_source(_product(layout.extents[k:]))})")
         lines.append(f"if ({' || '.join(conds)})")
         lines.append(f"{INDENT}polycu_shape_error(\"{name}\", __FILE__, __LINE__);")
     return lines
@@ -44,13 +44,14 @@ def _product(extents: tuple[str | None, ...]) -> str:
 def call_site(scop: Scop, arrays: dict[str, Layout], indent: str) -> list[str]:
     """What replaces the SCoP's lines: declarations of the .cu's functions it calls,
     shape checks and the call of the host function."""
-    args = list(scop.parameters)
+    args = [scop.in_source(p) for p in scop.parameters]
     for array in storages(scop):
         if array.local:
             continue
-        ref = f"&{array.name}" if array.is_scalar else array.name
-        args.append(f"({array.element_type} *){ref}")
-    types = ", ".join(t for t, _ in signature(scop)) or "void"
+        name = scop.in_source(array.name)
+        ref = f"&{name}" if array.is_scalar else name
+        args.append(f"({scop.in_source(array.element_type)} *){ref}")
+    types = scop.in_source(", ".join(t for t, _ in signature(scop))) or "void"
     body = [f"extern void {host_function_name(scop)}({types});",
             "extern void polycu_shape_error(const char *, const char *, int);"]
     body += _shape_checks(scop, arrays) + [f"{host_function_name(scop)}({', '.join(args)});"]

@@ -3,7 +3,9 @@
 The modules in order, each importing only modules listed before it:
 
 - ``preprocess.py``: cpp with polycu's own libc headers (``polycu/fakelibc``);
-  ``parse.py``: pycparser, with located syntax errors.
+  ``parse.py``: pycparser, with located syntax errors; ``spelling.py``: the
+  user's names that isl, C++ or CUDA reserve (``new``, ``max``, ``threadIdx``)
+  renamed in the whole unit, the user's names kept for the host program.
 - ``syntax.py``: small questions about the AST; ``ctype.py``: C's arithmetic
   types and conversions; ``affine.py``: C expressions to isl with C's
   semantics; ``calls.py``: library calls with C's argument conversions written out.

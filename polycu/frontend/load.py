@@ -1,17 +1,26 @@
 """The frontend in one call: C file -> preprocessed text -> C AST -> list of Scop."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
+from ..diagnostics import PolycuError
 from ..model import Scop
 from .parse import parse
 from .preprocess import Preprocessed, preprocess, preprocess_text
 from .scop import extract_scops
+from .spelling import respell
 
 
 def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None,
            text: str | None = None) -> list[Scop]:
-    return extract_scops(parse(pre), pre.source, auto=auto, context=ctx, text=text)
+    """The SCoPs of the unit, built with the names isl, C++ or CUDA reserve renamed."""
+    ast, spellings = respell(parse(pre))
+    try:
+        scops = extract_scops(ast, pre.source, auto=auto, context=ctx, text=text)
+    except PolycuError as exc:
+        raise spellings.error(exc) from None
+    return [replace(s, renamed=spellings.renamed) for s in scops]
 
 
 def load_file(path: str, *, defines: Sequence[str] = (), includes: Sequence[str] = (),

@@ -105,7 +105,9 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
 def _values(rng: np.random.Generator, dtype: np.dtype, shape: tuple[int, ...],
             scalar: bool, profile: str) -> np.ndarray:
     """Random values of one arithmetic type in ``profile`` (``random_inputs``)."""
-    if profile == UNIT and dtype.kind == "f":
+    if dtype.kind == "b":                   # a _Bool holds 0 or 1, nothing else
+        values = rng.integers(0, 1, size=shape, endpoint=True)
+    elif profile == UNIT and dtype.kind == "f":
         values = rng.random(shape)
     elif profile == UNIT:
         values = rng.integers(0, 4 if dtype.itemsize == 1 else 100, size=shape)

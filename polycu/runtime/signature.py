@@ -84,7 +84,7 @@ def struct_dtype(fields: list[tuple[str, str, tuple[int, ...]]]) -> np.dtype | N
     parts = []
     for name, ctype, extents in fields:
         dtype = scalar_dtype(ctype)
-        if dtype is None or dtype == np.bool_:
+        if dtype is None:
             return None
         parts.append((name, dtype, tuple(extents)) if extents else (name, dtype))
     return np.dtype(parts, align=True)
@@ -99,7 +99,7 @@ def dtype_of(array: Array) -> np.dtype:
     (raises a located error if unknown)."""
     dtype = struct_dtype(_struct_fields(array.struct)) if array.struct is not None else \
         scalar_dtype(array.element_type)
-    if dtype is None or dtype == np.bool_:
+    if dtype is None:
         raise error(f"element type '{array.element_type}' of '{array.name}' cannot be run "
                     "on the CPU", array.location)
     return dtype
