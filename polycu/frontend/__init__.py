@@ -3,11 +3,11 @@
 The modules in order, each importing only modules listed before it:
 
 - ``preprocess.py``: cpp with polycu's own libc headers (``polycu/fakelibc``);
-  ``parse.py``: pycparser, with located syntax errors; ``spelling.py``: the
-  user's names that isl, C++ or CUDA reserve (``new``, ``max``, ``threadIdx``)
-  renamed in the whole unit, the user's names kept for the host program.
+  ``parse.py``: pycparser, with located syntax errors.
 - ``syntax.py``: small questions about the AST; ``ctype.py``: C's arithmetic
-  types and conversions; ``affine.py``: C expressions to isl with C's
+  types and conversions; ``enums.py``: enumeration constants as the integers they
+  are, enumerated types as gcc's integer types; ``typenames.py``: typedef names of
+  arithmetic types written out in casts and ``sizeof``; ``affine.py``: C expressions to isl with C's
   semantics; ``calls.py``: library calls with C's argument conversions written out.
 - ``symbols.py``: what each name is declared as; ``regions.py``: where the
   SCoPs are (``#pragma scop`` or found automatically); ``liveness.py``: what the
@@ -21,5 +21,9 @@ The modules in order, each importing only modules listed before it:
   of the file's functions replaced by their bodies before the statements are
   built; ``scop.py``: the steps in order, and the ``Scop`` with its arrays and
   parameter context.
-- ``load.py``: the whole frontend in one call.
+- ``spelling.py``: the user's names that isl, C++ or CUDA reserve (``new``,
+  ``max``, ``threadIdx``) renamed in the whole unit, the user's names kept for the
+  host program and diagnostics.
+- ``load.py``: the whole frontend in one call (enums, type names and spellings
+  are rewrites of the AST before the SCoPs are extracted).
 """

@@ -8,14 +8,18 @@ from ..diagnostics import PolycuError
 from ..model import Scop
 from .parse import parse
 from .preprocess import Preprocessed, preprocess, preprocess_text
+from .enums import lower_enums
 from .scop import extract_scops
 from .spelling import respell
+from .typenames import spell_type_names
 
 
 def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None,
            text: str | None = None) -> list[Scop]:
-    """The SCoPs of the unit, built with the names isl, C++ or CUDA reserve renamed."""
-    ast, spellings = respell(parse(pre))
+    """The SCoPs of the unit, built with its enumerations lowered to integers, the
+    typedef names in its casts written out and the names isl, C++ or CUDA reserve
+    renamed."""
+    ast, spellings = respell(spell_type_names(lower_enums(parse(pre), pre.source)))
     try:
         scops = extract_scops(ast, pre.source, auto=auto, context=ctx, text=text)
     except PolycuError as exc:

@@ -1,0 +1,66 @@
+"""Enumerations (``polycu/frontend/enums.py``) and typedef names in casts
+(``polycu/frontend/typenames.py``): valid C that polycu rejected ('N' is not
+declared) or turned into kernels and CPU references that did not build.
+
+Each program of ``tests/data/c_types/`` is built by gcc as written and by polycu
+(emulated, and by nvcc where installed); both must print the same bytes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_c_semantics import differential
+
+import polycu
+from polycu.driver import compile_file
+from polycu.frontend.enums import lower_enums
+from polycu.frontend.parse import parse
+from polycu.frontend.preprocess import preprocess_text
+from polycu.frontend.typenames import spell_type_names
+from polycu.model import format_scop
+from polycu.runtime.emulate import emulate_generated
+
+PROGRAMS = Path(__file__).parent / "data" / "c_types"
+
+
+def scop_of(text: str) -> polycu.Scop:
+    (scop,) = polycu.load_text(text, "t.c")
+    return scop
+
+
+def test_enumeration_constants_are_their_values_and_types_gcc_s() -> None:
+    scop = scop_of("""enum { N = 10, M = N * 3 - 1, K };
+    enum pos { A0, A1 = 'b' - 'a' + 4 }; enum neg { B0 = -2, B1 };
+    static enum pos P[40]; static enum neg Q[40]; static double X[40];
+    void f(void) { int i;
+    #pragma scop
+    for (i = N; i < K; i++) { P[i] = A1; Q[i] = B1; X[i] = (double) sizeof(enum pos); }
+    #pragma endscop
+    }""")
+    text = format_scop(scop)
+    assert "    unsigned int P[40]\n    int Q[40]\n" in text
+    assert "domain: { S0[i] : 10 <= i <= 29 }" in text
+    assert "S0: P[i] = 5;" in text and "S1: Q[i] = -1;" in text
+    assert "S2: X[i] = (double) (sizeof(unsigned int));" in text
+
+
+def test_a_unit_without_enumerations_or_typedef_casts_is_the_same_tree() -> None:
+    tree = parse(preprocess_text("typedef double real; real A[2];\n"
+                                 "void f(void) { A[0] = 1.0; }\n", "t.c"))
+    assert lower_enums(tree, "t.c") is tree and spell_type_names(tree) is tree
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.c")))
+def test_programs_print_what_gcc_prints(tmp_path: Path, name: str) -> None:
+    expected, actual = differential(tmp_path, name, (PROGRAMS / f"{name}.c").read_text())
+    assert actual == expected
+    assert len(expected.splitlines()) > 80
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.c")))
+def test_kernels_match_the_reference_on_random_inputs(name: str) -> None:
+    path = str(PROGRAMS / f"{name}.c")
+    reports = emulate_generated(polycu.load(path), compile_file(path).description, limit=37,
+                                seed=2028, nvcc=False)
+    assert reports and all(r.ok for r in reports), "\n".join(r.format() for r in reports)
