@@ -14,7 +14,7 @@ void kernel(int MIN, int Max, int exists, int infty, int domain)
 }
 int main(void)
 {
-  for (int i = 0; i < N; i++) { Floor[i] = i; mod[i] = 0.5 * i; rat[i] = 1.0 / (i + 1); }
+  for (int i = 0; i < N; i++) { Floor[i] = i; mod[i] = 0.5 * i; rat[i] = 0.25 * (i % 4) - 0.5; }
   kernel(2, 30, 1, 5, 3);
   printf("@ Floor hex\n"); for (int i = 0; i < N; i++) printf("%a\n", Floor[i]);
   return 0;
