@@ -35,11 +35,11 @@ class _Typedefs(c_ast.NodeVisitor):
                 self.words[node.name] = text
 
 
-class _Spell(c_ast.NodeVisitor):
-    """Rewrites, in place, the typedef names inside type names."""
+class _TypeNameWords(c_ast.NodeVisitor):
+    """The specifier lists (``IdentifierType``) inside type names: casts, ``sizeof``."""
 
-    def __init__(self, words: dict[str, str]) -> None:
-        self.words = words
+    def __init__(self) -> None:
+        self.found: list[c_ast.IdentifierType] = []
         self.inside = 0
 
     def visit_Typename(self, node: c_ast.Typename) -> None:
@@ -49,24 +49,13 @@ class _Spell(c_ast.NodeVisitor):
 
     def visit_IdentifierType(self, node: c_ast.IdentifierType) -> None:
         if self.inside:
-            node.names = resolve_typedefs(node.names, self.words).split()
+            self.found.append(node)
 
 
-class _Uses(c_ast.NodeVisitor):
-    """Whether a type name refers to one of ``names``."""
-
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-        self.found = False
-        self.inside = 0
-
-    def visit_Typename(self, node: c_ast.Typename) -> None:
-        self.inside += 1
-        self.generic_visit(node)
-        self.inside -= 1
-
-    def visit_IdentifierType(self, node: c_ast.IdentifierType) -> None:
-        self.found = self.found or (self.inside > 0 and bool(self.names & set(node.names)))
+def _type_name_words(ast: c_ast.Node) -> list[c_ast.IdentifierType]:
+    visitor = _TypeNameWords()
+    visitor.visit(ast)
+    return visitor.found
 
 
 def spell_type_names(ast: c_ast.FileAST) -> c_ast.FileAST:
@@ -74,10 +63,10 @@ def spell_type_names(ast: c_ast.FileAST) -> c_ast.FileAST:
     or ``ast`` itself when no type name uses one."""
     typedefs = _Typedefs()
     typedefs.visit(ast)
-    uses = _Uses(set(typedefs.words))
-    uses.visit(ast)
-    if not uses.found:
+    names = set(typedefs.words)
+    if not any(names & set(words.names) for words in _type_name_words(ast)):
         return ast
     spelled = copy.deepcopy(ast)
-    _Spell(typedefs.words).visit(spelled)
+    for words in _type_name_words(spelled):
+        words.names = resolve_typedefs(words.names, typedefs.words).split()
     return spelled
