@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import islpy as isl
 
@@ -216,6 +216,16 @@ class Scop:
             return text
         back = dict(self.renamed)
         return re.sub(r"[A-Za-z_]\w*", lambda m: back.get(m.group(0), m.group(0)), text)
+
+    def model_values(self, values: Mapping[str, int]) -> dict[str, int]:
+        """Values keyed by the user's names (``--param new=3``), keyed by the model's."""
+        new = {c: m for m, c in self.renamed}
+        return {new.get(k, k): v for k, v in values.items()}
+
+    def user_parameters(self) -> tuple[str, ...]:
+        """The parameters under the user's names."""
+        back = dict(self.renamed)
+        return tuple(back.get(p, p) for p in self.parameters)
 
     def array(self, name: str) -> Array:
         for a in self.arrays:

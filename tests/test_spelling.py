@@ -116,3 +116,16 @@ def test_diagnostics_name_the_users_identifier(tmp_path: Path) -> None:
     with pytest.raises(PolycuError) as info:
         polycu.load(str(source))
     assert f"{source}:8:" in str(info.value) and "'new' is a long double" in str(info.value)
+
+
+def test_param_takes_the_users_name() -> None:
+    """``--param min=3`` fixes the parameter the model calls ``min_``."""
+    path = str(PROGRAMS / "cuda_names.c")
+    (report,) = emulate_generated(polycu.load(path), compile_file(path).description,
+                                  params={"min": 3, "n": 20}, seed=5, nvcc=False)
+    assert report.ok and report.params == {"n": 20, "min_": 3, "blockDim_": report.params[
+        "blockDim_"]}
+    with pytest.raises(PolycuError, match=r"--param names min_x, not a parameter .* "
+                                          r"\(blockDim, min, n\)"):
+        emulate_generated(polycu.load(path), compile_file(path).description,
+                          params={"min_x": 3}, nvcc=False)

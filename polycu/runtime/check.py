@@ -67,7 +67,8 @@ def targets_of(compiled: Compiled, *, dataset: str | None = None,
     options = compiled.options
     result = []
     for scop, description in compiled.pairs():
-        fixed = {k: v for k, v in (overrides or {}).items() if k in scop.parameters}
+        fixed = {k: v for k, v in scop.model_values(overrides or {}).items()
+                 if k in scop.parameters}
         sized = scop_parameters(scop, compiled.path, dataset=dataset, overrides=fixed,
                                 defines=options.define, includes=options.include_dir)
         # choose_parameters also proves that every access stays inside its array.

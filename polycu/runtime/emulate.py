@@ -143,8 +143,8 @@ def emulate_generated(scops: Sequence[Scop], description: Mapping[str, Any], *,
     (and nvcc installed), each SCoP's CUDA, the very translation unit that is
     emulated (``scop_translation_unit``), is also built by nvcc."""
     by_name = {s.name: s for s in scops}
-    known = {p for s in scops for p in s.parameters}
-    unknown = sorted(set(params or {}) - known)
+    known = {p for s in scops for p in s.user_parameters()}
+    unknown = sorted(set(params or {}) - known - {p for s in scops for p in s.parameters})
     if unknown:
         raise error(f"--param names {', '.join(unknown)}, not a parameter of any SCoP of "
                     f"{description['source']} ({', '.join(sorted(known)) or 'none'})",
@@ -152,7 +152,8 @@ def emulate_generated(scops: Sequence[Scop], description: Mapping[str, Any], *,
     reports = []
     for entry in description["scops"]:
         scop = by_name[entry["name"]]
-        fixed = {k: v for k, v in (params or {}).items() if k in scop.parameters}
+        fixed = {k: v for k, v in scop.model_values(params or {}).items()
+                 if k in scop.parameters}
         if entry["runs_on"] == CPU:
             reports.append(EmulationReport(scop.name, fixed, seed or 0, (),
                                            location=scop.location,
