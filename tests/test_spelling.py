@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 from test_c_semantics import differential
 
 import polycu
@@ -74,6 +74,23 @@ def test_renaming_reaches_every_occurrence() -> None:
 
     Visitor().visit(renamed)
     assert "new" not in names and names.count("new_") >= 5
+
+
+def test_a_library_name_is_renamed_only_where_the_users_declaration_is_seen() -> None:
+    """``int floor`` (a parameter) beside <math.h>'s ``floor``: the parameter and its
+    uses become ``floor_``; the calls elsewhere and a field ``floor`` stay."""
+    tree = parse(preprocess_text(
+        "#include <math.h>\nstruct c { double floor; };\n"
+        "void f(int floor, struct c s) { double x = s.floor + floor; }\n"
+        "double g(double y) { return floor(y) + ceil(y); }\n"
+        "double h(double floor);\n", "t.c"))
+    renamed, spelled = respell(tree)
+    assert spelled.renamed == (("floor_", "floor"),)
+    text = c_generator.CGenerator().visit(renamed)
+    assert "void f(int floor_, struct c s)" in text
+    assert "double x = s.floor + floor_;" in text
+    assert "return floor(y) + ceil(y);" in text
+    assert "struct c\n{\n  double floor;\n}" in text
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.c")))

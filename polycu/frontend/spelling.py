@@ -180,22 +180,76 @@ class _Rename(c_ast.NodeVisitor):
         node.names = [self._name(n) for n in node.names]
 
 
+class _ScopedRename(c_ast.NodeVisitor):
+    """Renames, in place, the user's block-scope declarations of names the C library
+    declares too (a parameter ``int floor`` beside <math.h>'s ``floor``) and the
+    references inside their scopes, and leaves the library's uses alone."""
+
+    def __init__(self, new: dict[str, str]) -> None:
+        self.new = new
+        self.scopes: list[set[str]] = [set()]
+
+    def _scoped(self, node: c_ast.Node) -> None:
+        self.scopes.append(set())
+        self.generic_visit(node)
+        self.scopes.pop()
+
+    visit_Compound = _scoped
+    visit_For = _scoped
+    visit_FuncDecl = _scoped          # a prototype's parameters: their own scope
+
+    def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
+        self.scopes.append(set())         # the parameters and the body
+        args = node.decl.type.args if isinstance(node.decl.type, c_ast.FuncDecl) else None
+        for param in args.params if args is not None else ():
+            self.visit(param)
+        self.visit(node.body)
+        self.scopes.pop()
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name in self.new and _users(node.coord) and \
+                not isinstance(node.type, c_ast.FuncDecl):
+            self.scopes[-1].add(node.name)
+            node.name = self.new[node.name]
+            inner = node.type
+            while not isinstance(inner, c_ast.TypeDecl) and hasattr(inner, "type"):
+                inner = inner.type
+            if isinstance(inner, c_ast.TypeDecl):
+                inner.declname = node.name
+        self.generic_visit(node)
+
+    def visit_Struct(self, node: c_ast.Struct) -> None:
+        """Fields live in their structure's name space."""
+
+    visit_Union = visit_Struct
+
+    def visit_StructRef(self, node: c_ast.StructRef) -> None:
+        self.visit(node.name)
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        if any(node.name in scope for scope in self.scopes):
+            node.name = self.new[node.name]
+
+
 def respell(ast: c_ast.FileAST) -> tuple[c_ast.FileAST, Spellings]:
     """``ast`` with the user's reserved names renamed (a copy; ``ast`` itself when
-    there is none), and the renaming."""
+    there is none), and the renaming: everywhere for names only the user declares,
+    within the scopes of the user's declarations for names the library declares too."""
     names = _Names()
     names.visit(ast)
-    clash = sorted(n for n in names.user - names.library if reserved(n))
-    if not clash:
+    everywhere = sorted(n for n in names.user - names.library if reserved(n))
+    scoped = sorted(n for n in names.user & names.library if reserved(n))
+    if not everywhere and not scoped:
         return ast, Spellings()
     taken = set(names.all)
     new: dict[str, str] = {}
-    for name in clash:
+    for name in everywhere + scoped:
         spelling = name + "_"
         while spelling in taken or reserved(spelling):
             spelling += "_"
         taken.add(spelling)
         new[name] = spelling
     renamed = copy.deepcopy(ast)
-    _Rename(new).visit(renamed)
+    _Rename({n: new[n] for n in everywhere}).visit(renamed)
+    _ScopedRename({n: new[n] for n in scoped}).visit(renamed)
     return renamed, Spellings(tuple((spelling, name) for name, spelling in new.items()))
