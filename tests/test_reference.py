@@ -113,6 +113,24 @@ def test_choose_parameters_keeps_accesses_inside_the_arrays() -> None:
     assert choose_parameters(with_context) == {"n": 17, "m": 14}
 
 
+def test_chosen_parameters_give_every_array_an_element() -> None:
+    """Fuzz seed 4100055: ``double A[n - 37][m]`` whose loop never runs at m = 1; the
+    context allows n = 37, an empty array nothing can be made with."""
+    (scop,) = polycu.load_text("""
+void kernel(int n, int m, double A[n - 37][m])
+{
+#pragma scop
+  for (int i = 1; i < m; i = i + 2)
+    for (int j = n - 1; j > -1; --j)
+      A[i - 1][j - 1] += A[3][j];
+#pragma endscop
+}
+""", "k.c")
+    values = choose_parameters(scop)
+    assert values["n"] >= 38 and values["m"] >= 1
+    assert array_shapes(scop, values)["A"] == (values["n"] - 37, values["m"])
+
+
 def test_choose_parameters_reports_impossible_requests() -> None:
     diagonal = snippet(DIAGONAL)
     with pytest.raises(PolycuError, match="no values of the parameters of g_scop0 in 1..37 "

@@ -45,15 +45,30 @@ def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
             raise error(f"{name}={int(value)} does not fit the type '{sig.parameter_type(name)}' "
                         f"of parameter '{name}' of {scop.name} ({low}..{high})", scop.location)
         good = good.intersect(parameter_set(scop, f"{name} = {int(value)}"))
-    # Free values stay inside their C type too (an unsigned char is at most 255).
-    caps = {p: min(limit, integer_bounds(sig.parameter_dtype(p, scop.location))[1])
-            for p in scop.parameters if p not in fixed}
+    # Every array with an element: the context allows an extent of 0 (a VLA parameter
+    # double A[n - 37][m] at n = 37), and no array can be made with none.  Past the
+    # limit if that is what it takes (there, n >= 38).
+    nonempty = good
+    for array in sig.arrays:
+        if array.extent_set is not None and array.rank:
+            nonempty = nonempty.intersect(array.extent_set.params().align_params(
+                nonempty.get_space()))
 
-    def at_least(low: int) -> isl.Set:
-        bounds = " and ".join(f"{low} <= {p} <= {cap}" for p, cap in caps.items()) or "1 = 1"
-        return good.intersect(parameter_set(scop, bounds))
+    def at_least(low: int, within: isl.Set, limit: int) -> isl.Set:
+        # Free values stay inside their C type too (an unsigned char is at most 255).
+        tops = {p: integer_bounds(sig.parameter_dtype(p, scop.location))[1]
+                for p in scop.parameters if p not in fixed}
+        bounds = " and ".join(f"{low} <= {p} <= {min(limit, top)}"
+                              for p, top in tops.items()) or "1 = 1"
+        return within.intersect(parameter_set(scop, bounds))
 
-    if at_least(1).is_empty():
+    if not nonempty.is_empty():
+        wider = limit
+        while at_least(1, nonempty, wider).is_empty() and wider < 2 ** 31:
+            wider *= 2
+        if not at_least(1, nonempty, wider).is_empty():
+            good, limit = nonempty, wider
+    if at_least(1, good, limit).is_empty():
         where = f" with {', '.join(f'{k}={v}' for k, v in fixed.items())}" if fixed else ""
         raise error(f"no values of the parameters of {scop.name} in 1..{limit}{where} keep every "
                     f"access inside its array and satisfy the context {scop.context}",
@@ -61,11 +76,11 @@ def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
     low, high = 1, limit  # invariant: at_least(low) is not empty
     while low < high:
         mid = (low + high + 1) // 2
-        if at_least(mid).is_empty():
+        if at_least(mid, good, limit).is_empty():
             high = mid - 1
         else:
             low = mid
-    chosen = at_least(low)
+    chosen = at_least(low, good, limit)
     n = len(scop.parameters)
     names = chosen.get_space().get_var_names(isl.dim_type.param)
     point = chosen.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, n).lexmax().sample_point()
