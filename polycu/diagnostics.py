@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, TextIO
+from typing import Callable, Iterable, TextIO
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,12 @@ class PolycuError(Exception):
     @property
     def first(self) -> Diagnostic:
         return self.diagnostics[0]
+
+    def reworded(self, words: Callable[[str], str]) -> "PolycuError":
+        """The same error with each message rewritten by ``words`` (the user's names
+        of renamed identifiers put back, for one)."""
+        return PolycuError(Diagnostic(d.severity, words(d.message), d.location)
+                           for d in self.diagnostics)
 
     def __reduce__(self) -> tuple[type, tuple[tuple[Diagnostic, ...]]]:
         """Pickled as its diagnostics (not as its message), so that an error raised in

@@ -6,6 +6,7 @@ nvcc where installed, polycu emulate)."""
 from __future__ import annotations
 
 import itertools
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,7 +18,9 @@ from polycu.fuzz.campaign import run_campaign
 from polycu.fuzz.emit import program_of_text
 from polycu.fuzz.finalise import finalise
 from polycu.fuzz.interpret import Machine, init_value
-from polycu.fuzz.program import INT_TYPES, Invalid
+from polycu.fuzz.generate import Generator
+from polycu.fuzz.names import respelled
+from polycu.fuzz.program import INT_TYPES, Invalid, Program
 from polycu.fuzz.minimise import minimise, size
 from polycu.fuzz.run import (FAILURES, LOCATED, Timeouts, blur, compare_outputs, parse_output,
                              run_file, traceback_key)
@@ -67,8 +70,46 @@ def test_programs_cover_the_issue() -> None:
                "guard", "guard:else", "expr:min", "expr:max", "expr:/", "expr:%", "expr:cond",
                "expr:cast", "let", "scalar:arg", "scalar:global", "scalar:local", "param:zero",
                "param:long", "op:+=", "op:=", "op:*=", "op:++", "call:sqrt", "call:sqrtf",
-               "call:pow", "call:abs", "option:--tile-size"}
+               "call:pow", "call:abs", "option:--tile-size", "names:reserved"}
     assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_reserved_names_change_nothing_but_the_names(tmp_path: Path) -> None:
+    """Seed 4200003 spells some names with words isl, C++ or CUDA reserve (``class``,
+    ``virtual``, ``dim3``, ``rat``); gcc's build prints the same values as the same
+    program under the generator's own names."""
+    seed = 4200003
+    renamed = next(respelled(Generator(seed, a).program(), a) for a in itertools.count()
+                   if _valid(Generator(seed, a).program()))
+    fin = generate(seed)
+    assert fin.program.to_json() == finalise(renamed).program.to_json()
+    plain = finalise(next(Generator(seed, a).program() for a in itertools.count()
+                          if _valid(Generator(seed, a).program())))
+    assert {"class", "virtual", "dim3"} <= set(_names(fin.program))
+    assert not {"class", "virtual", "dim3"} & set(_names(plain.program))
+    assert "long rat = " in fin.text and "long rat = " not in plain.text
+    outputs = []
+    for name, text in (("plain", plain.text), ("renamed", fin.text)):
+        source = tmp_path / f"{name}.c"
+        source.write_text(text)
+        assert _gcc(source, tmp_path / name).returncode == 0
+        outputs.append([line if not line.startswith("@ ") else line.split()[2]
+                        for line in _run(tmp_path / name).stdout.splitlines()])
+    assert outputs[0] == outputs[1] and len(outputs[0]) > 5
+
+
+def _valid(program: Program) -> bool:
+    try:
+        finalise(program)
+    except Invalid:
+        return False
+    return True
+
+
+def _names(program: Program) -> list[str]:
+    return [x["name"] for x in program.params + program.arrays + program.scalars] + \
+        re.findall(r'"var":"(\w+)"', program.to_json()) + \
+        re.findall(r'\["var","(\w+)"\]', program.to_json())
 
 
 def test_programs_are_valid_c99(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from pycparser import c_ast
 
-from ..diagnostics import Diagnostic, PolycuError
+from ..diagnostics import PolycuError
 from .preprocess import FAKELIBC
 
 # isl_stream.c's keywords (compared ignoring case) and the words its parsers of
@@ -83,12 +83,8 @@ class Spellings:
         if not self.renamed:
             return exc
         back = dict(self.renamed)
-
-        def quoted(m: re.Match) -> str:
-            return "'" + back.get(m.group(1), m.group(1)) + "'"
-
-        return PolycuError(Diagnostic(d.severity, re.sub(r"'([A-Za-z_]\w*)'", quoted, d.message),
-                                      d.location) for d in exc.diagnostics)
+        return exc.reworded(lambda text: re.sub(
+            r"'([A-Za-z_]\w*)'", lambda m: "'" + back.get(m.group(1), m.group(1)) + "'", text))
 
 
 def _users(coord: object) -> bool:

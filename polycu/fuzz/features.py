@@ -3,12 +3,13 @@
 In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
-``option:--tile-size``.
+``option:--tile-size``, ``names:reserved``.
 """
 from __future__ import annotations
 
 from typing import Iterator
 
+from .names import RESERVED_NAMES
 from .program import Expr, Finalised, Node
 from .tree import map_exprs, walk_expr
 
@@ -22,6 +23,8 @@ def features(fin: Finalised) -> set[str]:
     out.update(f"ndim:{a['ndim']}" for a in prog.arrays)
     out.update(f"scalar:{s['kind']}" for s in prog.scalars)
     out.update(f"param:{p['type']}" for p in prog.params)
+    if any(x["name"] in RESERVED_NAMES for x in prog.params + prog.arrays + prog.scalars):
+        out.add("names:reserved")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
 

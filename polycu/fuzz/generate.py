@@ -6,7 +6,8 @@ finalisation accepts (``finalise.finalise``: free of undefined behaviour, small
 enough), as a ``Finalised`` with its C text.  The same seed always gives the same
 text.
 
-``Generator`` adds to the skeleton of ``structure.Structure`` the values
+``names.respelled`` then gives one program in four names that isl, C++ or CUDA
+reserve.  ``Generator`` adds to the skeleton of ``structure.Structure`` the values
 (literals, array references, integer and floating expressions, math calls), the
 statements (assignments and compound assignments to arrays and scalars, guarded
 ones, ``let`` temporaries), the blocks and loop nests, and the polycu options.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import copy
 
 from .finalise import finalise
+from .names import respelled
 from .program import FLOAT_TYPES, INT_TYPES, Expr, Finalised, Invalid, Node, Program
 from .structure import Structure
 
@@ -264,7 +266,7 @@ def generate(seed: int, attempts: int = 200) -> Finalised:
     undefined behaviour and small enough."""
     last: Exception | None = None
     for attempt in range(attempts):
-        program = Generator(seed, attempt).program()
+        program = respelled(Generator(seed, attempt).program(), attempt)
         try:
             return finalise(program)
         except Invalid as exc:

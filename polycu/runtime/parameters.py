@@ -102,7 +102,14 @@ def choose_parameters(scop: Scop, limit: int = DEFAULT_PARAMETER_LIMIT,
     arrays would not fit, ``limit`` shrinks until they do; when no smaller limit
     helps (constant extents, fixed values), a located error names the array.
     """
-    fixed = dict(fixed or {})
+    try:
+        return _fitting(scop, limit, dict(fixed or {}), memory)
+    except PolycuError as exc:   # in the user's names, as --param takes them
+        raise exc.reworded(scop.in_source) from None
+
+
+def _fitting(scop: Scop, limit: int, fixed: dict[str, int], memory: int) -> dict[str, int]:
+    """``choose_parameters`` in the model's names."""
     unknown = sorted(set(fixed) - set(scop.parameters))
     if unknown:
         verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
