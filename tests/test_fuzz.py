@@ -15,6 +15,7 @@ import pytest
 
 from polycu.fuzz import features, generate
 from polycu.fuzz.campaign import run_campaign
+from polycu.fuzz.dialect import dialect
 from polycu.fuzz.emit import program_of_text
 from polycu.fuzz.finalise import finalise
 from polycu.fuzz.interpret import Machine, init_value
@@ -70,7 +71,8 @@ def test_programs_cover_the_issue() -> None:
                "guard", "guard:else", "expr:min", "expr:max", "expr:/", "expr:%", "expr:cond",
                "expr:cast", "let", "scalar:arg", "scalar:global", "scalar:local", "param:zero",
                "param:long", "op:+=", "op:=", "op:*=", "op:++", "call:sqrt", "call:sqrtf",
-               "call:pow", "call:abs", "option:--tile-size", "names:reserved"}
+               "call:pow", "call:abs", "option:--tile-size", "names:reserved",
+               "dialect:typedef", "dialect:enum"}
     assert wanted <= seen, sorted(wanted - seen)
 
 
@@ -96,6 +98,30 @@ def test_reserved_names_change_nothing_but_the_names(tmp_path: Path) -> None:
         outputs.append([line if not line.startswith("@ ") else line.split()[2]
                         for line in _run(tmp_path / name).stdout.splitlines()])
     assert outputs[0] == outputs[1] and len(outputs[0]) > 5
+
+
+def test_dialect_spells_the_same_program(tmp_path: Path) -> None:
+    """Typedef names for the types and enumeration constants for the SCoP's ``int``
+    literals (the dialect of seed 4300007) change nothing gcc prints."""
+    outputs, checked = [], 0
+    for seed in range(40):
+        plain = generate(seed).text
+        if "typedef" in plain or "enum" in plain:
+            continue
+        spelled = dialect(plain, 4300007)
+        assert "typedef double real;" in spelled and "enum { K_" in spelled
+        assert program_of_text(spelled).to_json() == program_of_text(plain).to_json()
+        outputs = []
+        for name, text in (("plain", plain), ("spelled", spelled)):
+            source = tmp_path / f"{name}{seed}.c"
+            source.write_text(text)
+            assert _gcc(source, tmp_path / name, "-Wall", "-pedantic-errors").returncode == 0
+            outputs.append(_run(tmp_path / name).stdout)
+        assert outputs[0] == outputs[1]
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
 
 
 def _valid(program: Program) -> bool:

@@ -9,12 +9,15 @@ every array deterministically (``interpret.init_value``'s formula), calls the
 kernel and prints every array and written scalar with full precision (``@ NAME
 TYPE`` blocks), so that two builds of it can be compared line by line.  The first
 line records the polycu options, the last the program itself as JSON
-(``options_of_text``, ``program_of_text`` read them back).
+(``options_of_text``, ``program_of_text`` read them back).  ``dialect.dialect``
+then spells some programs' types through typedefs and their literals as
+enumeration constants.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from .dialect import dialect
 from .program import FLOAT_TYPES, Expr, Finalised, Node, Program
 from .tree import physical, shifted
 
@@ -243,7 +246,7 @@ def emit_program(fin: Finalised) -> str:
     lines.append("  return 0;")
     lines.append("}")
     lines.append(f"/* polycu-fuzz-program {prog.to_json()} */")
-    return "\n".join(lines) + "\n"
+    return dialect("\n".join(lines) + "\n", prog.seed)
 
 
 def program_of_text(text: str) -> Program | None:

@@ -3,7 +3,7 @@
 In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
-``option:--tile-size``, ``names:reserved``.
+``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``.
 """
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ def features(fin: Finalised) -> set[str]:
     out.update(f"param:{p['type']}" for p in prog.params)
     if any(x["name"] in RESERVED_NAMES for x in prog.params + prog.arrays + prog.scalars):
         out.add("names:reserved")
+    if "\ntypedef double real;" in fin.text:
+        out.add("dialect:typedef")
+    if "\nenum { K_" in fin.text:
+        out.add("dialect:enum")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
 
