@@ -7,7 +7,7 @@ The modules in order, each importing only modules listed before it:
 - ``syntax.py``: small questions about the AST; ``ctype.py``: C's arithmetic
   types and conversions; ``enums.py``: enumeration constants as the integers they
   are, enumerated types as gcc's integer types; ``typenames.py``: typedef names of
-  arithmetic types written out in casts and ``sizeof``; ``affine.py``: C expressions to isl with C's
+  arithmetic types written out (declarations, casts, ``sizeof``); ``affine.py``: C expressions to isl with C's
   semantics; ``calls.py``: library calls with C's argument conversions written out.
 - ``symbols.py``: what each name is declared as; ``regions.py``: where the
   SCoPs are (``#pragma scop`` or found automatically); ``liveness.py``: what the

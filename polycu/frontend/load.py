@@ -16,8 +16,8 @@ from .typenames import spell_type_names
 
 def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None,
            text: str | None = None) -> list[Scop]:
-    """The SCoPs of the unit, built with its enumerations lowered to integers, the
-    typedef names in its casts written out and the names isl, C++ or CUDA reserve
+    """The SCoPs of the unit, built with its enumerations lowered to integers, its
+    arithmetic typedef names written out and the names isl, C++ or CUDA reserve
     renamed."""
     ast, spellings = respell(spell_type_names(lower_enums(parse(pre), pre.source)))
     try:
