@@ -310,3 +310,18 @@ def test_ordinary_programs_do_not_take_the_representative_path() -> None:
     (scop,) = polycu.load(str(GEMM_FILE))
     deps = polycu.dependences(scop)
     assert not huge_bounds(constraints(scop, deps, frozenset()), scop)
+
+
+def test_a_split_gives_up_on_constants_a_representative_context_keeps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Fuzz seed 4400087: k from j + 2147483651 on (an unsigned counter offset by 2^31);
+    # isl scheduled the split's constraints for over five minutes, the unsplit
+    # candidates in 0.05 s.  gcc checks the program in test_c_semantics.
+    from polycu.cli import main
+    source = FOUND / "split_of_a_counter_offset_by_2_31.c"
+    assert main([str(source), "-o", str(tmp_path / "k.cu"), "--tile-size", "4",
+                 "--run-on", "gpu"]) == 0
+    err = capsys.readouterr().err
+    assert f"{source}:17:9: note: isl fails on the candidate schedule 'isl-split after " \
+        "isl-minfuse' of SCoP 'kernel_scop0' (huge constants in the scheduling " \
+        "constraints, beyond a representative context); it is dropped" in err

@@ -206,5 +206,5 @@ def split_schedule(scop: Scop, deps: Dependences, planes: Mapping[str, list[isl.
     sc = (isl.ScheduleConstraints.on_domain(pieces).set_context(scop.context)
           .set_validity(validity).set_proximity(proximity).set_coincidence(validity))
     tree = isl_schedule(scop, deps, SPLIT_FUSION, overrides={**SPLIT_OPTIONS, **(overrides or {})},
-                        sc=sc, order=moved(program_order(scop)))
+                        sc=sc, order=moved(program_order(scop)), optional=True)
     return pull_back(tree, domain, rename)
