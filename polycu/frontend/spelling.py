@@ -30,6 +30,7 @@ stay as they are.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,11 +90,12 @@ class Spellings:
 
 def _users(coord: object) -> bool:
     """Whether a declaration at ``coord`` is in the user's files (not polycu's libc)."""
-    file = getattr(coord, "file", None) or ""
-    if file.startswith("<"):
-        return False
-    path = Path(file)
-    return FAKELIBC not in path.resolve().parents
+    return _users_file(getattr(coord, "file", None) or "")
+
+
+@functools.lru_cache(maxsize=None)
+def _users_file(file: str) -> bool:
+    return not file.startswith("<") and FAKELIBC not in Path(file).resolve().parents
 
 
 class _Names(c_ast.NodeVisitor):
