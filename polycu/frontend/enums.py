@@ -26,6 +26,7 @@ from pycparser import c_ast
 
 from ..diagnostics import Location, error
 from .ctype import literal_value
+from .syntax import replace_child
 
 _INT_MIN, _INT_MAX, _UINT_MAX = -2 ** 31, 2 ** 31 - 1, 2 ** 32 - 1
 
@@ -119,7 +120,7 @@ class _Lower(c_ast.NodeVisitor):
         for name, child in node.children():
             replacement = self._replacement(child)
             if replacement is not None:
-                _set_child(node, name, replacement)
+                replace_child(node, name, replacement)
             else:
                 self.visit(child)
 
@@ -146,15 +147,6 @@ def _enum_only(node: c_ast.Node) -> bool:
     """Whether ``node`` is a declaration of enumeration constants alone (``enum {...};``)."""
     return isinstance(node, c_ast.Decl) and node.name is None and \
         isinstance(node.type, c_ast.Enum)
-
-
-def _set_child(parent: c_ast.Node, name: str, child: c_ast.Node) -> None:
-    """Replace the child pycparser names ``name`` (``attr`` or ``attr[i]``)."""
-    if "[" in name:
-        attr, index = name[:-1].split("[")
-        getattr(parent, attr)[int(index)] = child
-    else:
-        setattr(parent, name, child)
 
 
 class _Shadowed(c_ast.NodeVisitor):

@@ -26,6 +26,16 @@ def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
         yield from walk(child)
 
 
+def replace_child(parent: c_ast.Node, name: str, child: c_ast.Node) -> None:
+    """Replace, in place, the child pycparser's ``children()`` names ``name``
+    (``attr`` or ``attr[i]``)."""
+    if "[" in name:
+        attr, index = name[:-1].split("[")
+        getattr(parent, attr)[int(index)] = child
+    else:
+        setattr(parent, name, child)
+
+
 def c_text(node: c_ast.Node) -> str:
     """C source text of an AST node (normalised by pycparser's generator)."""
     return _generator.visit(node)

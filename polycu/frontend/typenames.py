@@ -1,10 +1,13 @@
-"""Typedef names of arithmetic types spelled as the types they stand for.
+"""Typedef names spelled as the types they stand for.
 
 In:  the pycparser AST of a translation unit.
 Out: the same AST (a copy) where every typedef name of an arithmetic type is the
 type words it stands for, in declarations (``for (i64 i = 0; ...)``, ``real t =
-...;``), casts (``(real) i``) and ``sizeof(u16)`` alike, or the AST itself when
-there is nothing to replace.
+...;``), casts (``(real) i``) and ``sizeof(u16)`` alike, and every unqualified
+declaration with a typedef name of a pointer or array type is written with that
+type's declarator (``typedef double vec3[3]; vec3 P[N];`` is ``double P[N][3]``,
+``typedef float *fptr; fptr w`` is ``float *w``), or the AST itself when there is
+nothing to replace.
 
 A statement's text travels to places where the file's typedefs are not declared:
 the kernels of the ``.cu`` and the CPU reference that ``polycu emulate`` and
@@ -12,7 +15,9 @@ the kernels of the ``.cu`` and the CPU reference that ``polycu emulate`` and
 (real) i / 3;`` gave kernels nvcc could not build, and a counter declared
 ``i64 i`` in its loop a CPU reference gcc could not build.  A typedef adds no meaning to a
 type (C11 6.7.8: it is a synonym), so writing the type out is the same program.
-Typedefs of structures keep their names: the ``.cu`` defines them.
+Typedefs of structures keep their names: the ``.cu`` defines them.  A pointer or
+array typedef under a qualifier (``const fptr w``: the pointer is constant) is
+left as it is (polycu then refuses the declaration, located).
 """
 from __future__ import annotations
 
@@ -21,13 +26,17 @@ import copy
 from pycparser import c_ast
 
 from .ctype import parse_type, resolve_typedefs
+from .syntax import replace_child
 
 
 class _Typedefs(c_ast.NodeVisitor):
-    """The typedef names of arithmetic types, each with the words it stands for."""
+    """The typedef names of arithmetic types, each with the words it stands for, and
+    those of pointer and array types (``typedef float *fptr``, ``typedef double
+    vec3[3]``), each with its declarator."""
 
     def __init__(self) -> None:
         self.words: dict[str, str] = {}
+        self.derived: dict[str, c_ast.Node] = {}
 
     def visit_Typedef(self, node: c_ast.Typedef) -> None:
         decl = node.type
@@ -35,6 +44,34 @@ class _Typedefs(c_ast.NodeVisitor):
             text = resolve_typedefs(decl.type.names, self.words)
             if parse_type(text) is not None:
                 self.words[node.name] = text
+        elif isinstance(decl, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            self.derived[node.name] = decl
+
+
+class _Derived(c_ast.NodeVisitor):
+    """Replaces, in place, each unqualified declarator ``T x`` whose ``T`` names a
+    pointer or array type by that type's declarator for ``x``: ``vec3 P[N]`` is
+    ``double P[N][3]``, ``fptr w`` is ``float *w`` (C11 6.7.8: the same type).
+    Whether it replaced one is ``changed``."""
+
+    def __init__(self, derived: dict[str, c_ast.Node]) -> None:
+        self.derived = derived
+        self.changed = False
+
+    def generic_visit(self, node: c_ast.Node) -> None:
+        for name, child in node.children():
+            if isinstance(child, c_ast.TypeDecl) and not child.quals and \
+                    isinstance(child.type, c_ast.IdentifierType) and \
+                    len(child.type.names) == 1 and child.type.names[0] in self.derived:
+                replacement = copy.deepcopy(self.derived[child.type.names[0]])
+                inner = replacement
+                while not isinstance(inner, c_ast.TypeDecl):
+                    inner = inner.type
+                inner.declname = child.declname
+                replace_child(node, name, replacement)
+                self.changed = True
+            else:
+                self.visit(child)
 
 
 class _Specifiers(c_ast.NodeVisitor):
@@ -58,10 +95,18 @@ def spell_type_names(ast: c_ast.FileAST) -> c_ast.FileAST:
     when it uses none."""
     typedefs = _Typedefs()
     typedefs.visit(ast)
-    names = set(typedefs.words)
+    names = set(typedefs.words) | set(typedefs.derived)
     if not any(names & set(words.names) for words in _specifiers(ast)):
         return ast
     spelled = copy.deepcopy(ast)
+    derived = _Derived(typedefs.derived)
+    for _ in range(len(typedefs.derived) + 1):     # vec3 mat[3] over typedef vec3 ...
+        derived.changed = False
+        for ext in spelled.ext:
+            if not isinstance(ext, c_ast.Typedef):
+                derived.visit(ext)
+        if not derived.changed:
+            break
     for words in _specifiers(spelled):
         words.names = resolve_typedefs(words.names, typedefs.words).split()
     return spelled
