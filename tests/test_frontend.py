@@ -376,6 +376,29 @@ void f(int n, double x[n], double y[n])
     assert len(scops[0].statements) == 2 and len(scops[1].statements) == 2
 
 
+def test_an_automatic_scop_has_its_lines_to_itself():
+    """The host program replaces whole lines: a loop nest that shares a line with
+    other code (a call, an enclosing loop, a statement after it) is no region; it was
+    one, and the call and the outer loop on its line were dropped (silently wrong)."""
+    text = """void g(int n, double x[n]);
+void f(int n, double x[n], double y[n])
+{
+  for (int t = 0; t < 3; t++) { g(n, x); for (int i = 0; i < n; i++) y[i] = x[i]; }
+  for (int i = 0; i < n; i++) x[i] = 0.0; g(n, y);
+  for (int i = 0; i < n; i++) x[i] += 1.0; /* a comment may follow */
+  int k; for (k = 0; k < n; k++) y[k] = 2.0;
+}
+"""
+    assert [s.region for s in polycu.load_text(text, "auto.c")] == [(6, 6)]
+
+
+def test_a_whole_program_with_a_one_line_time_loop_prints_what_gcc_prints(tmp_path):
+    from test_c_semantics import differential
+    source = Path(__file__).parent / "data" / "regions" / "one_line_loops.c"
+    expected, actual = differential(tmp_path, "one_line_loops", source.read_text())
+    assert actual == expected and expected.count("@ ") == 3
+
+
 def test_pragma_scop_regions_only_when_present():
     text = """void f(int n, double x[n]) {
   int i;

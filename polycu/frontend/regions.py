@@ -9,8 +9,9 @@ and ``#pragma endscop`` (misplaced pragmas are errors).  ``auto_regions``: with 
 pragma in the file, every maximal run of consecutive items that form a SCoP and
 contain a loop; whether items form a SCoP is the caller's question (``builds``),
 so finding regions does not depend on building them.  pycparser gives a
-statement's first line only; ``end_line`` finds its last in the source text,
-which the code generator needs to replace the region.
+statement's first line only; ``statement_end`` finds its last in the source text,
+which the code generator needs to replace the region; an automatic region must
+have its lines to itself (``_alone``).
 """
 from __future__ import annotations
 
@@ -81,9 +82,10 @@ def auto_regions(func: c_ast.FuncDef, source: str, text: list[str],
 
     def flush(run: list[c_ast.Node]) -> None:
         if any(isinstance(n, c_ast.For) for n in run):
-            first, last = run[0].coord.line, end_line(text, run[-1])
-            regions.append(Region(func.decl.name, tuple(run), (first, last),
-                                  Location.from_coord(run[0].coord, source), func))
+            first, (last, rest) = run[0].coord.line, statement_end(text, run[-1])
+            if _alone(func.body, run, first, last) and _blank(rest):
+                regions.append(Region(func.decl.name, tuple(run), (first, last),
+                                      Location.from_coord(run[0].coord, source), func))
 
     def visit(node: c_ast.Node) -> None:
         if not isinstance(node, c_ast.Compound):
@@ -127,31 +129,58 @@ _TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|
                     re.S)
 
 
-def end_line(lines: list[str], node: c_ast.Node) -> int:
-    """Last source line of a statement: scan from its start for the ``;`` or ``}`` that
-    ends it at nesting depth zero, continuing through an ``else``."""
+def statement_end(lines: list[str], node: c_ast.Node) -> tuple[int, str]:
+    """Last source line of a statement and the text after it on that line: scan from
+    its start for the ``;`` or ``}`` that ends it at nesting depth zero, continuing
+    through an ``else``."""
     if not lines or node.coord is None:
-        return getattr(node.coord, "line", 0)
+        return getattr(node.coord, "line", 0), ""
     start_line, start_col = node.coord.line, max(node.coord.column, 1)
     body = "\n".join([lines[start_line - 1][start_col - 1:]] + lines[start_line:])
-    line, depth, ended_at = start_line, 0, None
+    line, depth, ended = start_line, 0, None
     for match in _TOKEN.finditer(body):
         tok = match.group(0)
         line_here = line
         line += tok.count("\n")
         if tok.startswith(("//", "/*", '"', "'")) or tok == "\n":
             continue
-        if ended_at is not None:
+        if ended is not None:
             if tok == "else":
-                ended_at = None
+                ended = None
                 continue
-            return ended_at
+            return ended
         if tok in "({":
             depth += 1
         elif tok in ")}":
             depth -= 1
             if tok == "}" and depth == 0:
-                ended_at = line_here
+                ended = line_here, body[match.end():].split("\n", 1)[0]
         elif tok == ";" and depth == 0:
-            ended_at = line_here
-    return ended_at if ended_at is not None else len(lines)
+            ended = line_here, body[match.end():].split("\n", 1)[0]
+    return ended if ended is not None else (len(lines), "")
+
+
+# The host program replaces a region's whole lines (codegen/splice.py), so an
+# automatically found region must have them to itself: no other statement, call or
+# brace of the function starts on them (``for (t...) { f(t); for (i...) x[i] = 0; }``
+# on one line: the inner loop alone is a SCoP, and replacing its line dropped the
+# call and the outer loop), and nothing but a comment follows it on its last line.
+def _alone(body: c_ast.Node, run: list[c_ast.Node], first: int, last: int) -> bool:
+    """Whether no node of ``body`` outside the items ``run`` starts on lines
+    ``first``..``last``."""
+    inside = {id(item) for item in run}
+
+    def clash(node: c_ast.Node) -> bool:
+        if id(node) in inside:
+            return False
+        line = getattr(node.coord, "line", 0) if node.coord is not None else 0
+        if first <= line <= last and not isinstance(node, c_ast.Pragma):
+            return True
+        return any(clash(child) for _, child in node.children())
+    return not any(clash(child) for _, child in body.children()) and \
+        not (body.coord is not None and first <= body.coord.line <= last)
+
+
+def _blank(text: str) -> bool:
+    """Whether ``text`` (the rest of a line) holds only white space and comments."""
+    return not re.sub(r"/\*.*?\*/|//.*", "", text).strip()
