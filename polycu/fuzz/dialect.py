@@ -5,7 +5,9 @@ In:  the C text ``emit.emit_program`` wrote, and the program's seed.
 Out: the same program, for one seed in four each, with ``double``, ``float``,
 ``unsigned`` and ``long`` spelt through typedefs (``typedef double real;``) in
 every declaration and cast, and with the plain ``int`` literals of the SCoP
-spelt as enumeration constants (``enum { K_3 = 3 };``, ``A[i + K_3]``).
+spelt as enumeration constants (``enum { K_3 = 3 };``, ``A[i + K_3]``); for one
+seed in seven or so, without ``#pragma scop``, so that polycu finds the SCoPs of
+the whole file itself (``main``'s loops too).
 
 Both are the same program to C: a typedef name is a synonym of its type, and a
 decimal literal up to ``INT_MAX`` is an ``int`` as an enumeration constant is, so
@@ -34,11 +36,12 @@ def dialect(text: str, seed: int) -> str:
     """``text`` in the dialect of ``seed`` (often ``text`` itself)."""
     rng = random.Random(f"polycu-fuzz-dialect:{seed}")
     typedefs, enums = rng.random() < 0.25, rng.random() < 0.25
-    if not typedefs and not enums:
+    automatic = rng.random() < 0.15
+    if not typedefs and not enums and not automatic:
         return text
     lines = text.split("\n")
-    first_scop = lines.index("#pragma scop")
-    last_scop = lines.index("#pragma endscop")
+    first_scop = lines.index("#pragma scop") if "#pragma scop" in lines else -1
+    last_scop = lines.index("#pragma endscop") if "#pragma endscop" in lines else -1
     constants: set[int] = set()
 
     def enumerated(segment: str) -> str:
@@ -60,6 +63,8 @@ def dialect(text: str, seed: int) -> str:
             if enums and first_scop < k < last_scop:
                 parts[p] = enumerated(parts[p])
         lines[k] = '"'.join(parts)
+    if automatic:                      # polycu finds the SCoPs itself
+        lines = [line for line in lines if line not in ("#pragma scop", "#pragma endscop")]
     definitions = [f"typedef {t} {n};" for t, n in TYPEDEFS.items()] if typedefs else []
     if constants:
         definitions.append("enum { " + ", ".join(f"K_{v} = {v}" for v in sorted(constants))

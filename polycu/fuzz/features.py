@@ -3,7 +3,7 @@
 In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
-``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``.
+``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``, ``dialect:automatic``.
 """
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ def features(fin: Finalised) -> set[str]:
         out.add("dialect:typedef")
     if "\nenum { K_" in fin.text:
         out.add("dialect:enum")
+    if "#pragma scop" not in fin.text:
+        out.add("dialect:automatic")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
 
