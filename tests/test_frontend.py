@@ -392,6 +392,32 @@ void f(int n, double x[n], double y[n])
     assert [s.region for s in polycu.load_text(text, "auto.c")] == [(6, 6)]
 
 
+def test_an_automatic_scop_may_hold_its_loops_under_an_if():
+    """``if (flag) { for ... }`` in a time loop that is no SCoP (it writes ``flag``):
+    the ``if`` forms a SCoP whose loop is not at its top level; it was dropped."""
+    text = """#define N 50
+static double A[N][N], B[N];
+static int flag;
+int main(void)
+{
+  int i, j, t;
+  for (t = 0; t < 4; t++) {
+    if (flag) {
+      for (i = 0; i < N; i++) {
+        B[i] = 0;
+        for (j = 0; j < N; j++)
+          B[i] += A[i][j] * (t + 1);
+      }
+    }
+    flag = !flag;
+  }
+  return 0;
+}
+"""
+    (scop,) = polycu.load_text(text, "auto.c")
+    assert scop.region == (8, 14) and set(scop.parameters) == {"flag", "t"}
+
+
 def test_a_whole_program_with_a_one_line_time_loop_prints_what_gcc_prints(tmp_path):
     from test_c_semantics import differential
     source = Path(__file__).parent / "data" / "regions" / "one_line_loops.c"

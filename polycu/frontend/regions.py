@@ -23,6 +23,7 @@ from typing import Callable
 from pycparser import c_ast
 
 from ..diagnostics import Location, error
+from .syntax import walk
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ def auto_regions(func: c_ast.FuncDef, source: str, text: list[str],
     regions: list[Region] = []
 
     def flush(run: list[c_ast.Node]) -> None:
-        if any(isinstance(n, c_ast.For) for n in run):
+        # A loop anywhere: if (flag) { for ... } is a SCoP with a loop.
+        if any(isinstance(n, c_ast.For) for item in run for n in walk(item)):
             first, (last, rest) = run[0].coord.line, statement_end(text, run[-1])
             if _alone(func.body, run, first, last) and _blank(rest):
                 regions.append(Region(func.decl.name, tuple(run), (first, last),
