@@ -102,12 +102,16 @@ def test_programs_print_what_gcc_prints(tmp_path: Path, name: str) -> None:
     assert expected.count("@ ") >= 1 and len(expected.splitlines()) > 40
 
 
+def kernels_match(path: Path, seed: int) -> None:
+    """Every SCoP of ``path`` emulated against its original code on random inputs."""
+    reports = emulate_generated(polycu.load(str(path)), compile_file(str(path)).description,
+                                limit=37, seed=seed, nvcc=False)
+    assert reports and all(r.ok for r in reports), "\n".join(r.format() for r in reports)
+
+
 @pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.c")))
 def test_kernels_match_the_reference_on_random_inputs(name: str) -> None:
-    path = str(PROGRAMS / f"{name}.c")
-    reports = emulate_generated(polycu.load(path), compile_file(path).description, limit=37,
-                                seed=2027, nvcc=False)
-    assert reports and all(r.ok for r in reports), "\n".join(r.format() for r in reports)
+    kernels_match(PROGRAMS / f"{name}.c", 2027)
 
 
 def test_the_host_program_calls_with_the_users_names(tmp_path: Path) -> None:
