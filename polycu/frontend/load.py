@@ -6,9 +6,9 @@ from typing import Sequence
 
 from ..diagnostics import PolycuError
 from ..model import Scop
+from .enums import lower_enums
 from .parse import parse
 from .preprocess import Preprocessed, preprocess, preprocess_text
-from .enums import lower_enums
 from .scop import extract_scops
 from .spelling import respell
 from .typenames import spell_type_names

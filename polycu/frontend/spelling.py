@@ -108,29 +108,14 @@ class _Names(c_ast.NodeVisitor):
         self.user: set[str] = set()
         self.library: set[str] = set()
 
-    def _declared(self, name: str | None, coord: object) -> None:
-        if name:
-            self.all.add(name)
-            (self.user if _users(coord) else self.library).add(name)
-
-    def visit_Decl(self, node: c_ast.Decl) -> None:
-        self._declared(node.name, node.coord)
+    def _declaration(self, node: c_ast.Node) -> None:
+        if node.name:
+            self.all.add(node.name)
+            (self.user if _users(node.coord) else self.library).add(node.name)
         self.generic_visit(node)
 
-    def visit_Typedef(self, node: c_ast.Typedef) -> None:
-        self._declared(node.name, node.coord)
-        self.generic_visit(node)
-
-    def visit_Struct(self, node: c_ast.Struct) -> None:
-        self._declared(node.name, node.coord)
-        self.generic_visit(node)
-
-    visit_Union = visit_Struct
-    visit_Enum = visit_Struct
-
-    def visit_Enumerator(self, node: c_ast.Enumerator) -> None:
-        self._declared(node.name, node.coord)
-        self.generic_visit(node)
+    visit_Decl = visit_Typedef = visit_Struct = visit_Union = visit_Enum = _declaration
+    visit_Enumerator = _declaration
 
     def visit_ID(self, node: c_ast.ID) -> None:
         self.all.add(node.name)
@@ -151,27 +136,15 @@ class _Rename(c_ast.NodeVisitor):
     def visit_ID(self, node: c_ast.ID) -> None:
         node.name = self._name(node.name)
 
-    def visit_Decl(self, node: c_ast.Decl) -> None:
+    def _declaration(self, node: c_ast.Node) -> None:
         node.name = self._name(node.name)
         self.generic_visit(node)
+
+    visit_Decl = visit_Typedef = visit_Struct = visit_Union = visit_Enum = _declaration
+    visit_Enumerator = _declaration
 
     def visit_TypeDecl(self, node: c_ast.TypeDecl) -> None:
         node.declname = self._name(node.declname)
-        self.generic_visit(node)
-
-    def visit_Typedef(self, node: c_ast.Typedef) -> None:
-        node.name = self._name(node.name)
-        self.generic_visit(node)
-
-    def visit_Struct(self, node: c_ast.Struct) -> None:
-        node.name = self._name(node.name)
-        self.generic_visit(node)
-
-    visit_Union = visit_Struct
-    visit_Enum = visit_Struct
-
-    def visit_Enumerator(self, node: c_ast.Enumerator) -> None:
-        node.name = self._name(node.name)
         self.generic_visit(node)
 
     def visit_IdentifierType(self, node: c_ast.IdentifierType) -> None:

@@ -54,10 +54,11 @@ def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
             nonempty = nonempty.intersect(array.extent_set.params().align_params(
                 nonempty.get_space()))
 
+    # Free values stay inside their C type too (an unsigned char is at most 255).
+    tops = {p: integer_bounds(sig.parameter_dtype(p, scop.location))[1]
+            for p in scop.parameters if p not in fixed}
+
     def at_least(low: int, within: isl.Set, limit: int) -> isl.Set:
-        # Free values stay inside their C type too (an unsigned char is at most 255).
-        tops = {p: integer_bounds(sig.parameter_dtype(p, scop.location))[1]
-                for p in scop.parameters if p not in fixed}
         bounds = " and ".join(f"{low} <= {p} <= {min(limit, top)}"
                               for p, top in tops.items()) or "1 = 1"
         return within.intersect(parameter_set(scop, bounds))
