@@ -234,6 +234,7 @@ def bounded(tree: isl.Schedule, bound: int) -> isl.Schedule:
     if bound < 0:
         return tree
     kinds = (isl.dim_type.param, isl.dim_type.in_, isl.dim_type.div)
+    limit = isl.Val.int_from_si(tree.get_ctx(), bound)
     for node in walk(tree):
         if not is_band(node):
             continue
@@ -244,8 +245,8 @@ def bounded(tree: isl.Schedule, bound: int) -> isl.Schedule:
             for aff in (aff for piece in pieces for _, aff in piece.get_pieces()):
                 for kind in kinds:
                     for d in range(aff.dim(kind)):
-                        c = aff.get_coefficient_val(kind, d).to_python()
-                        if abs(c) > bound:
+                        c = aff.get_coefficient_val(kind, d)   # may be rational
+                        if c.abs().gt(limit):
                             raise Unbounded(f"schedule coefficient {c} beyond "
                                             f"schedule_max_coefficient {bound}")
     return tree
