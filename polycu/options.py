@@ -262,6 +262,10 @@ OPTIONS: tuple[Option, ...] = (
            "searched outward from the best found so far (local); auto: exhaustive when "
            "the space fits --max-configs, else local", commands=(TUNE,),
            choices=("auto", "exhaustive", "random", "local")),
+    Option("--reorder-reductions", "flag", False, "let the search also try tree "
+           "reductions (--parallel-reductions), which add a row's terms in another order: "
+           "their results differ from the original's by rounding and must pass the same "
+           "check as every configuration", commands=(TUNE,)),
     Option("--max-configs", "int", 40, "configurations evaluated at most per SCoP",
            commands=(TUNE,), metavar="N", minimum=1),
     Option("--budget", "int", 600, "seconds of search per SCoP at most (the "

@@ -9,6 +9,10 @@
 # Writes OUTDIR/tuned.json (the cache), OUTDIR/tune/<kernel>.json (every
 # configuration tried), OUTDIR/tune.log, and the bench reports of both builds in
 # OUTDIR/default/ and OUTDIR/tuned/ (their summary.md give the ratios).
+# STAGES="tune" or STAGES="bench" runs one half (default: both), so that a long
+# suite can be tuned over several device calls; CACHE=FILE starts from that cache
+# (e.g. the merged tuned.json of the earlier calls, for STAGES=bench); REPEAT=N
+# timed runs per kernel in the benches (default 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: KERNELS=... scripts/tune_bench.sh OUTDIR [DATASET] [-- TUNE FLAGS]}"
@@ -17,17 +21,24 @@ shift $(( $# >= 2 ? 2 : 1 ))
 [ "${1:-}" = "--" ] && shift
 mkdir -p "$out"
 export POLYCU_TUNE_CACHE="$out/tuned.json"
+[ -n "${CACHE:-}" ] && cp "$CACHE" "$POLYCU_TUNE_CACHE"
+stages="${STAGES:-tune bench}"
 files=()
 for name in ${KERNELS:?set KERNELS to PolyBench kernel names}; do
   files+=("$(find polybench -name "$name.c" -path "*/$name/*" | head -1)")
 done
-start=$(date +%s)
-for file in "${files[@]}"; do
-  bash scripts/device_run.sh tune "$file" -I polybench/utilities --dataset "$dataset" \
-    --out "$out/tune" "$@" 2>> "$out/tune.log"
-done
-echo "tuning: $(( $(date +%s) - start )) s" | tee -a "$out/tune.log"
-bench=(bench "${files[@]}" -I polybench/utilities --dataset "$dataset" --repeat 20
+if [[ " $stages " == *" tune "* ]]; then
+  start=$(date +%s)
+  for file in "${files[@]}"; do
+    one=$(date +%s)
+    bash scripts/device_run.sh tune "$file" -I polybench/utilities --dataset "$dataset" \
+      --out "$out/tune" "$@" 2>> "$out/tune.log" || echo "tune failed: $file" >> "$out/tune.log"
+    echo "$file: $(( $(date +%s) - one )) s" >> "$out/tune.log"
+  done
+  echo "tuning: $(( $(date +%s) - start )) s" | tee -a "$out/tune.log"
+fi
+[[ " $stages " == *" bench "* ]] || exit 0
+bench=(bench "${files[@]}" -I polybench/utilities --dataset "$dataset" --repeat "${REPEAT:-20}"
        --no-cpu-baseline)
 bash scripts/device_run.sh "${bench[@]}" --out "$out/default" > "$out/default.log" 2>&1
 bash scripts/device_run.sh "${bench[@]}" --tuned --out "$out/tuned" > "$out/tuned.log" 2>&1

@@ -30,6 +30,7 @@ from polycu.tune.space import Config, neighbours, size_choices, sizes_text, spac
 ROOT = Path(__file__).resolve().parent.parent
 GEMM = ROOT / "examples" / "gemm.c"
 TWO_MM = ROOT / "polybench" / "linear-algebra" / "kernels" / "2mm" / "2mm.c"
+ATAX = ROOT / "polybench" / "linear-algebra" / "kernels" / "atax" / "atax.c"
 UTILITIES = str(ROOT / "polybench" / "utilities")
 
 
@@ -88,6 +89,46 @@ def test_space_covers_each_candidate_with_polycu_first() -> None:
         assert other.schedule != "isl-minfuse" or moved == 1 or \
             other.shared_memory != minfuse[0].shared_memory or \
             other.private_memory != minfuse[0].private_memory
+
+
+def test_reordered_reductions_join_the_space_only_when_allowed() -> None:
+    """--reorder-reductions: tree reductions beside polycu's choice and beside every
+    other point, and one step away from each in the local search; never otherwise."""
+    options = Options(include_dir=[UTILITIES])
+    scop = load_scops(str(ATAX), options)[0]
+    ranked = candidates(scop, compute_dependences(scop), options)
+    plain, reordered = space(ranked), space(ranked, reorder=True)
+    assert all(c.parallel_reductions is None for c in plain)
+    assert reordered[:2] == [Config(), Config(parallel_reductions=True)]
+    assert reordered[2:] == [dataclasses.replace(c, parallel_reductions=tree)
+                             for c in plain[1:] for tree in (None, True)]
+    tree = Config(parallel_reductions=True)
+    assert tuned.config_flags(tree.changes()) == ["--parallel-reductions"]
+    rng = random.Random(1)
+    assert Config() in neighbours(tree, ranked, rng, reorder=True)
+    assert tree in neighbours(Config(), ranked, rng, reorder=True)
+    assert not any(c.parallel_reductions for c in neighbours(Config(), ranked, rng))
+
+
+def test_tuning_with_reordered_reductions_checks_them(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """atax's sums in a tree: other code than the default, emulated and checked
+    against the original (within the check's tolerance), then cached if fastest."""
+    out, cache = tmp_path / "out", tmp_path / "cache.json"
+    assert main(["tune", str(ATAX), "-I", UTILITIES, "--evaluator", "emulate",
+                 "--max-configs", "2", "--jobs", "2", "--repeat", "1", "--seed", "3",
+                 "--reorder-reductions", "--strategy", "local", "--out", str(out),
+                 "--tune-cache", str(cache)]) == 0
+    capsys.readouterr()
+    evaluations = json.loads((out / "atax.json").read_text())["evaluations"]
+    assert [e["flags"] for e in evaluations] == [[], ["--parallel-reductions"]]
+    assert [e["status"] for e in evaluations] == ["ok", "ok"]
+    assert evaluations[1]["same_as"] is None      # other code, measured on its own
+    default = compile(str(ATAX), Options(include_dir=[UTILITIES]))
+    tree = compile(str(ATAX), Options(include_dir=[UTILITIES], parallel_reductions=True))
+    # the partial sums of a row meet in shared memory, between barriers
+    assert "__syncthreads" in tree.cuda and "__syncthreads" not in default.cuda
 
 
 # -- --schedule -------------------------------------------------------------------------

@@ -102,7 +102,8 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
         evaluations = search(ranked, build_all, measure_all,
                              strategy=options.strategy, max_configs=options.max_configs,
                              budget_s=options.budget, jobs=options.jobs, seed=seed,
-                             progress=_print_progress if progress else None)
+                             progress=_print_progress if progress else None,
+                             reorder=options.reorder_reductions)
         device = measuring().device
     winner = best(evaluations)
     if winner is None:

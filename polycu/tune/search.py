@@ -65,10 +65,11 @@ Progress = Callable[[int, Evaluation, "Evaluation | None"], None]
 
 def search(ranked: Sequence[Candidate], build: Builder, measure: Measure, *,
            strategy: str, max_configs: int, budget_s: float, jobs: int, seed: int,
-           progress: Progress | None = None) -> list[Evaluation]:
-    """Every configuration tried, polycu's choice first (see the module docstring)."""
+           progress: Progress | None = None, reorder: bool = False) -> list[Evaluation]:
+    """Every configuration tried, polycu's choice first (see the module docstring);
+    ``reorder``: the space has tree reductions too (``space.space``)."""
     rng = random.Random(seed)
-    everything = space(ranked)
+    everything = space(ranked, reorder)
     if strategy == "auto":
         strategy = "exhaustive" if len(everything) <= max_configs else "local"
     state = _State(build, measure, max_configs, time.monotonic() + budget_s, progress)
@@ -79,7 +80,7 @@ def search(ranked: Sequence[Candidate], build: Builder, measure: Measure, *,
         sample = [everything[0]] + rng.sample(rest, min(len(rest), 4 * max_configs))
         batches = _chunks(sample, jobs)
     else:
-        batches = _local(state, ranked, rng, jobs)
+        batches = _local(state, ranked, rng, jobs, reorder)
     for batch in batches:
         if state.done():
             break
@@ -157,10 +158,12 @@ def _chunks(configs: Sequence[Config], size: int) -> Iterator[list[Config]]:
 
 
 def _local(state: _State, ranked: Sequence[Candidate], rng: random.Random,
-           jobs: int) -> Iterator[list[Config]]:
-    """Batches of the local search: polycu's choice, then untried neighbours of the
-    best configuration not yet exhausted, fastest first."""
-    yield [Config()]
+           jobs: int, reorder: bool) -> Iterator[list[Config]]:
+    """Batches of the local search: polycu's choice (with ``reorder``, it with tree
+    reductions beside it: the one step that can change a kernel's time several-fold),
+    then untried neighbours of the best configuration not yet exhausted, fastest
+    first."""
+    yield [Config(), Config(parallel_reductions=True)] if reorder else [Config()]
     exhausted: set[Config] = set()
     pending: dict[Config, list[Config]] = {}
     while True:
@@ -172,7 +175,7 @@ def _local(state: _State, ranked: Sequence[Candidate], rng: random.Random,
             return
         centre = ranked_ok[0].config
         if centre not in pending:
-            pending[centre] = neighbours(centre, ranked, rng)
+            pending[centre] = neighbours(centre, ranked, rng, reorder)
         batch = [c for c in pending[centre] if c not in state.tried][:jobs]
         if not batch:
             exhausted.add(centre)

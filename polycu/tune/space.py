@@ -7,7 +7,10 @@ Out: ``Config`` values, each a set of ordinary option values (``Config.changes``
 A configuration is what the options can say, so that every point the tuner visits is
 a build a user can reproduce with flags: the schedule candidate (``--schedule``), the
 tile and block sizes of each kernel (PPCG's ``--sizes``), shared memory and register
-promotion on or off, and one-block execution on or off.  ``Config()``, with no
+promotion on or off, one-block execution on or off and, where the user lets the
+search reorder sums (``polycu tune --reorder-reductions``), tree reductions
+(``--parallel-reductions``), whose results differ from the original's by rounding and
+pass the same check as every configuration.  ``Config()``, with no
 changes, is polycu's own choice (its ranked schedule and its size rules), always
 evaluated first so that the winner is never slower than the default it replaces.
 
@@ -70,6 +73,7 @@ class Config:
     shared_memory: bool | None = None
     private_memory: bool | None = None
     single_block: bool | None = None
+    parallel_reductions: bool | None = None
 
     def changes(self) -> dict[str, Any]:
         """The option values (``Options`` dest names) that build this configuration."""
@@ -78,7 +82,7 @@ class Config:
             result["schedule"] = self.schedule
         if self.sizes:
             result["sizes"] = sizes_text(dict(self.sizes))
-        for name in ("shared_memory", "private_memory", "single_block"):
+        for name in ("shared_memory", "private_memory", "single_block", "parallel_reductions"):
             if getattr(self, name) is not None:
                 result[name] = getattr(self, name)
         return result
@@ -98,12 +102,13 @@ def depths(candidate: Candidate) -> dict[int, int]:
     return {k.index: len(k.mapped) for k in candidate.program.kernels if k.mapped}
 
 
-def space(ranked: Sequence[Candidate]) -> list[Config]:
+def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
     """Every configuration: each candidate schedule, with each kernel of ``d`` mapped
     members given the same choice of ``size_choices(d)`` (per-kernel choices are
     left to ``neighbours``), each with shared memory and registers on or off; a
     candidate that runs in one block also as such, without sizes.  Polycu's
-    own choice comes first."""
+    own choice comes first; with ``reorder``, it again with tree reductions next,
+    and every other configuration both without and with them."""
     configs = [Config()]
     for candidate in ranked:
         name = candidate.schedule.name.split("=")[0]
@@ -116,13 +121,18 @@ def space(ranked: Sequence[Candidate]) -> list[Config]:
             sizes = tuple((k, chosen[d]) for k, d in sorted(kernels.items()))
             for shared, private in itertools.product((True, False), repeat=2):
                 configs.append(Config(name, sizes, shared, private, False))
-    return configs
+    if not reorder:
+        return configs
+    return [configs[0], Config(parallel_reductions=True)] + \
+        [replace(c, parallel_reductions=tree) for c in configs[1:] for tree in (None, True)]
 
 
-def neighbours(config: Config, ranked: Sequence[Candidate], rng: random.Random) -> list[Config]:
+def neighbours(config: Config, ranked: Sequence[Candidate], rng: random.Random,
+               reorder: bool = False) -> list[Config]:
     """Configurations one step from ``config``: one kernel's block or lanes doubled or
-    halved along one member, shared memory or registers flipped, or another
-    schedule with polycu's sizes; in a random order (``rng``)."""
+    halved along one member, shared memory or registers flipped (with ``reorder``,
+    tree reductions too), or another schedule with polycu's sizes; in a random order
+    (``rng``)."""
     by_name = {c.schedule.name.split("=")[0]: c for c in ranked}
     name = config.schedule or (ranked[0].schedule.name.split("=")[0] if ranked else None)
     result = [Config(other, single_block=config.single_block)
@@ -138,6 +148,9 @@ def neighbours(config: Config, ranked: Sequence[Candidate], rng: random.Random) 
                                       sizes=tuple(sorted(moved.items()))))
     for flag in ("shared_memory", "private_memory"):       # None is polycu's default: on
         result.append(replace(config, **{flag: getattr(config, flag) is False}))
+    if reorder:                         # None: what the user chose (by default, off)
+        result.append(replace(config, parallel_reductions=None if config.parallel_reductions
+                              else True))
     rng.shuffle(result)
     return result
 
