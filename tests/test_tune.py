@@ -25,12 +25,14 @@ from polycu.runtime.check import targets
 from polycu.tune.evaluate import Built, EmulationEvaluator, Measured, build
 from polycu.tune.run import tune_file
 from polycu.tune.search import Evaluation, best, search
-from polycu.tune.space import Config, neighbours, size_choices, sizes_text, space
+from polycu.tune.space import (PRUNE_RATIO, Config, neighbours, promising, size_choices,
+                               sizes_text, space)
 
 ROOT = Path(__file__).resolve().parent.parent
 GEMM = ROOT / "examples" / "gemm.c"
 TWO_MM = ROOT / "polybench" / "linear-algebra" / "kernels" / "2mm" / "2mm.c"
 ATAX = ROOT / "polybench" / "linear-algebra" / "kernels" / "atax" / "atax.c"
+CHOLESKY = ROOT / "polybench" / "linear-algebra" / "solvers" / "cholesky" / "cholesky.c"
 UTILITIES = str(ROOT / "polybench" / "utilities")
 
 
@@ -89,6 +91,22 @@ def test_space_covers_each_candidate_with_polycu_first() -> None:
         assert other.schedule != "isl-minfuse" or moved == 1 or \
             other.shared_memory != minfuse[0].shared_memory or \
             other.private_memory != minfuse[0].private_memory
+
+
+def test_candidates_estimated_far_slower_are_not_tried() -> None:
+    """cholesky's original order runs the whole factorisation in one thread (the
+    model: over 1000x the best candidate); a search that measured it at LARGE held a
+    device call for minutes.  Candidates within PRUNE_RATIO stay."""
+    options = Options(include_dir=[UTILITIES], define=["LARGE_DATASET"])
+    scop = load_scops(str(CHOLESKY), options)[0]
+    ranked = candidates(scop, compute_dependences(scop), options)
+    kept, slow = promising(ranked)
+    assert [c.schedule.name for c in slow] == ["identity"]
+    assert kept == [c for c in ranked if c.schedule.name != "identity"] and kept[0] is ranked[0]
+    assert all(c.score <= PRUNE_RATIO * ranked[0].score for c in kept)
+    assert slow[0].score > 1000 * ranked[0].score
+    assert {c.schedule for c in space(kept)[1:]} == {c.schedule.name.split("=")[0]
+                                                     for c in kept}
 
 
 def test_reordered_reductions_join_the_space_only_when_allowed() -> None:

@@ -40,7 +40,7 @@ from ..runtime.workers import in_process, open_workers
 from .evaluate import (Built, EvaluatorRecipe, Measured, build, describe, measure_on,
                        need_gpu)
 from .search import Evaluation, best, search
-from .space import Config
+from .space import PRUNE_RATIO, Config, promising
 
 @dataclass(frozen=True)
 class Tuning:
@@ -75,7 +75,15 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
                     Location(path))
     target = found[0]
     reporter = Reporter(stream=sys.stderr)
-    ranked = candidates(target.scop, compute_dependences(target.scop), base, reporter)
+    ranked, slow = promising(candidates(target.scop, compute_dependences(target.scop), base,
+                                        reporter))
+    if slow:
+        reporter.note("not tried, estimated over "
+                      f"{PRUNE_RATIO:g} times slower than the best candidate: "
+                      + ", ".join(f"--schedule {c.schedule.name.split('=')[0]} "
+                                  f"({c.score / min(k.score for k in ranked):.0f}x)"
+                                  for c in slow),
+                      target.scop.location)
     values = {opt.dest: getattr(base, opt.dest) for opt in OPTIONS}
     recipe = EvaluatorRecipe(path, values, dict(target.params), sized_by, gpu, seed,
                              options.repeat, options.fmad, options.init)
