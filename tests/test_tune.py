@@ -196,6 +196,22 @@ def test_local_search_finds_the_optimum_of_a_known_landscape() -> None:
     assert len(exhaustive) == 40 and [e.config for e in exhaustive] == space(ranked)[:40]
 
 
+def test_the_first_batch_is_measured_whatever_the_budget() -> None:
+    """--budget bounds the search, not polycu's choice: with the budget spent before
+    the first batch is even built (a slow build of a large SCoP), that batch is still
+    measured, and nothing after it."""
+    options = Options()
+    scop = load_scops(str(GEMM), options)[0]
+    ranked = candidates(scop, compute_dependences(scop), options)
+    builder, measure = _synthetic(ranked)
+    for strategy in ("local", "exhaustive"):
+        found = search(ranked, builder, measure, strategy=strategy, max_configs=8,
+                       budget_s=0, jobs=4, seed=1, reorder=True)
+        assert [e.config for e in found][:2] == [Config(), Config(parallel_reductions=True)]
+        assert len(found) == (2 if strategy == "local" else 4)
+        assert all(e.status == "ok" for e in found)
+
+
 def test_identical_code_is_measured_once() -> None:
     options = Options()
     scop = load_scops(str(GEMM), options)[0]
