@@ -249,7 +249,14 @@ def test_host_expressions_keep_c_integer_semantics(a: int, b: int) -> None:
 
 
 def test_subscripts_are_linearised_row_major_by_horner() -> None:
-    assert linearise(["i", "j + 1", "k"], (None, "200", "n")) == "(i * 200 + j + 1) * n + k"
+    assert linearise(["i", "j + 1", "k"], (None, "200", "n")) == \
+        "(i * 200 + (j + 1)) * n + k"
+    # each subscript whole, in its own type: an unsigned one that wraps back into its
+    # row must wrap before it joins the sum (fuzz seed 4800140)
+    assert linearise(["i", "(j - u) + 2u"], (None, "8"), wide=True) == \
+        "((long long)(i)) * 8 + ((j - u) + 2u)"
+    assert linearise(["i", "(32 * b + t)", "(int)c", "(a) + (b)"], (None, "4", "4", "4")) \
+        == "((i * 4 + (32 * b + t)) * 4 + ((int)c)) * 4 + ((a) + (b))"
 
 
 def test_statement_bodies_substitute_iterators_and_linearise() -> None:

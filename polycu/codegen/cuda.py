@@ -225,10 +225,16 @@ def _small(extents: tuple[str | None, ...]) -> bool:
 def linearise(subscripts: list[str], extents: tuple[str | None, ...], wide: bool = False
               ) -> str:
     """Row-major offset of ``A[s_0]..[s_{r-1}]`` by Horner's rule (in ``long long``
-    when ``wide``: the first subscript is converted, the rest follow)."""
+    when ``wide``: the first subscript is converted, the rest follow), each subscript
+    evaluated on its own in its C type before it joins the sum."""
     index = f"(long long)({subscripts[0]})" if wide and len(subscripts) > 1 else subscripts[0]
     for sub, extent in zip(subscripts[1:], extents[1:]):
         factor = extent if _simple(extent) else f"({extent})"
+        # each subscript whole, in its own type: in ``o * 4 + (j - u) + 2`` with an
+        # unsigned u, C's subscript (j - u) + 2 wraps back into range, but the sum
+        # without the parentheses adds 2 in long long after (j - u) became a large
+        # positive value (fuzz seed 4800140: a write far outside the array)
+        sub = sub if _simple(sub) or _enclosed(sub) else f"({sub})"
         index = f"({index}) * {factor} + {sub}" if not _simple(index) else \
             f"{index} * {factor} + {sub}"
     return index
@@ -236,6 +242,19 @@ def linearise(subscripts: list[str], extents: tuple[str | None, ...], wide: bool
 
 def _simple(text: str) -> bool:
     return re.fullmatch(r"[A-Za-z_]\w*|\d+", text) is not None
+
+
+def _enclosed(text: str) -> bool:
+    """Whether ``text`` is one parenthesised expression: ``(a + b)``, not ``(a) + (b)``
+    or the cast ``(int)c``."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for k, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return k == len(text) - 1
+    return False
 
 
 def member_text(layout: Layout, subscripts: list[str]) -> str:
