@@ -325,3 +325,18 @@ def test_a_split_gives_up_on_constants_a_representative_context_keeps(
     assert f"{source}:17:9: note: isl fails on the candidate schedule 'isl-split after " \
         "isl-minfuse' of SCoP 'kernel_scop0' (huge constants in the scheduling " \
         "constraints, beyond a representative context); it is dropped" in err
+
+
+def test_copies_with_repeated_existentials_build_quickly(tmp_path: Path) -> None:
+    """Fuzz seed 4700234 on the GPU side: the AST of a kernel with a shared tile took
+    minutes in isl (a dozen unnamed copies of one existential in its copies'
+    domains); named, seconds.  A subprocess, so that a regression fails here rather
+    than holding the suite (islpy keeps the GIL: no timer interrupts isl)."""
+    import subprocess
+    import sys
+    source = FOUND / "copies_with_repeated_existentials.c"
+    done = subprocess.run([sys.executable, "-m", "polycu", str(source), "-o",
+                           str(tmp_path / "out.cu"), "--run-on", "gpu"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "__global__" in (tmp_path / "out.cu").read_text()

@@ -241,7 +241,11 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
     context's order: isl's ``node_from_schedule_map`` printed a guard of
     gramschmidt's kernel 5 with the wrong parameter inside a ``%`` (t0 for h0)."""
     context = context if context is not None else kernel.context(program.scop.context)
-    order = order.align_params(context.get_space())
+    # explicit integer divisions for the existentials the copies' domains bring
+    # (projections of strided loops): isl's AST builder, given a dozen copies of the
+    # same unnamed existential, ran for minutes under its operation budget (fuzz seed
+    # 4700234); with them named, 0.2 s
+    order = order.align_params(context.get_space()).compute_divs()
     tree = isl.Schedule.from_domain(order.domain()).insert_partial_schedule(
         isl.MultiUnionPwAff.from_union_map(order))
     if atomic:
