@@ -16,7 +16,7 @@ import pytest
 from polycu.fuzz import features, generate
 from polycu.fuzz.campaign import run_campaign
 from polycu.fuzz.dialect import dialect
-from polycu.fuzz.emit import program_of_text
+from polycu.fuzz.emit import emit_program, program_of_text
 from polycu.fuzz.finalise import finalise
 from polycu.fuzz.interpret import Machine, init_value
 from polycu.fuzz.generate import Generator
@@ -72,7 +72,7 @@ def test_programs_cover_the_issue() -> None:
                "expr:cast", "let", "scalar:arg", "scalar:global", "scalar:local", "param:zero",
                "param:long", "op:+=", "op:=", "op:*=", "op:++", "call:sqrt", "call:sqrtf",
                "call:pow", "call:abs", "option:--tile-size", "names:reserved",
-               "dialect:typedef", "dialect:enum", "dialect:automatic"}
+               "dialect:typedef", "dialect:enum", "dialect:automatic", "subscript:wrap"}
     assert wanted <= seen, sorted(wanted - seen)
 
 
@@ -118,6 +118,31 @@ def test_dialect_spells_the_same_program(tmp_path: Path) -> None:
             assert _gcc(source, tmp_path / name, "-Wall", "-pedantic-errors").returncode == 0
             outputs.append(_run(tmp_path / name).stdout)
         assert outputs[0] == outputs[1]
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_wrapping_subscripts_reach_the_same_elements(tmp_path: Path) -> None:
+    """``(s - 3u) + 3u`` for every subscript after the first: gcc prints what it
+    prints for the plain subscripts, and only the later subscripts change."""
+    checked = 0
+    for seed in range(60):
+        fin = generate(seed)
+        if "typedef" in fin.text or "enum" in fin.text or "#pragma scop" not in fin.text:
+            continue
+        plain, wrapped = emit_program(fin, wrap=False), emit_program(fin, wrap=True)
+        if wrapped == plain:            # no array of two dimensions or more
+            continue
+        assert " - 3u) + 3u" in wrapped and " - 3u) + 3u" not in plain
+        outputs = []
+        for name, text in (("plain", plain), ("wrapped", wrapped)):
+            source = tmp_path / f"{name}{seed}.c"
+            source.write_text(text)
+            assert _gcc(source, tmp_path / name, "-Wall", "-pedantic-errors").returncode == 0
+            outputs.append(_run(tmp_path / name).stdout)
+        assert outputs[0] == outputs[1] and outputs[0]
         checked += 1
         if checked == 4:
             break

@@ -15,11 +15,13 @@ enumeration constants.
 """
 from __future__ import annotations
 
+import random
+
 from typing import Any
 
 from .dialect import dialect
 from .program import FLOAT_TYPES, Expr, Finalised, Node, Program
-from .tree import physical, shifted
+from .tree import physical, shifted, wrapped
 
 #: printf format and cast of each element type
 PRINT = {"double": ("%.17g", "double"), "float": ("%.9g", "double"),
@@ -168,9 +170,16 @@ def _every_element(a: dict, extents: list[int]) -> tuple[list[str], str, str]:
     return idx, loops, a["name"] + "".join(f"[{i}]" for i in idx)
 
 
-def emit_program(fin: Finalised) -> str:
+def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
+    """The C text of ``fin``; ``wrap``: its subscripts through wrapping unsigned
+    values (``tree.wrapped``), by default for one seed in six (the seed alone
+    decides, so that a program read back from its text is emitted the same)."""
     prog = fin.program
     body = shifted(physical(prog.body), fin.shifts)
+    if wrap is None:
+        wrap = random.Random(f"polycu-fuzz-wrap:{prog.seed}").random() < 1 / 6
+    if wrap:
+        body = wrapped(body)
     lines = [f"/* polycu-fuzz seed={prog.seed} options=\"{' '.join(prog.options)}\" */",
              "#include <stdio.h>", "#include <math.h>", "#include <stdlib.h>", "",
              "#define MIN(a, b) ((a) < (b) ? (a) : (b))",

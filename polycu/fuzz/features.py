@@ -3,7 +3,8 @@
 In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
-``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``, ``dialect:automatic``.
+``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
+``dialect:automatic``, ``subscript:wrap``.
 """
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ def features(fin: Finalised) -> set[str]:
         out.add("dialect:enum")
     if "#pragma scop" not in fin.text:
         out.add("dialect:automatic")
+    if " - 3u) + 3u" in fin.text:
+        out.add("subscript:wrap")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
 

@@ -100,6 +100,21 @@ def shifted(nodes: list[Node], shifts: dict[str, list[int]]) -> list[Node]:
     return map_exprs(nodes, lambda e: walk_expr(e, fix))
 
 
+def wrapped(nodes: list[Node], c: int = 3) -> list[Node]:
+    """Every subscript of an array after its first as ``(s - 3u) + 3u``: the same
+    element (subscripts are shifted to be at least 0, and unsigned arithmetic wraps
+    back), reached through an unsigned value that wraps on the way for s < 3.  A
+    linearised index once added the ``3u`` after the wrapped value had joined the
+    64-bit sum (fuzz seed 4800140)."""
+    def fix(e: Expr) -> Expr:
+        if e[0] == "ref" and len(e[2]) > 1:
+            u = ["num", "unsigned", c]
+            return ["ref", e[1], [e[2][0]] + [["bin", "+", ["bin", "-", i, u], u]
+                                              for i in e[2][1:]]]
+        return e
+    return map_exprs(nodes, lambda e: walk_expr(e, fix))
+
+
 def plus_const(e: Expr, c: int) -> Expr:
     """``e + c`` folding into a trailing constant."""
     if e[0] == "num" and e[1] == "int":
