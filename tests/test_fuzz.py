@@ -103,7 +103,7 @@ def test_reserved_names_change_nothing_but_the_names(tmp_path: Path) -> None:
 def test_dialect_spells_the_same_program(tmp_path: Path) -> None:
     """Typedef names for the types and enumeration constants for the SCoP's ``int``
     literals (the dialect of seed 4300007) change nothing gcc prints."""
-    outputs, checked = [], 0
+    checked = 0
     for seed in range(40):
         plain = generate(seed).text
         if "typedef" in plain or "enum" in plain or "#pragma scop" not in plain:
@@ -111,12 +111,7 @@ def test_dialect_spells_the_same_program(tmp_path: Path) -> None:
         spelled = dialect(plain, 4300007)
         assert "typedef double real;" in spelled and "enum { K_" in spelled
         assert program_of_text(spelled).to_json() == program_of_text(plain).to_json()
-        outputs = []
-        for name, text in (("plain", plain), ("spelled", spelled)):
-            source = tmp_path / f"{name}{seed}.c"
-            source.write_text(text)
-            assert _gcc(source, tmp_path / name, "-Wall", "-pedantic-errors").returncode == 0
-            outputs.append(_run(tmp_path / name).stdout)
+        outputs = _printed(tmp_path, seed, plain=plain, spelled=spelled)
         assert outputs[0] == outputs[1]
         checked += 1
         if checked == 4:
@@ -136,17 +131,23 @@ def test_wrapping_subscripts_reach_the_same_elements(tmp_path: Path) -> None:
         if wrapped == plain:            # no array of two dimensions or more
             continue
         assert " - 3u) + 3u" in wrapped and " - 3u) + 3u" not in plain
-        outputs = []
-        for name, text in (("plain", plain), ("wrapped", wrapped)):
-            source = tmp_path / f"{name}{seed}.c"
-            source.write_text(text)
-            assert _gcc(source, tmp_path / name, "-Wall", "-pedantic-errors").returncode == 0
-            outputs.append(_run(tmp_path / name).stdout)
+        outputs = _printed(tmp_path, seed, plain=plain, wrapped=wrapped)
         assert outputs[0] == outputs[1] and outputs[0]
         checked += 1
         if checked == 4:
             break
     assert checked == 4
+
+
+def _printed(tmp_path: Path, seed: int, **texts: str) -> list[str]:
+    """What gcc's build of each text prints (built with -Wall -pedantic-errors)."""
+    outputs = []
+    for name, text in texts.items():
+        source = tmp_path / f"{name}{seed}.c"
+        source.write_text(text)
+        assert _gcc(source, tmp_path / name, "-Wall", "-pedantic-errors").returncode == 0
+        outputs.append(_run(tmp_path / name).stdout)
+    return outputs
 
 
 def _valid(program: Program) -> bool:
