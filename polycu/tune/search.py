@@ -9,8 +9,9 @@ Out: ``Evaluation`` of every configuration tried, in the order tried; the first 
 Strategies (``--strategy``):
 * ``exhaustive``: the whole ``space.space``, in order, up to ``max_configs``;
 * ``random``: polycu's choice, then a uniform sample of the space;
-* ``local``: polycu's choice, then the neighbours (``space.neighbours``) of the
-  best configuration found so far, batch by batch; when every neighbour of the
+* ``local``: polycu's choice (its first neighbours fill the rest of the first
+  batch), then the neighbours (``space.neighbours``) of the best configuration
+  found so far, batch by batch; when every neighbour of the
   best was tried, those of the next best.  A greedy descent that restarts from
   the runners-up, so it does not stop at the first local minimum;
 * ``auto``: exhaustive when the space fits ``max_configs``, else local.
@@ -167,12 +168,17 @@ def _chunks(configs: Sequence[Config], size: int) -> Iterator[list[Config]]:
 def _local(state: _State, ranked: Sequence[Candidate], rng: random.Random,
            jobs: int, reorder: bool) -> Iterator[list[Config]]:
     """Batches of the local search: polycu's choice (with ``reorder``, it with tree
-    reductions beside it: the one step that can change a kernel's time several-fold),
-    then untried neighbours of the best configuration not yet exhausted, fastest
-    first."""
-    yield [Config(), Config(parallel_reductions=True)] if reorder else [Config()]
+    reductions beside it: the one step that can change a kernel's time several-fold)
+    and, in the rest of that first batch, its first neighbours (builds that would
+    otherwise wait: the first batch is often all a short budget allows), then untried
+    neighbours of the best configuration not yet exhausted, fastest first."""
+    first = [Config(), Config(parallel_reductions=True)] if reorder else [Config()]
+    pending: dict[Config, list[Config]] = {
+        Config(): [c for c in neighbours(Config(), ranked, rng, reorder) if c not in first]}
+    spare = pending[Config()][:max(0, jobs - len(first))]
+    pending[Config()] = pending[Config()][len(spare):]
+    yield first + spare
     exhausted: set[Config] = set()
-    pending: dict[Config, list[Config]] = {}
     while True:
         ranked_ok = sorted((e for e in state.evaluations
                             if e.status == "ok" and e.same_as is None
