@@ -107,9 +107,13 @@ class LoopCollector(AccessCollector):
         self.unstable: set[str] = set()
 
     def collect(self, body: c_ast.Node) -> None:
-        """The copies' reads first, the loop, then their write-backs: must-writes."""
+        """The copies' reads first, the loop (or the statement with data subscripts:
+        builder.subscripts_data), then the copies' write-backs ``x = x_loc``:
+        must-writes."""
         for item in body.block_items if isinstance(body, c_ast.Compound) else [body]:
-            if isinstance(item, c_ast.Assignment):
+            if isinstance(item, c_ast.Assignment) and item.op == "=" \
+                    and isinstance(item.rvalue, c_ast.ID) and item.rvalue.name in self.local \
+                    and isinstance(item.lvalue, c_ast.ID) and item.lvalue.name not in self.local:
                 self.write_kind = WRITE
                 self.statement(item)
                 self.write_kind = MAY_WRITE

@@ -32,7 +32,7 @@ from .inputs import DEFAULT_PROFILE, fresh_seed, random_inputs
 from .native import NativeFunction, Outcome, build_cached
 from .nvcc import nvcc_check
 from .parameters import DEFAULT_PARAMETER_LIMIT, choose_parameters
-from .reference import run_reference
+from .reference import data_index_hint, run_reference
 from .report import EmulationReport
 from .signature import Signature
 
@@ -91,7 +91,8 @@ def build_emulated(scop: Scop, cuda_source: str, host_function: str, *,
                            suffix=".so", language="c++", location=scop.location,
                            extra_key=EMULATION_HEADER.read_text())
     return NativeFunction(library, ENTRY_PREFIX + scop.name, Signature.of(scop),
-                          f"the emulated kernels of {scop.name}", scop.location)
+                          f"the emulated kernels of {scop.name}", scop.location,
+                          hint=data_index_hint(scop))
 
 
 def emulate_scop(scop: Scop, cuda_source: str, host_function: str, *,

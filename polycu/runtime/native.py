@@ -124,6 +124,7 @@ class NativeFunction:
     what: str
     location: Location | None = None
     traps_overflow: bool = False    # built with reference.OVERFLOW_TRAP_FLAGS
+    hint: str = ""                  # said after a crash or a non-zero exit
 
     def __call__(self, params: Mapping[str, int], data: Mapping[str, np.ndarray], *,
                  timeout: float = 120.0, env: Mapping[str, str] | None = None) -> Outcome:
@@ -173,11 +174,13 @@ class NativeFunction:
         if self.traps_overflow and -returncode in _TRAPS:
             raise SignedOverflow(f"{self.what} overflows a signed integer on these inputs "
                                  "(undefined behaviour in C)", self.location)
+        hint = f" ({self.hint})" if self.hint else ""
         if returncode < 0:
             name = signal.Signals(-returncode).name
-            raise error(f"{self.what} crashed ({name}){said}", self.location)
+            raise error(f"{self.what} crashed ({name}){hint}{said}", self.location)
         if returncode != 0:
-            raise error(f"{self.what} exited with status {returncode}{said}", self.location)
+            raise error(f"{self.what} exited with status {returncode}{hint}{said}",
+                        self.location)
 
 
 CHILD = Path(__file__).resolve().parent / "native_child.py"

@@ -162,7 +162,21 @@ def build_reference(scop: Scop, *, compiler: str = "gcc") -> NativeFunction:
     library = build_cached(reference_source(scop), [compiler, *flags], suffix=".so",
                            language="c", location=scop.location)
     return NativeFunction(library, reference_name(scop), sig,
-                          f"the CPU reference of {scop.name}", scop.location, traps)
+                          f"the CPU reference of {scop.name}", scop.location, traps,
+                          data_index_hint(scop))
+
+
+def data_index_hint(scop: Scop) -> str:
+    """What to say when the original or its kernels crash on the chosen parameters
+    and random inputs of a SCoP whose subscripts isl cannot bound (data such as
+    ``x[col[k]]``, products such as ``A[i * j]``, data-dependent loops): nothing then
+    keeps every index inside its array."""
+    if not any(stmt.loop for stmt in scop.statements):
+        return ""
+    return ("the SCoP has subscripts or loops that depend on data or on products of "
+            "variables, so neither the parameters chosen nor random inputs keep every "
+            "index inside its array: check with the program's own sizes and data "
+            "(--param, --init FUNCTION, or the whole program)")
 
 
 def _scalar_dtypes(dtype: np.dtype) -> list[np.dtype]:

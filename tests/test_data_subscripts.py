@@ -1,0 +1,89 @@
+"""Subscripts isl cannot describe (``x[col[k]]``, ``H[idx[i] % nb]``, ``A[i * j]``,
+``x[i / m]``): the statement is one whose references are over-approximated, as a
+data-dependent loop's are (``frontend/builder.py``, ``subscripts_data``): such a
+subscript is any index of its dimension and every write a may-write, so what the
+statement may leave alone keeps its value from before, and the loops around it
+stay parallel only where no instance may touch what another writes.
+
+Checked here: the model of a histogram (may-writes, the array copied in), a gather
+that stays parallel and a scatter that does not, the subscripts that stay errors,
+and whole programs against gcc (``tests/data/data_subscripts``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import islpy as isl
+import pytest
+from test_c_semantics import differential
+
+import polycu
+from polycu.diagnostics import PolycuError
+from polycu.model import MAY_WRITE
+
+PROGRAMS = sorted((Path(__file__).parent / "data" / "data_subscripts").glob("*.c"))
+
+HISTOGRAM = """
+void f(int n, int nb, int idx[1000], double w[1000], double H[64], double y[1000],
+       double x[64])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    H[idx[i] % nb] += w[i];
+  for (int i = 0; i < n; i++)
+    y[i] = w[i] * x[idx[i] % nb];
+#pragma endscop
+}
+"""
+
+
+def test_a_data_subscript_is_any_index_and_its_write_a_may_write() -> None:
+    (scop,) = polycu.load_text(HISTOGRAM, "h.c")
+    hist, gather = scop.statements
+    writes = [a for a in hist.accesses if a.array == "H" and a.kind == MAY_WRITE]
+    assert len(writes) == 1 and hist.loop
+    every_bin = isl.Set("[n, nb] -> { H[b] : 0 <= b < 64 }")
+    assert writes[0].relation.range().is_equal(
+        every_bin.align_params(writes[0].relation.range().get_space()))
+    reads = {a.array for a in gather.accesses if a.kind == "read"}
+    assert reads == {"w", "x", "idx"}
+    assert not any(a.kind == MAY_WRITE and a.array == "x" for a in gather.accesses)
+
+
+def test_the_gather_runs_in_parallel_and_the_histogram_in_one_thread(tmp_path: Path
+                                                                      ) -> None:
+    """The histogram's instances may all write one bin: its loop runs in one thread.
+    The gather's only read at computed indices: one thread per element."""
+    source = tmp_path / "h.c"
+    source.write_text(HISTOGRAM)
+    cuda = polycu.compile(str(source), polycu.Options(run_on="gpu")).cuda
+    kernels = [k.split("\n}\n")[0] for k in cuda.split("__global__")[1:]]
+    (hist,) = [k for k in kernels if "H[idx[" in k]
+    (gather,) = [k for k in kernels if "x[idx[" in k]
+    assert "threadIdx" not in hist and "for (int c0 = 0; c0 <= n - 1; c0 += 1)" in hist
+    assert "threadIdx" in gather and "for (" not in gather
+
+
+def test_what_stays_an_error(tmp_path: Path) -> None:
+    """A floating subscript is no C; an increment in a subscript is a side effect."""
+    for subscript, said in (("1.5", "double constant"), ("m++", "increment")):
+        source = tmp_path / "bad.c"
+        source.write_text(f"""
+void f(int n, int m, double A[100][100], double x[100])
+{{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    x[i] = A[i][{subscript}];
+#pragma endscop
+}}
+""")
+        with pytest.raises(PolycuError, match=said):
+            polycu.load(str(source))
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_programs_with_data_subscripts_compute_what_gcc_computes(tmp_path: Path,
+                                                                 path: Path) -> None:
+    expected, actual = differential(tmp_path, path.stem, path.read_text(),
+                                    polycu.Options(run_on="gpu"))
+    assert actual == expected and expected
