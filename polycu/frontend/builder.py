@@ -187,6 +187,10 @@ class Builder:
             return self.loop(node, iterators, domain)
         if isinstance(node, c_ast.If):
             if not self.is_affine(node.cond, iterators, domain):
+                if not any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
+                           for n in walk(node)) \
+                        and self.subscripts_data(node, iterators, domain):
+                    return data_dependent_loop(self, node, iterators, domain)
                 return self.conditional(node, iterators, domain)
             cond = self.condition(node.cond, iterators, domain)
             then = self.item(node.iftrue, iterators, domain.intersect(cond))
