@@ -87,3 +87,25 @@ def test_programs_with_data_subscripts_compute_what_gcc_computes(tmp_path: Path,
     expected, actual = differential(tmp_path, path.stem, path.read_text(),
                                     polycu.Options(run_on="gpu"))
     assert actual == expected and expected
+
+
+def test_a_mismatch_of_a_gather_on_random_indices_says_why(tmp_path: Path) -> None:
+    """Random values of col send x[col[i]] outside x: the emulation's comparison then
+    says nothing about polycu, and the report says so, with what to do instead."""
+    from polycu.runtime.emulate import emulate_file
+    source = tmp_path / "g.c"
+    source.write_text("""
+void f(int n, int col[300], double x[300], double y[300])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    y[i] = 2.0 * x[col[i]];
+#pragma endscop
+}
+""")
+    (report,) = emulate_file(str(source), polycu.Options(run_on="gpu"), seed=3)
+    assert not report.ok
+    assert "--init FUNCTION" in report.failure() and "--init FUNCTION" in report.format()
+    (none,) = emulate_file(str(source), polycu.Options(run_on="gpu"), seed=3,
+                           params={"n": 0})
+    assert none.ok and "--init" not in none.format()

@@ -34,7 +34,7 @@ from .inputs import DEFAULT_PROFILE, fresh_seed, random_inputs
 from .parameters import DEFAULT_PARAMETER_LIMIT, choose_parameters, scop_parameters
 from .program_init import init_inputs
 from .pycuda_run import DeviceProgram
-from .reference import run_reference
+from .reference import data_index_hint, run_reference
 from .report import EmulationReport
 
 
@@ -125,7 +125,8 @@ def check_target(target: Target, seed: int, *, rtol: float | None = None,
     actual = program.run()
     comparisons = compare_scop_arrays(scop, ran.expected, actual, rtol)
     report = EmulationReport(scop.name, params, seed, comparisons, location=scop.location,
-                             profile=ran.profile, note=ran.note)
+                             profile=ran.profile, note=ran.note,
+                             caveat=data_index_hint(scop))
     return Checked(report, program, ran.inputs)
 
 

@@ -121,7 +121,7 @@ def emulate_scop(scop: Scop, cuda_source: str, host_function: str, *,
     return EmulationReport(scop.name, values, seed, comparisons, outcome.live_allocations,
                            outcome.output, scop.location,
                            nvcc_check(cuda_source, scop.location) if nvcc else None,
-                           ran.profile, ran.note)
+                           ran.profile, ran.note, caveat=data_index_hint(scop))
 
 
 def scop_translation_unit(description: Mapping[str, object]) -> str:

@@ -33,6 +33,7 @@ class EmulationReport:
     profile: str = DEFAULT_PROFILE
     note: str = ""      # why the inputs are not of the profile asked for
     on_cpu: str = ""    # why the SCoP runs on the CPU (its original code: nothing to compare)
+    caveat: str = ""    # said with a mismatch that the inputs may explain (data subscripts)
 
     @property
     def ok(self) -> bool:
@@ -46,7 +47,8 @@ class EmulationReport:
     def failure(self) -> str:
         """What is wrong first, in a line or a few (empty when ``ok``)."""
         if self.first_failure is not None:
-            return self.first_failure.describe()
+            said = self.first_failure.describe()
+            return f"{said} ({self.caveat})" if self.caveat else said
         if self.live_allocations:
             return f"{self.live_allocations} device allocation(s) never freed"
         if self.nvcc and self.nvcc.failed:
@@ -66,6 +68,8 @@ class EmulationReport:
         lines += [f"  {c.describe()}" for c in self.arrays]
         if self.live_allocations:
             lines.append(f"  {self.live_allocations} device allocation(s) never freed")
+        if self.first_failure is not None and self.caveat:
+            lines.append(f"  ({self.caveat})")
         if self.nvcc is not None:
             lines.append(f"  {self.nvcc.describe()}")
         return "\n".join(lines)
