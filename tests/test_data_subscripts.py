@@ -1,6 +1,6 @@
 """Subscripts isl cannot describe (``x[col[k]]``, ``H[idx[i] % nb]``, ``A[i * j]``,
 ``x[i / m]``): the statement is one whose references are over-approximated, as a
-data-dependent loop's are (``frontend/builder.py``, ``subscripts_data``): such a
+data-dependent loop's are (``frontend/loops.py``, ``subscripts_data``): such a
 subscript is any index of its dimension and every write a may-write, so what the
 statement may leave alone keeps its value from before, and the loops around it
 stay parallel only where no instance may touch what another writes.

@@ -35,18 +35,12 @@ from .affine import CTX, AffineEnv, NotAffine, convert, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
 from .conditions import body_text, check_branches, conjunction, conjuncts
 from .final_values import Loop
-from .loops import affine_header, data_dependent_loop, loop_step
+from .loops import affine_header, data_dependent_loop, loop_step, subscripts_data
 from .members import Members, flatten_members
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
 from .symbols import Symbol, decode_type
 from .syntax import Unsupported, c_text, walk, written_names
-
-
-#: What ``NotAffine`` says of a subscript whose value is data (``subscripts_data``).
-DATA_SUBSCRIPT = ("array element", "non-constant", "product of two", "is not a loop "
-                  "iterator or a parameter", "operator '", "conversion to",
-                  "StructRef in an affine")
 
 
 @dataclass
@@ -189,7 +183,7 @@ class Builder:
             if not self.is_affine(node.cond, iterators, domain):
                 if not any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
                            for n in walk(node)) \
-                        and self.subscripts_data(node, iterators, domain):
+                        and subscripts_data(self, node, iterators, domain):
                     return data_dependent_loop(self, node, iterators, domain)
                 return self.conditional(node, iterators, domain)
             cond = self.condition(node.cond, iterators, domain)
@@ -203,7 +197,7 @@ class Builder:
         if isinstance(node, c_ast.Compound):
             return self.items(node.block_items or [], iterators, domain)
         if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
-            if self.subscripts_data(node, iterators, domain):
+            if subscripts_data(self, node, iterators, domain):
                 return data_dependent_loop(self, node, iterators, domain)     # loops.py
             return self.statement(node, node, iterators, domain)
         if isinstance(node, c_ast.Decl):
@@ -247,30 +241,9 @@ class Builder:
             return None
         assign = c_ast.Assignment("=", c_ast.ID(node.name, coord=node.coord), node.init,
                                   coord=node.coord)
-        if self.subscripts_data(assign, iterators, domain):
+        if subscripts_data(self, assign, iterators, domain):
             return data_dependent_loop(self, assign, iterators, domain)
         return self.statement(assign, node, iterators, domain)
-
-    # A subscript is data when its value comes from what the program computes: array
-    # elements (x[col[k]]), scalars the SCoP writes, fields, products and quotients of
-    # variables, operators and conversions isl has no form for.  Its statement is then
-    # one whose references are over-approximated, as in a data-dependent loop
-    # (loop_accesses.py: such a subscript is any index of its dimension, and every
-    # write a may-write).  Floating constants, increments, calls and assignments in a
-    # subscript stay errors.
-    def subscripts_data(self, node: c_ast.Node, iterators: Sequence[str],
-                        domain: isl.Set) -> bool:
-        """Whether some subscript of statement ``node`` is data (see above)."""
-        env = AffineEnv(tuple(iterators), self.is_param, self.type_of, self.typedefs,
-                        domain, [].append)
-        for ref in walk(node):
-            if isinstance(ref, c_ast.ArrayRef):
-                try:
-                    typed(ref.subscript, env)
-                except NotAffine as exc:
-                    if any(reason in exc.what for reason in DATA_SUBSCRIPT):
-                        return True
-        return False
 
     # -- loops --------------------------------------------------------------
     def loop(self, node: c_ast.For, iterators: tuple[str, ...],

@@ -108,7 +108,7 @@ class LoopCollector(AccessCollector):
 
     def collect(self, body: c_ast.Node) -> None:
         """The copies' reads first, the loop (or the statement with data subscripts:
-        builder.subscripts_data), then the copies' write-backs ``x = x_loc``:
+        loops.subscripts_data), then the copies' write-backs ``x = x_loc``:
         must-writes."""
         for item in body.block_items if isinstance(body, c_ast.Compound) else [body]:
             if isinstance(item, c_ast.Assignment) and item.op == "=" \

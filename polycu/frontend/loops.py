@@ -3,7 +3,9 @@
 In:  a ``while`` or ``do ... while`` loop of a SCoP, or a ``for`` loop whose header is
 not affine (a bound or initial value that reads data or multiplies variables, a
 step that is no constant, no initialisation), that its body leaves early
-(``break``, ``continue``) or whose counter its body writes.
+(``break``, ``continue``) or whose counter its body writes; and a statement (or an
+``if`` without loops) with a subscript that is data (``subscripts_data``), which is
+handled the same way.
 Out: the checks and the body that make the whole loop one statement
 (``Statement.loop``) for each instance of the affine loops around it, run by one
 thread as C runs it; its accesses come from ``loop_accesses.LoopCollector``
@@ -77,6 +79,32 @@ def affine_header(b: Builder, node: c_ast.For, iterators: tuple[str, ...],
     except NotAffine:
         return False
     return True
+
+
+#: What ``NotAffine`` says of a subscript whose value is data (``subscripts_data``).
+DATA_SUBSCRIPT = ("array element", "non-constant", "product of two", "is not a loop "
+                  "iterator or a parameter", "operator '", "conversion to",
+                  "StructRef in an affine")
+
+
+# A subscript is data when its value comes from what the program computes: array
+# elements (x[col[k]]), scalars the SCoP writes, fields, products and quotients of
+# variables, operators and conversions isl has no form for.  Its statement is then
+# one like a data-dependent loop (``data_dependent_loop``: such a subscript is any
+# index of its dimension, and every write a may-write).  Floating constants,
+# increments, calls and assignments in a subscript stay errors.
+def subscripts_data(b: Builder, node: c_ast.Node, iterators: tuple[str, ...],
+                    domain: isl.Set) -> bool:
+    """Whether some subscript of statement ``node`` is data (see above)."""
+    env = AffineEnv(iterators, b.is_param, b.type_of, b.typedefs, domain, [].append)
+    for ref in walk(node):
+        if isinstance(ref, c_ast.ArrayRef):
+            try:
+                typed(ref.subscript, env)
+            except NotAffine as exc:
+                if any(reason in exc.what for reason in DATA_SUBSCRIPT):
+                    return True
+    return False
 
 
 def data_dependent_loop(b: Builder, node: c_ast.Node, iterators: tuple[str, ...],
