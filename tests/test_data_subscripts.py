@@ -89,9 +89,38 @@ def test_programs_with_data_subscripts_compute_what_gcc_computes(tmp_path: Path,
     assert actual == expected and expected
 
 
+GATHER = """
+void f(int n, int row[300], int col[300], double x[300], double A[20][30], double y[300])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    y[i] = 2.0 * x[col[i]] + A[row[i]][col[i]];
+#pragma endscop
+}
+"""
+
+
+def test_index_arrays_take_random_values_within_what_they_index(tmp_path: Path) -> None:
+    """col indexes x (300) and A's columns (30), row A's rows (20): their random values
+    stay below 30 and 20, so a gather is checked on inputs C defines."""
+    from polycu.runtime.emulate import emulate_file
+    from polycu.runtime.inputs import index_extents, random_inputs
+    source = tmp_path / "g.c"
+    source.write_text(GATHER)
+    (scop,) = polycu.load(str(source))
+    shapes = {"row": (300,), "col": (300,), "x": (300,), "A": (20, 30), "y": (300,)}
+    assert index_extents(scop, shapes) == {"col": 30, "row": 20}
+    data = random_inputs(scop, {"n": 300}, seed=5)
+    assert 0 <= data["col"].min() and data["col"].max() < 30 and len(set(data["col"])) > 20
+    assert 0 <= data["row"].min() and data["row"].max() < 20
+    for seed in (1, 2, 3):
+        (report,) = emulate_file(str(source), polycu.Options(run_on="gpu"), seed=seed)
+        assert report.ok, report.format()
+
+
 def test_a_mismatch_of_a_gather_on_random_indices_says_why(tmp_path: Path) -> None:
-    """Random values of col send x[col[i]] outside x: the emulation's comparison then
-    says nothing about polycu, and the report says so, with what to do instead."""
+    """Random values of col send x[col[i] - 7] outside x: the emulation's comparison
+    then says nothing about polycu, and the report says so, with what to do instead."""
     from polycu.runtime.emulate import emulate_file
     source = tmp_path / "g.c"
     source.write_text("""
@@ -99,7 +128,7 @@ void f(int n, int col[300], double x[300], double y[300])
 {
 #pragma scop
   for (int i = 0; i < n; i++)
-    y[i] = 2.0 * x[col[i]];
+    y[i] = 2.0 * x[col[i] - 7];
 #pragma endscop
 }
 """)

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Mapping
 
 import numpy as np
+from pycparser import c_ast
 
 from ..diagnostics import error
+from ..frontend.syntax import walk
 from ..model import Scop
 from .shapes import MEMORY_LIMIT, array_shapes, check_memory
 from .signature import Signature, dtype_of, integer_bounds
@@ -81,7 +83,8 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
     small non-negative values some programs need (a square root or a logarithm of
     the inputs): floating point in [0, 1), integers in [0, 100), one-byte integers
     in [0, 4).  Arrays over ``memory`` bytes are refused before anything is
-    allocated (``check_memory``).
+    allocated (``check_memory``).  An integer array that indexes another
+    (``x[col[k]]``, ``index_extents``) takes values within the extent it indexes.
     """
     if profile not in INPUT_PROFILES:
         raise error(f"unknown input profile '{profile}' (one of {', '.join(INPUT_PROFILES)})")
@@ -99,7 +102,38 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
             field = dtype.fields[name][0]
             data[a.name][name] = _values(rng, field.base, shape + field.shape, False,
                                          profile)
+    for name, extent in index_extents(scop, shapes).items():
+        if name in data and data[name].dtype.kind in "iu" and extent > 0:
+            dtype = data[name].dtype
+            extent = min(extent, integer_bounds(dtype)[1] + 1)
+            data[name] = (np.abs(data[name].astype(np.int64)) % extent).astype(dtype)
     return data
+
+
+# An integer array read as a whole subscript, X[..][Y[..]]..., in a statement whose
+# subscripts are data (Statement.loop): its values index X, and random ones would
+# mostly fall outside X (a gather's x[col[k]]), so they are drawn within the extent.
+def index_extents(scop: Scop, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, int]:
+    """The smallest extent each such array ``Y`` indexes (see above)."""
+    found: dict[str, int] = {}
+    for stmt in scop.statements:
+        if not stmt.loop:
+            continue
+        for ref in walk(stmt.body):
+            if not (isinstance(ref, c_ast.ArrayRef) and isinstance(ref.subscript, c_ast.ArrayRef)):
+                continue
+            outer, dim = ref.name, 0
+            while isinstance(outer, c_ast.ArrayRef):
+                outer, dim = outer.name, dim + 1
+            inner = ref.subscript.name
+            while isinstance(inner, c_ast.ArrayRef):
+                inner = inner.name
+            if not (isinstance(outer, c_ast.ID) and isinstance(inner, c_ast.ID)):
+                continue
+            shape = shapes.get(outer.name)
+            if shape is not None and dim < len(shape) and inner.name in shapes:
+                found[inner.name] = min(found.get(inner.name, shape[dim]), shape[dim])
+    return found
 
 
 def _values(rng: np.random.Generator, dtype: np.dtype, shape: tuple[int, ...],
