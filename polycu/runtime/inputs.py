@@ -18,7 +18,7 @@ import numpy as np
 from pycparser import c_ast
 
 from ..diagnostics import error
-from ..frontend.syntax import walk
+from ..frontend.syntax import base_name, flatten_ref, walk
 from ..model import Scop
 from .shapes import MEMORY_LIMIT, array_shapes, check_memory
 from .signature import Signature, dtype_of, integer_bounds
@@ -120,19 +120,15 @@ def index_extents(scop: Scop, shapes: Mapping[str, tuple[int, ...]]) -> dict[str
         if not stmt.loop:
             continue
         for ref in walk(stmt.body):
-            if not (isinstance(ref, c_ast.ArrayRef) and isinstance(ref.subscript, c_ast.ArrayRef)):
+            if not isinstance(ref, c_ast.ArrayRef) \
+                    or not isinstance(ref.subscript, c_ast.ArrayRef):
                 continue
-            outer, dim = ref.name, 0
-            while isinstance(outer, c_ast.ArrayRef):
-                outer, dim = outer.name, dim + 1
-            inner = ref.subscript.name
-            while isinstance(inner, c_ast.ArrayRef):
-                inner = inner.name
-            if not (isinstance(outer, c_ast.ID) and isinstance(inner, c_ast.ID)):
-                continue
-            shape = shapes.get(outer.name)
-            if shape is not None and dim < len(shape) and inner.name in shapes:
-                found[inner.name] = min(found.get(inner.name, shape[dim]), shape[dim])
+            outer, before = flatten_ref(ref.name)
+            inner = base_name(ref.subscript)
+            shape = shapes.get(outer.name) if isinstance(outer, c_ast.ID) else None
+            dim = len(before)
+            if shape is not None and dim < len(shape) and inner in shapes:
+                found[inner] = min(found.get(inner, shape[dim]), shape[dim])
     return found
 
 
