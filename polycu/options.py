@@ -266,6 +266,10 @@ OPTIONS: tuple[Option, ...] = (
            "reductions (--parallel-reductions), which add a row's terms in another order: "
            "their results differ from the original's by rounding and must pass the same "
            "check as every configuration", commands=(TUNE,)),
+    Option("--retune", "flag", False, "search again even when the cache holds a winner "
+           "for the SCoP at this size on this device (by default that winner is reported "
+           "and nothing is built); the cache keeps the faster of the two winners",
+           commands=(TUNE,)),
     Option("--max-configs", "int", 40, "configurations evaluated at most per SCoP",
            commands=(TUNE,), metavar="N", minimum=1),
     Option("--budget", "int", 600, "seconds of search per SCoP at most (the "

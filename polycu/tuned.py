@@ -52,8 +52,7 @@ class Entry:
     @property
     def slot(self) -> str:
         """Where it lives in the cache: one winner per SCoP, size and device."""
-        sizes = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
-        return f"{self.key}|{sizes}|{self.device}"
+        return slot_of(self.key, self.params, self.device)
 
     def flags(self) -> list[str]:
         """The command-line flags that reproduce the configuration."""
@@ -92,6 +91,12 @@ def scop_key(scop: Scop) -> str:
     not."""
     model = format_scop(scop).split("\n", 1)[1]
     return hashlib.sha256(f"{scop.function}\n{model}".encode()).hexdigest()[:16]
+
+
+def slot_of(key: str, params: Mapping[str, int], device: str) -> str:
+    """The cache slot of SCoP ``key`` tuned at ``params`` on ``device``."""
+    sizes = ",".join(f"{k}={v}" for k, v in sorted(params.items()))
+    return f"{key}|{sizes}|{device}"
 
 
 def cache_path(given: str | None = None) -> Path:

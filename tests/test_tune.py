@@ -23,6 +23,7 @@ from polycu.driver import candidates, load_scops
 from polycu.memory.placement import MAX_LANES
 from polycu.runtime.check import targets
 from polycu.tune.evaluate import Built, EmulationEvaluator, Measured, build
+from polycu.tune import run as tune_run
 from polycu.tune.run import tune_file
 from polycu.tune.search import Evaluation, best, search
 from polycu.tune.space import (PRUNE_RATIO, Config, neighbours, promising, size_choices,
@@ -147,6 +148,38 @@ def test_tuning_with_reordered_reductions_checks_them(tmp_path: Path,
     tree = compile(str(ATAX), Options(include_dir=[UTILITIES], parallel_reductions=True))
     # the partial sums of a row meet in shared memory, between barriers
     assert "__syncthreads" in tree.cuda and "__syncthreads" not in default.cuda
+
+
+def test_a_second_tune_finds_the_winner_and_builds_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache slot (SCoP, sizes, device) is looked up before anything is scheduled,
+    built or run; --retune searches again."""
+    out, cache = tmp_path / "out", tmp_path / "cache.json"
+    command = ["tune", str(ATAX), "-I", UTILITIES, "--evaluator", "emulate",
+               "--max-configs", "2", "--jobs", "2", "--repeat", "1", "--seed", "3",
+               "--strategy", "local", "--out", str(out), "--tune-cache", str(cache)]
+    assert main(command) == 0
+    first = capsys.readouterr().out
+    stored = cache.read_text()
+    evaluations = (out / "atax.json").read_text()
+    [entry] = tuned.read(cache).values()
+
+    def forbidden(*_: object, **__: object) -> None:
+        raise AssertionError("a cache hit scheduled or ran something")
+    monkeypatch.setattr(tune_run, "candidates", forbidden)
+    monkeypatch.setattr(tune_run, "open_workers", forbidden)
+    assert main(command) == 0
+    second = capsys.readouterr().out
+    assert "nothing built (--retune searches again)" in second
+    assert f"best {entry.kernel_s * 1e3:.3f} ms" in second and "best" in first
+    # the cache and the search's evaluations are left as the first run wrote them
+    assert cache.read_text() == stored and (out / "atax.json").read_text() == evaluations
+    # another size is another slot: searched (here: stopped at the forbidden schedule)
+    with pytest.raises(AssertionError, match="cache hit scheduled"):
+        main([*command, "--param", "n=40", "--param", "m=30"])
+    with pytest.raises(AssertionError, match="cache hit scheduled"):
+        main([*command, "--retune"])
 
 
 # -- --schedule -------------------------------------------------------------------------

@@ -133,7 +133,7 @@ class EmulationEvaluator:
     def __init__(self, target: Target, seed: int, *, repeat: int = 1, timeout: float = 300.0,
                  init: str | None = None, **_: Any):
         self.target, self.repeat, self.timeout = target, repeat, timeout
-        self.device = f"CPU emulation ({platform.machine()})"
+        self.device = emulation_device()
         self.ran = run_reference(target.scop, target.params,
                                  lambda kind: target.inputs(seed, init, kind),
                                  DEFAULT_PROFILE, timeout=timeout)
@@ -214,6 +214,11 @@ class Where:
 def describe(evaluator: Evaluator, _: object) -> Where:
     """A worker's task: what it measures on."""
     return Where(evaluator.device, evaluator.options, evaluator.arch)
+
+
+def emulation_device() -> str:
+    """The device name the emulation's measurements are cached under."""
+    return f"CPU emulation ({platform.machine()})"
 
 
 def need_gpu() -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..tuned import Entry, cache_path, scop_key, store
+from ..tuned import Entry, cache_path, read, scop_key, slot_of, store
 from ..deps import compute_dependences
 from ..diagnostics import Location, Reporter, error
 from ..driver import candidates
@@ -37,8 +37,8 @@ from ..options import OPTIONS, Options
 from ..runtime.check import targets
 from ..runtime.inputs import fresh_seed
 from ..runtime.workers import in_process, open_workers
-from .evaluate import (Built, EvaluatorRecipe, Measured, build, describe, measure_on,
-                       need_gpu)
+from .evaluate import (Built, EvaluatorRecipe, Measured, build, describe,
+                       emulation_device, measure_on, need_gpu)
 from .search import Evaluation, best, search
 from .space import PRUNE_RATIO, Config, promising
 
@@ -49,17 +49,22 @@ class Tuning:
     path: str
     entry: Entry | None         # the winner, as cached (None: nothing passed)
     evaluations: tuple[Evaluation, ...]
+    cached: bool = False        # the winner was found in the cache: nothing was built
 
     def as_json(self) -> dict[str, Any]:
         return {"path": self.path, "winner": self.entry.as_json() if self.entry else None,
-                "evaluations": [e.as_json() for e in self.evaluations]}
+                "cached": self.cached, "evaluations": [e.as_json() for e in self.evaluations]}
 
 
 def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None = None,
-              seed: int | None = None, progress: bool = True) -> Tuning:
+              seed: int | None = None, progress: bool = True,
+              cache: Path | None = None) -> Tuning:
     """Search the configurations of the one SCoP of ``path`` (see the module doc);
     ``params`` fixes parameter values (the others come from --dataset, or are chosen
-    as ``polycu emulate`` chooses them)."""
+    as ``polycu emulate`` chooses them).  When ``cache`` holds a winner for this
+    SCoP at these sizes on the device the search would measure on, that winner is
+    returned and nothing is scheduled, built or run (a second ``polycu tune`` of a
+    file costs nothing; ``--retune`` searches again)."""
     seed = fresh_seed() if seed is None else seed
     gpu = options.evaluator == "gpu"
     if gpu and in_process(options.gpus, options.ray):
@@ -74,6 +79,11 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
         raise error(f"tune takes files of exactly one SCoP; this one has {len(found)}",
                     Location(path))
     target = found[0]
+    device = _device_here(gpu) if cache is not None and in_process(options.gpus,
+                                                                    options.ray) else None
+    hit = _cached(cache, target.scop, target.params, device)
+    if hit is not None:
+        return Tuning(path, hit, (), cached=True)
     reporter = Reporter(stream=sys.stderr)
     ranked, slow = promising(candidates(target.scop, compute_dependences(target.scop), base,
                                         reporter))
@@ -96,6 +106,10 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
                           f"of the {workers.count} workers busy", Location("--jobs"))
         # asked when first needed: the emulation's builds start while the workers do
         measuring = functools.cache(lambda: next(iter(workers.map(describe, [None]))))
+        if cache is not None and device is None:    # the workers say where they measure
+            hit = _cached(cache, target.scop, target.params, measuring().device)
+            if hit is not None:
+                return Tuning(path, hit, (), cached=True)
 
         def build_all(configs: Sequence[Config]) -> list[Built]:
             count = len(configs)
@@ -127,6 +141,22 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
     return Tuning(path, entry, tuple(evaluations))
 
 
+def _device_here(gpu: bool) -> str:
+    """The device a search in this process measures on (the cache slot's device)."""
+    if not gpu:
+        return emulation_device()
+    from ..runtime.device import import_pycuda
+    return import_pycuda().Context.get_device().name()
+
+
+def _cached(cache: Path | None, scop: Any, params: Mapping[str, int],
+            device: str | None) -> Entry | None:
+    """The cached winner of ``scop`` at ``params`` on ``device``, if any."""
+    if cache is None or device is None:
+        return None
+    return read(cache).get(slot_of(scop_key(scop), params, device))
+
+
 def _print_progress(count: int, evaluation: Evaluation, leader: Evaluation | None) -> None:
     what = f"{evaluation.seconds * 1e3:.3f} ms" if evaluation.seconds is not None \
         else evaluation.status
@@ -145,6 +175,11 @@ def report(tuning: Tuning) -> str:
         return f"{tuning.path}: no configuration passed its check ({tried} tried)"
     default = f"{entry.default_s * 1e3:.3f} ms" if entry.default_s else "failed"
     gain = f", {entry.default_s / entry.kernel_s:.2f}x" if entry.default_s else ""
+    if tuning.cached:
+        return (f"{tuning.path}: {entry.scop} was tuned on {entry.device} on {entry.date} "
+                f"({entry.evaluated} measured; polycu's defaults {default}, best "
+                f"{entry.kernel_s * 1e3:.3f} ms{gain}): nothing built (--retune searches "
+                f"again)\n  best configuration: {shlex.join(entry.flags()) or '(the defaults)'}")
     lines = [f"{tuning.path}: {entry.scop} on {entry.device} at "
              + ", ".join(f"{k}={v}" for k, v in sorted(entry.params.items())),
              f"  tried {tried}: {entry.evaluated} measured, {entry.discarded} discarded, "
@@ -169,12 +204,15 @@ def run_command(args: argparse.Namespace, params: Mapping[str, int]) -> int:
     cache = cache_path(options.tune_cache)
     failed = []
     for path in args.files:
-        tuning = tune_file(path, options, params=params, seed=seed)
+        tuning = tune_file(path, options, params=params, seed=seed,
+                           cache=None if options.retune else cache)
         print(report(tuning))
-        (out / f"{Path(path).stem}.json").write_text(json.dumps(tuning.as_json(), indent=1))
+        if not tuning.cached:   # a hit keeps the evaluations file of the search it found
+            (out / f"{Path(path).stem}.json").write_text(json.dumps(tuning.as_json(),
+                                                                    indent=1))
         if tuning.entry is None:
             failed.append(path)
-        else:
+        elif not tuning.cached:
             store(cache, [tuning.entry])
     print(f"cache: {cache}; every evaluation: {out}/ (seed {seed})")
     if failed:
