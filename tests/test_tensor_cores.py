@@ -60,6 +60,9 @@ def test_gemm_is_a_contraction(tmp_path: Path) -> None:
     assert found.scale.name == "alpha"
     # the driver maps a contraction with 48 x 64 tiles run by 6 warps of 16 x 32 cells
     assert (found.rows.tile, found.cols.tile, found.warps) == (48, 64, (3, 2))
+    # X[i][k] and Y[k][j] are copied in pairs: strips of 16 k in 3 buffers, which
+    # fill the 48 KiB of static shared memory (8 * 3 * (48 * 20 + 16 * 68) bytes)
+    assert found.paired and (found.strip, found.stages) == (16, 3)
     assert str(found.reduction) == "[ni, nj, nk] -> { [i0] : ni > 0 and nj > 0 and " \
         "0 <= i0 < nk }"
 
@@ -68,6 +71,8 @@ def test_transposed_operands_and_a_triangle(tmp_path: Path) -> None:
     (found,) = _kernels(TRIANGLE, tmp_path).values()
     assert found.left.dims == ("k", "i") and found.right.dims == ("j", "k")
     assert found.init is None and found.scale is None
+    # transposed operands are copied element by element, in strips of 8
+    assert not found.paired and (found.strip, found.stages) == (8, 4)
     assert str(found.cells) == "[n, m] -> { [i0, i1] : m >= 4 and i0 < n and " \
         "0 <= i1 <= i0 }"
 
@@ -116,8 +121,17 @@ def _emulation(source: str, tmp_path: Path) -> tuple[polycu.Scop, str, str]:
     return scop, scop_translation_unit(description), description["host_function"]
 
 
+# odd row lengths: half of the pairs a thread copies are not 16-byte aligned
+GEMM_ODD = GEMM.replace("C[90][100]", "C[91][101]").replace("A[90][70]", "A[91][71]") \
+    .replace("B[70][100]", "B[71][101]")
+# k from 1: every pair of X starts at an odd column
+GEMM_K1 = GEMM.replace("int k = 0; k < nk", "int k = 1; k < nk")
+
+
 @pytest.mark.parametrize("source, params", [
     (GEMM, {"ni": 90, "nj": 100, "nk": 70}),
+    (GEMM_ODD, {"ni": 91, "nj": 101, "nk": 71}),
+    (GEMM_K1, {"ni": 61, "nj": 37, "nk": 2}),
     (GEMM, {"ni": 13, "nj": 5, "nk": 1}),
     (GEMM, {"ni": 50, "nj": 70, "nk": 0}),        # no product: only C *= beta
     (TRIANGLE, {"n": 80, "m": 60}),
@@ -129,6 +143,21 @@ def test_emulation_matches_gcc(tmp_path: Path, source: str, params: dict[str, in
     report = emulate_scop(scop, cuda, host, seed=sum(params.values()), nvcc=False,
                           params=params)
     assert report.ok, report.format()
+
+
+def test_paired_copies_and_the_scale_applied_once(tmp_path: Path) -> None:
+    """gemm's operands go in pairs and its tensor-core path adds alpha * acc to C at
+    the end; the transposed operands of TRIANGLE keep element copies, and the plain
+    path (emulation, before sm_80) keeps C's order in both."""
+    _, gemm, _ = _emulation(GEMM, tmp_path)
+    mma_path = gemm.split("#if POLYCU_MMA\n")
+    assert "POLYCU_CP16(sx, " in gemm and "POLYCU_CP16(sy, " in gemm
+    assert "C[i_ * 100 + j_] = C[i_ * 100 + j_] + (alpha) * acc[m][n][e];" in gemm
+    assert any(part.lstrip().startswith("#pragma unroll") and "= 0.0;" in
+               part.split("#else")[0] for part in mma_path[1:])
+    assert "((alpha) * sx[" in gemm                  # the plain path: (s X) Y, as C
+    _, triangle, _ = _emulation(TRIANGLE, tmp_path)
+    assert "POLYCU_CP16(s" not in triangle and "POLYCU_CP8(sx, " in triangle
 
 
 def test_a_removed_barrier_is_caught_as_a_race(tmp_path: Path) -> None:

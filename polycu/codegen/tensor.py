@@ -6,28 +6,34 @@ Out: the kernel's C text, with the name and parameters ``kernel.py`` gives it, s
 
 Block (b_i, b_j) computes the cells [i0, i0 + BM) x [j0, j0 + BN) of the mapping's
 tile, i0 = BM (b_i + floor(lo_i / BM)); its wr x wc warps own WM x WN = BM / wr x
-BN / wc cells each, MT x NT fragments of 8 x 8.  K runs in strips of STRIP: the block
-copies X's BM x STRIP and Y's STRIP x BN elements into shared memory (``cp.async``,
-STAGES - 1 strips in flight; an element outside D_W's rows or columns or outside K is
-a zero, and such rows and columns are never stored), then each warp runs the strip's
-mma steps of four k each.  In mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and
-B[t][g] and accumulates D[g][2t] and D[g][2t + 1]; X's elements enter scaled by s, as C
-rounds ``s * X``.  The accumulators start from W[i][j] after I's instance at (i, j)
-and are stored where (i, j) is in D_W.
+BN / wc cells each, MT x NT fragments of 8 x 8.  K runs in strips of STRIP (the
+contraction's ``strip``): the block copies X's BM x STRIP and Y's STRIP x BN elements
+into shared memory (``cp.async``, STAGES - 1 strips in flight; an element outside
+D_W's rows or columns or outside K is a zero, and such rows and columns are never
+stored).  Each warp then runs the strip's mma steps of four k each.  In
+mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and B[t][g] and accumulates D[g][2t]
+and D[g][2t + 1].  The accumulators start from W[i][j] after I's instance at (i, j),
+X's elements enter scaled by s, and the accumulators are stored where (i, j) is in
+D_W.  A ``paired`` contraction (X[i][k], Y[k][j]) differs in two ways: a thread
+copies two neighbours of a row at once, in one 16-byte ``cp.async`` when their
+address is 16-byte aligned (checked at run time) and else in two; and the
+accumulators start from zero, each thread running I's instance at its cells at the
+end and storing W[i][j] + s * acc.
 
 Before sm_80 (no DMMA, no cp.async) and in the CPU emulation the same code copies
-with plain loads and each thread adds its own cells' products one k at a time, in C's
-order and rounding.
+with plain loads, and each thread starts from W[i][j] after I and adds its own cells'
+products (s X) Y one k at a time, in C's order and rounding.
 """
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram
 from ..memory import Placement
-from ..memory.contraction import PAD, STRIP, Contraction, Operand
+from ..memory.contraction import PAD, Contraction, Operand
 from .ast import Expr
 from .cuda import INDENT, Layout, expression_text, index_type, linearise, statement_text
 from .grid import block_loops
@@ -45,17 +51,34 @@ __device__ __forceinline__ void polycu_mma(double &d0, double &d1, double a, dou
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: \
                "r"((unsigned)__cvta_generic_to_shared(&(tile)[index])), "l"(source), \
                "r"((ok) ? 8 : 0))
+/* source[0] and source[1] into tile[index] and tile[index + 1] (zeros where not ok0,
+   ok1): one 16-byte copy when both are read and source is 16-byte aligned; every
+   address given to a copy is that of an element read or, when none is, source. */
+#define POLYCU_CP16(tile, index, source, ok0, ok1) do { \
+    const double *polycu_p_ = (source); \
+    if ((ok0) && (ok1) && ((size_t)polycu_p_ & 15) == 0) \
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: \
+                   "r"((unsigned)__cvta_generic_to_shared(&(tile)[index])), "l"(polycu_p_)); \
+    else { \
+      POLYCU_CP8(tile, index, ((ok0) || !(ok1)) ? polycu_p_ : polycu_p_ + 1, ok0); \
+      POLYCU_CP8(tile, (index) + 1, (ok1) ? polycu_p_ + 1 : polycu_p_, ok1); \
+    } \
+  } while (0)
 #define POLYCU_CP_COMMIT() asm volatile("cp.async.commit_group;")
 #define POLYCU_CP_WAIT(n) asm volatile("cp.async.wait_group %0;" :: "n"(n))
+#define POLYCU_SHARED16(T, name, n) __shared__ __align__(16) T name[n]
 #else
 #define POLYCU_MMA 0
 #define POLYCU_CP8(tile, index, source, ok) ((tile)[index] = (ok) ? *(source) : 0.0)
+#define POLYCU_CP16(tile, index, source, ok0, ok1) \
+  ((tile)[index] = (ok0) ? (source)[0] : 0.0, (tile)[(index) + 1] = (ok1) ? (source)[1] : 0.0)
 #define POLYCU_CP_COMMIT()
 #define POLYCU_CP_WAIT(n)
+#define POLYCU_SHARED16(T, name, n) POLYCU_SHARED(T, name, n)
 #endif"""
 
 _LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi", "strips",
-           "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ok", "acc", "a", "b", "sx",
+           "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ok", "ok1", "acc", "a", "b", "sx",
            "sy", "copy", "base", "buf", "bi", "bj")
 
 
@@ -154,14 +177,18 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     wm, wn = bm // wr, bn // wc
     mt, nt = wm // 8, wn // 8
     threads = 32 * wr * wc
-    stages = found.stages
-    row = STRIP + PAD                   # the X tile's row: STRIP k, padded
+    stages, strip = found.stages, found.strip
+    row = strip + PAD                   # the X tile's row: strip k, padded
     col = bn + PAD                      # the Y tile's row: BN j, padded
     lo_i, lo_j = (_constant(m.tile_offset) for m in (found.rows, found.cols))
     lowers, uppers, k_conditions = bounds(found.reduction)
     cells = condition(found.cells, [v["i"], v["j"]])
-    rows = condition(found.rows_set, [v["i"]])
-    cols = condition(found.cols_set, [v["j"]])
+
+    def rows(i: str) -> str:
+        return condition(found.rows_set, [i])
+
+    def cols(j: str) -> str:
+        return condition(found.cols_set, [j])
     scale = f"({expression_text(update, found.scale, arrays, scop)}) * " \
         if found.scale is not None else ""
     w = arrays[found.output]
@@ -180,25 +207,38 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     unroll = "#pragma unroll"
 
     def copies(operand: Operand, layout: Layout, tile: str, extent: dict[str, int],
-               guard: str) -> list[str]:
-        # consecutive threads copy consecutive elements of the array's last subscript
+               guard: Callable[[str], str]) -> list[str]:
+        # consecutive threads copy consecutive elements (or pairs of them, where they
+        # are neighbours in the tile too) of the array's last subscript
         first, last = operand.dims
-        local = {last: f"{v['q']} % {extent[last]}", first: f"{v['q']} / {extent[last]}"}
         outer, inner = ("i", "k") if "i" in operand.dims else ("k", "j")
-        at = f"({local[outer]}) * {extent[inner] + PAD} + {local[inner]}"
         var = "i" if "i" in operand.dims else "j"
+        pair = 2 if found.paired else 1          # then last == inner
+        span = extent[last] // pair
+        local = {last: f"{pair} * ({v['q']} % {span})" if pair == 2 else
+                 f"{v['q']} % {span}", first: f"{v['q']} / {span}"}
+        at = f"({local[outer]}) * {extent[inner] + PAD} + {local[inner]}"
         start = v["i0"] if var == "i" else v["j0"]
-        count = extent[outer] * extent[inner]
+        count = extent[outer] * extent[inner] // pair
         size = extent[outer] * (extent[inner] + PAD)
         body = [f"{I * 4}const int {v['q']} = {v['tid']} + {v['r']} * {threads};"]
         if count % threads:
             body.append(f"{I * 4}if ({v['q']} >= {count}) break;")
         body += [f"{I * 4}const {itype} {v[var]} = {start} + {local[var]}, "
                  f"{v['k']} = {v['base']} + {local['k']};",
-                 f"{I * 4}const bool {v['ok']} = ({guard}) && {v['k']} <= {v['khi']};",
-                 f"{I * 4}POLYCU_CP8({tile}, {v['buf']} * {size} + {at}, "
-                 f"{operand.array} + ({v['ok']} ? {_cell(operand, layout, v)} : 0), "
-                 f"{v['ok']});"]
+                 f"{I * 4}const bool {v['ok']} = ({guard(v[var])}) && {v['k']} <= {v['khi']};"]
+        source = f"{operand.array} + ({v['ok']} ? {_cell(operand, layout, v)} : 0)"
+        if pair == 1:
+            body.append(f"{I * 4}POLYCU_CP8({tile}, {v['buf']} * {size} + {at}, {source}, "
+                        f"{v['ok']});")
+        else:           # the pair's second element is one further along ``last``
+            second = f"({guard(v[var])}) && {v['k']} + 1 <= {v['khi']}" if last == "k" \
+                else f"({guard(f'({v[var]} + 1)')}) && {v['k']} <= {v['khi']}"
+            either = f"({v['ok']} || {v['ok1']})"
+            body += [f"{I * 4}const bool {v['ok1']} = {second};",
+                     f"{I * 4}POLYCU_CP16({tile}, {v['buf']} * {size} + {at}, "
+                     f"{operand.array} + ({either} ? {_cell(operand, layout, v)} : 0), "
+                     f"{v['ok']}, {v['ok1']});"]
         return [f"{I * 3}{unroll}",
                 f"{I * 3}for (int {v['r']} = 0; {v['r']} < {-(-count // threads)}; "
                 f"{v['r']}++) {{", *body, f"{I * 3}}}"]
@@ -208,20 +248,33 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     kernel = next(k for k in program.kernels if k.name == found.kernel)
     looped = kernel.looped(scop)
     blocks = {a: names[a] if a in looped else f"(({itype})blockIdx.{a})" for a in names}
-    x_copies = copies(x, x_layout, v["sx"], {"i": bm, "k": STRIP}, rows)
-    y_copies = copies(y, y_layout, v["sy"], {"k": STRIP, "j": bn}, cols)
+    x_copies = copies(x, x_layout, v["sx"], {"i": bm, "k": strip}, rows)
+    y_copies = copies(y, y_layout, v["sy"], {"k": strip, "j": bn}, cols)
 
     def a_at(k: str) -> str:       # X tile element (row wi + 8 m + g, column kk + k)
         return (f"{v['sx']}[{v['buf']} * {bm * row} + ({v['wi']} + 8 * {v['m']} + {v['g']}) "
                 f"* {row} + {v['kk']} + {k}]")
 
     def b_at(k: str, j: str) -> str:   # Y tile element (row kk + k, column wj + 8 n + j)
-        return (f"{v['sy']}[{v['buf']} * {STRIP * col} + ({v['kk']} + {k}) * {col} + "
+        return (f"{v['sy']}[{v['buf']} * {strip * col} + ({v['kk']} + {k}) * {col} + "
                 f"{v['wj']} + 8 * {v['n']} + {j}]")
 
+    # a paired contraction's accumulators start from zero on the tensor cores, and W
+    # gets s times their sum at the end
+    from_zero = ["#if POLYCU_MMA",
+                 f"{I}{unroll}", f"{I}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+                 f"{I * 2}{unroll}",
+                 f"{I * 2}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+                 f"{I * 3}{v['acc']}[{v['m']}][{v['n']}][0] = "
+                 f"{v['acc']}[{v['m']}][{v['n']}][1] = 0.0;",
+                 "#else"] if found.paired else []
+    stored = f"{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];"
+    store = ["#if POLYCU_MMA", *[f"{I * 5}{s}" for s in init],
+             f"{I * 5}{out} = {out} + {scale}{v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
+             "#else", f"{I * 5}{stored}", "#endif"] if found.paired else [f"{I * 5}{stored}"]
     tiles = [
-        f"{I}POLYCU_SHARED(double, {v['sx']}, {stages * bm * row});   /* X: BM x STRIP */",
-        f"{I}POLYCU_SHARED(double, {v['sy']}, {stages * STRIP * col});   /* Y: STRIP x BN */"]
+        f"{I}POLYCU_SHARED16(double, {v['sx']}, {stages * bm * row});   /* X: BM x STRIP */",
+        f"{I}POLYCU_SHARED16(double, {v['sy']}, {stages * strip * col});   /* Y: STRIP x BN */"]
     lines = [
         f"{I}const int {v['tid']} = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
         "threadIdx.z);",
@@ -233,12 +286,12 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{v['j0']} = {bn} * ({blocks[found.cols.axis]} + {lo_j});",
         f"{I}const {itype} {v['klo']} = {extreme(lowers, '>')}, {v['khi']} = "
         f"{extreme(uppers, '<')};",
-        f"{I}const {itype} {v['strips']} = ({k_ok}) ? ({v['khi']} - {v['klo']}) / {STRIP} + 1 "
+        f"{I}const {itype} {v['strips']} = ({k_ok}) ? ({v['khi']} - {v['klo']}) / {strip} + 1 "
         ": 0;",
         f"{I}/* copy strip {v['s']} of X and Y into buffer {v['s']} % {stages} */",
         f"{I}auto {v['copy']} = [&]({itype} {v['s']}) {{",
         f"{I * 2}if ({v['s']} < {v['strips']}) {{",
-        f"{I * 3}const {itype} {v['base']} = {v['klo']} + {v['s']} * {STRIP};",
+        f"{I * 3}const {itype} {v['base']} = {v['klo']} + {v['s']} * {strip};",
         f"{I * 3}const int {v['buf']} = (int)({v['s']} % {stages});",
         *x_copies, *y_copies,
         f"{I * 2}}}",
@@ -248,6 +301,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I}for (int {v['s']} = 0; {v['s']} < {stages - 1}; {v['s']}++)",
         f"{I * 2}{v['copy']}({v['s']});",
         f"{I}double {v['acc']}[{mt}][{nt}][2];",
+        *from_zero,
         f"{I}{unroll}", f"{I}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++) {{",
         f"{I * 2}{unroll}", f"{I * 2}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++) {{",
         f"{I * 3}{unroll}", f"{I * 3}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++) {{",
@@ -259,18 +313,19 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 4}}} else {{",
         f"{I * 5}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] = 0.0;",
         f"{I * 4}}}", f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
+        *(["#endif"] if found.paired else []),
         f"{I}for ({itype} {v['k']} = 0; {v['k']} < {v['strips']}; {v['k']}++) {{",
         f"{I * 2}POLYCU_CP_WAIT({stages - 2});",
         f"{I * 2}__syncthreads();",
         f"{I * 2}{v['copy']}({v['k']} + {stages - 1});",
         f"{I * 2}const int {v['buf']} = (int)({v['k']} % {stages});",
         f"{I * 2}{unroll}",
-        f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {STRIP}; {v['kk']} += 4) {{",
+        f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {strip}; {v['kk']} += 4) {{",
         "#if POLYCU_MMA",
         f"{I * 3}double {v['a']}[{mt}], {v['b']}[{nt}];",
         f"{I * 3}{unroll}",
         f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
-        f"{I * 4}{v['a']}[{v['m']}] = {scale}{a_at(v['t'])};",
+        f"{I * 4}{v['a']}[{v['m']}] = {'' if found.paired else scale}{a_at(v['t'])};",
         f"{I * 3}{unroll}",
         f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
         f"{I * 4}{v['b']}[{v['n']}] = {b_at(v['t'], v['g'])};",
@@ -296,9 +351,9 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 3}{unroll}", f"{I * 3}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++) {{",
         f"{I * 4}const {itype} {v['i']} = {v['i0']} + {v['wi']} + 8 * {v['m']} + {v['g']}, "
         f"{v['j']} = {v['j0']} + {v['wj']} + 8 * {v['n']} + 2 * {v['t']} + {v['e']};",
-        f"{I * 4}if ({cells})",
-        f"{I * 5}{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
-        f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
+        f"{I * 4}if ({cells}) {{",
+        *store,
+        f"{I * 4}}}", f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
     ]
     return tiles + block_loops(program, kernel, lines, names, itype, shared=True)
 

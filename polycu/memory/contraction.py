@@ -15,16 +15,19 @@ and nothing else, with
     permutation of (i, k), Y's of (k, j); X and Y not written by the kernel;
   * s a product of values every thread reads alike (scalars passed by value,
     parameters, constants), multiplied first: C evaluates ``s * X * Y`` as
-    ``(s * X) * Y``, so the tensor-core kernel scales X's elements by s exactly as
-    the statement rounds them;
+    ``(s * X) * Y``, which the emulation and the kernels that scale X's elements
+    round alike;
   * the kernel's two mapped members equal to i and j on both statements, each
     starting at a constant tile offset;
   * W, X and Y arrays of ``double`` in device memory (neither constant memory nor a
     texture or surface object: the kernel's arguments stay the host code's).
 Every cell's dependences on W[i][j] order I before U and U's instances by k, so the
-original computes W[i][j] = f(W0) + p(k_lo) + p(k_lo + 1) + ... in that order; the
+original computes W[i][j] = f(W0) + (s X[i, k_lo]) Y[k_lo, j] + ... in that order. The
 tensor-core kernel adds the products of four consecutive k at a time (one
-``mma.m8n8k4``), the groups in ascending order.
+``mma.m8n8k4``), the groups in ascending order: from f(W0), X's elements scaled by
+s; or, for a ``paired`` contraction, the products X Y from zero, then W[i][j] =
+f(W0) + s * sum once (no multiplication in the k loop: docs/results/memory.md, run
+s17).  The results differ from C's by rounding, within the check's tolerance.
 """
 from __future__ import annotations
 
@@ -40,16 +43,24 @@ from .kinds import GLOBAL, READ_ONLY
 from .placement import REGISTER, SHARED, Placement
 
 ELEMENT_TYPE = "double"
-#: The k strip of a shared tile (two mma steps) and the padding of its rows, in
-#: elements: a warp's fragment reads eight rows at once, and rows of STRIP + PAD
-#: doubles (96 bytes) put them in distinct banks half a warp at a time.
-STRIP = 8
+#: The padding of a shared tile's rows, in elements: a warp's fragment reads eight
+#: rows at once, and rows of 8 + PAD or 16 + PAD doubles (96 or 160 bytes) put them
+#: in distinct banks half a warp at a time.
 PAD = 4
 #: mma tiles (8 x 8 outputs) of one warp: 2 * MAX_FRAGMENTS accumulators a thread.
 MAX_FRAGMENTS = 16
-#: Static shared memory of a block, and the copy pipeline's depths, deepest first.
+#: Static shared memory of a block, and the copy pipeline's shapes, best first: (the
+#: k strip of a shared tile, the shared buffers in flight), for paired contractions
+#: (``Contraction.paired``) and the others.  Measured on an H200 (docs/results/
+#: memory.md, run s17): paired, strips of 16 in 3 buffers with the scale applied
+#: once run gemm, 2mm and 3mm 1.24-1.31x faster than strips of 8 in 4 (half the
+#: barriers per k, no multiplication in the k loop); syrk, whose Y is copied
+#: transposed, ran 0.88x with strips of 16 (twice the bank conflicts of its
+#: transposed copies) and 0.95x with the scale applied once, so the others keep
+#: strips of 8, element copies and the scale in the loop.
 SHARED_BUDGET = 48 * 1024
-STAGES = (4, 3, 2)
+PIPELINES = {True: ((16, 4), (16, 3), (8, 4), (8, 3), (16, 2), (8, 2)),
+             False: ((8, 4), (8, 3), (8, 2))}
 #: The kinds whose kernel argument is the array's device pointer.
 POINTERS = frozenset({GLOBAL, READ_ONLY, REGISTER, SHARED})
 
@@ -80,6 +91,7 @@ class Contraction:
     cells: isl.BasicSet             # D_W: { [i, j] } over the parameters
     reduction: isl.BasicSet         # K: { [k] } over the parameters
     warps: tuple[int, int]          # the block's warps along i and along j
+    strip: int                      # the k of a shared tile (a multiple of 4)
     stages: int                     # shared buffers of the copy pipeline
 
     def __str__(self) -> str:
@@ -89,8 +101,15 @@ class Contraction:
         return (f"{self.output}[i][j] += {'s * ' if self.scale is not None else ''}"
                 f"{self.left.array}{x} * {self.right.array}{y}, {self.rows.tile}x"
                 f"{self.cols.tile} cells a block in {wr}x{wc} warps of "
-                f"{self.rows.tile // wr}x{self.cols.tile // wc}, strips of {STRIP} k in "
+                f"{self.rows.tile // wr}x{self.cols.tile // wc}, strips of {self.strip} k in "
                 f"{self.stages} shared buffers")
+
+    @property
+    def paired(self) -> bool:
+        """Whether both operands' last subscripts run along their shared tiles' rows
+        (X[i][k], Y[k][j]): then a thread copies two neighbours at once, the strips
+        are 16 k long and the scale is applied once per cell (``PIPELINES``)."""
+        return self.left.dims[-1] == "k" and self.right.dims[-1] == "j"
 
     @property
     def rows_set(self) -> isl.BasicSet:
@@ -155,7 +174,8 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
     if members is None or (init is not None and _members(kernel, init, init_positions)
                            != members):
         return None
-    shape = _shape(members[0].tile, members[1].tile, kernel.block_dims())
+    paired = left.dims[-1] == "k" and right.dims[-1] == "j"     # Contraction.paired
+    shape = _shape(members[0].tile, members[1].tile, kernel.block_dims(), paired)
     if shape is None or any(p.dim(isl.dim_type.div) for p in (
             cells.project_out(isl.dim_type.set, 1, 1),
             cells.project_out(isl.dim_type.set, 0, 1))):
@@ -166,11 +186,13 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
 
 
 # warps = wr * wc with BM = 8 m wr, BN = 8 n wc, m n <= MAX_FRAGMENTS; the most
-# square warp tile (8m x 8n) wins, then the wider one.
-def _shape(rows: int, cols: int, block: tuple[int, ...]
-           ) -> tuple[tuple[int, int], int] | None:
-    """(warps along i and j, pipeline stages) for a tile of ``rows`` x ``cols`` run by
-    ``block`` threads; None when no layout of whole warps fits."""
+# square warp tile (8m x 8n) wins, then the wider one; then the first pipeline whose
+# buffers, 8 bytes * stages * (BM (strip + PAD) + strip (BN + PAD)), fit.
+def _shape(rows: int, cols: int, block: tuple[int, ...], paired: bool
+           ) -> tuple[tuple[int, int], int, int] | None:
+    """(warps along i and j, strip, pipeline stages) for a tile of ``rows`` x ``cols``
+    run by ``block`` threads, whose operands are all copied in pairs or not
+    (``paired``); None when no layout of whole warps fits."""
     threads = block[0] * block[1] * block[2]
     if threads % 32:
         return None
@@ -181,9 +203,9 @@ def _shape(rows: int, cols: int, block: tuple[int, ...]
     if not layouts:
         return None
     best = min(layouts, key=lambda w: (abs(rows // w[0] - cols // w[1]), -(cols // w[1])))
-    for stages in STAGES:
-        if 8 * stages * (rows * (STRIP + PAD) + STRIP * (cols + PAD)) <= SHARED_BUDGET:
-            return best, stages
+    for strip, stages in PIPELINES[paired]:
+        if 8 * stages * (rows * (strip + PAD) + strip * (cols + PAD)) <= SHARED_BUDGET:
+            return best, strip, stages
     return None
 
 
