@@ -42,7 +42,7 @@ bench=(bench "${files[@]}" -I polybench/utilities --dataset "$dataset" --repeat 
        --no-cpu-baseline)
 bash scripts/device_run.sh "${bench[@]}" --out "$out/default" > "$out/default.log" 2>&1
 bash scripts/device_run.sh "${bench[@]}" --tuned --out "$out/tuned" > "$out/tuned.log" 2>&1
-python3 - "$out" <<'EOF' | tee "$out/summary.txt"
+python3 - "$out" "${REPEAT:-20}" <<'EOF' | tee "$out/summary.txt"
 import json, sys
 from pathlib import Path
 out = Path(sys.argv[1])
@@ -51,7 +51,7 @@ def results(which):
     return data["meta"].get("device", "?"), {r["kernel"]: r for r in data["results"]}
 device, default = results("default")
 _, tuned = results("tuned")
-print(f"{device}; kernel times (polycu bench, median of 20), default and tuned builds")
+print(f"{device}; kernel times (polycu bench, median of {sys.argv[2]}), default and tuned builds")
 print(f"{'kernel':14s} {'default ms':>11s} {'tuned ms':>9s} {'speed-up':>8s} {'cuBLAS ms':>9s}")
 for name, d in default.items():
     t = tuned.get(name, {})
