@@ -126,12 +126,19 @@ GEMM_ODD = GEMM.replace("C[90][100]", "C[91][101]").replace("A[90][70]", "A[91][
     .replace("B[70][100]", "B[71][101]")
 # k from 1: every pair of X starts at an odd column
 GEMM_K1 = GEMM.replace("int k = 0; k < nk", "int k = 1; k < nk")
+# rows from 1, columns from 3, k in [2, nk - 1): pairs half inside D_W or K (the
+# second element copied, the first a zero, or the reverse)
+GEMM_OFFSETS = GEMM.replace("int i = 0; i < ni", "int i = 1; i < ni") \
+    .replace("int j = 0; j < nj", "int j = 3; j < nj") \
+    .replace("int k = 0; k < nk", "int k = 2; k < nk - 1")
 
 
 @pytest.mark.parametrize("source, params", [
     (GEMM, {"ni": 90, "nj": 100, "nk": 70}),
     (GEMM_ODD, {"ni": 91, "nj": 101, "nk": 71}),
     (GEMM_K1, {"ni": 61, "nj": 37, "nk": 2}),
+    (GEMM_OFFSETS, {"ni": 90, "nj": 100, "nk": 70}),
+    (GEMM_OFFSETS, {"ni": 50, "nj": 68, "nk": 20}),
     (GEMM, {"ni": 13, "nj": 5, "nk": 1}),
     (GEMM, {"ni": 50, "nj": 70, "nk": 0}),        # no product: only C *= beta
     (TRIANGLE, {"n": 80, "m": 60}),
