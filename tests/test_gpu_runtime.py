@@ -133,7 +133,7 @@ def test_tensor_cores_with_unaligned_pairs(tmp_path, params):
     """The mma path's paired copies (tests/test_tensor_cores.py) on the GPU."""
     path = tmp_path / "gemm_odd.c"
     path.write_text(GEMM_ODD)
-    found = targets(str(path), Options(), overrides=params)
+    found = targets(str(path), Options(run_on="gpu"), overrides=params)
     assert "mma.sync" in found[0].description["device_source"]
     checked = check_target(found[0], seed=17)
     assert checked.report.ok, checked.report.format()
