@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+import polycu
 from polycu.fuzz import features, generate
 from polycu.fuzz.campaign import run_campaign
+from polycu.fuzz.contraction import FIRST_SEED, is_contraction_seed
 from polycu.fuzz.dialect import dialect
 from polycu.fuzz.emit import emit_program, program_of_text
 from polycu.fuzz.finalise import finalise
@@ -30,7 +32,8 @@ from polycu.fuzz.tree import physical
 REPRO_DIR = Path(__file__).resolve().parent / "data" / "fuzz_repro"
 #: seeds run end to end in CI (about a minute with two workers): quick ones of the
 #: fuzz run of docs/fuzz.md that together cover most constructs, two rejections
-CI_SEEDS = (1011, 1013, 1016, 1029, 1031, 1033, 1040, 1041, 1052, 1053, 1060)
+CI_SEEDS = (1011, 1013, 1016, 1029, 1031, 1033, 1040, 1041, 1052, 1053, 1060,
+            5400004)      # the last a contraction nest on the tensor cores (fuzz/contraction.py)
 
 
 def _gcc(source: Path, exe: Path, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -73,7 +76,26 @@ def test_programs_cover_the_issue() -> None:
                "param:long", "op:+=", "op:=", "op:*=", "op:++", "call:sqrt", "call:sqrtf",
                "call:pow", "call:abs", "option:--tile-size", "names:reserved",
                "dialect:typedef", "dialect:enum", "dialect:automatic", "subscript:wrap"}
+    # (shape:contraction: from seed 5,400,000 on, test_contraction_nests_reach_the_tensor_cores)
     assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_contraction_nests_reach_the_tensor_cores(tmp_path: Path) -> None:
+    """From seed 5,400,000 on, one program in eight is a contraction nest; most are
+    run on the FP64 tensor cores, the near misses are not, and the seeds before
+    keep their programs."""
+    seeds = [s for s in range(FIRST_SEED, FIRST_SEED + 200) if is_contraction_seed(s)]
+    assert 12 <= len(seeds) <= 40
+    assert not any(is_contraction_seed(s) for s in range(FIRST_SEED - 300, FIRST_SEED))
+    tensor = 0
+    for seed in seeds[:8]:
+        fin = generate(seed)
+        assert "shape:contraction" in features(fin)
+        path = tmp_path / f"c{seed}.c"
+        path.write_text(fin.text)
+        cuda = polycu.compile(str(path), polycu.Options(run_on="gpu")).cuda
+        tensor += "polycu_mma(" in cuda
+    assert 2 <= tensor < 8, tensor
 
 
 def test_reserved_names_change_nothing_but_the_names(tmp_path: Path) -> None:

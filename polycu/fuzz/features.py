@@ -4,7 +4,7 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``.
+``dialect:automatic``, ``subscript:wrap``, ``shape:contraction``.
 """
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def features(fin: Finalised) -> set[str]:
         out.add("subscript:wrap")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
+    if any(n["k"] == "stmt" and _contraction(n) for n in _nodes(prog.body)):
+        out.add("shape:contraction")
 
     def depth(nodes: list[Node]) -> int:
         best = 0
@@ -89,3 +91,21 @@ def _nodes(nodes: list[Node]) -> Iterator[Node]:
         elif n["k"] == "if":
             yield from _nodes(n["then"])
             yield from _nodes(n.get("else") or [])
+
+
+def _contraction(stmt: Node) -> bool:
+    """W[.][.] += [s *] X[.][.] * Y[.][.] (or W = W + ...): a contraction's update."""
+    def ref2(e: Expr) -> bool:
+        return e[0] == "ref" and len(e[2]) == 2
+    rhs = stmt["rhs"]
+    if stmt["op"] == "=" and rhs is not None and rhs[0] == "bin" and rhs[1] == "+" \
+            and rhs[2] == stmt["lhs"]:
+        rhs = rhs[3]
+    elif stmt["op"] != "+=":
+        return False
+    if rhs is None or rhs[0] != "bin" or rhs[1] != "*" or not ref2(stmt["lhs"]):
+        return False
+    left, right = rhs[2], rhs[3]
+    if left[0] == "bin" and left[1] == "*":
+        left = left[3]
+    return ref2(left) and ref2(right)

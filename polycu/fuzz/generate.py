@@ -7,7 +7,7 @@ enough), as a ``Finalised`` with its C text.  The same seed always gives the sam
 text.
 
 ``names.respelled`` then gives one program in four names that isl, C++ or CUDA
-reserve.  ``Generator`` adds to the skeleton of ``structure.Structure`` the values
+reserve; one seed in eight is a contraction nest (``contraction``) instead.  ``Generator`` adds to the skeleton of ``structure.Structure`` the values
 (literals, array references, integer and floating expressions, math calls), the
 statements (assignments and compound assignments to arrays and scalars, guarded
 ones, ``let`` temporaries), the blocks and loop nests, and the polycu options.
@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import copy
 
+from .contraction import Contractions, is_contraction_seed
 from .finalise import finalise
 from .names import respelled
 from .program import FLOAT_TYPES, INT_TYPES, Expr, Finalised, Invalid, Node, Program
-from .structure import Structure
 
 FLOAT_CALLS1 = ("sqrt", "fabs", "sin", "cos", "exp", "floor", "ceil", "tanh", "cbrt", "log1p")
 FLOAT_CALLS2 = ("pow", "fmin", "fmax", "fmod", "atan2", "hypot")
 
 
-class Generator(Structure):
+class Generator(Contractions):
     """One random attempt; ``generate`` retries with other attempts when the
     interpretation finds undefined behaviour."""
 
@@ -230,6 +230,9 @@ class Generator(Structure):
 
     def program(self) -> Program:
         self.make_params()
+        if is_contraction_seed(self.seed):
+            return Program(self.seed, self.params, self.arrays, self.scalars,
+                           self.contraction_nest(), [], self.chance(0.6))
         depth = self.pick({1: 3, 2: 4, 3: 3, 4: 1})
         stmts = self.pick({1: 3, 2: 4, 3: 3, 4: 2})
         if depth >= 2 and self.chance(0.25):
