@@ -104,12 +104,12 @@ def test_index_arrays_take_random_values_within_what_they_index(tmp_path: Path) 
     """col indexes x (300) and A's columns (30), row A's rows (20): their random values
     stay below 30 and 20, so a gather is checked on inputs C defines."""
     from polycu.runtime.emulate import emulate_file
-    from polycu.runtime.inputs import index_extents, random_inputs
+    from polycu.runtime.inputs import index_ranges, random_inputs
     source = tmp_path / "g.c"
     source.write_text(GATHER)
     (scop,) = polycu.load(str(source))
     shapes = {"row": (300,), "col": (300,), "x": (300,), "A": (20, 30), "y": (300,)}
-    assert index_extents(scop, shapes) == {"col": 30, "row": 20}
+    assert index_ranges(scop, shapes) == {"col": (0, 29), "row": (0, 19)}
     data = random_inputs(scop, {"n": 300}, seed=5)
     assert 0 <= data["col"].min() and data["col"].max() < 30 and len(set(data["col"])) > 20
     assert 0 <= data["row"].min() and data["row"].max() < 20
@@ -118,8 +118,46 @@ def test_index_arrays_take_random_values_within_what_they_index(tmp_path: Path) 
         assert report.ok, report.format()
 
 
+OFFSETS = """
+void f(int n, int nb, int idx[300], int col[300], double w[300], double H[8],
+       double x[300], double y[300])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    H[(idx[i] % nb) + 2] += w[i];
+    y[i] = x[col[i] - 7] + x[3 + col[i]];
+  }
+#pragma endscop
+}
+"""
+
+
+def test_index_arrays_with_offsets_and_remainders(tmp_path: Path) -> None:
+    """idx in H[(idx[i] % nb) + 2] (nb = 5, H of 8) takes values in [0, 4], col in
+    x[col[i] - 7] and x[3 + col[i]] values in [7, 296]: both SCoPs' emulations then
+    run on inputs C defines, the histogram's collisions included."""
+    from polycu.runtime.emulate import emulate_file
+    from polycu.runtime.inputs import index_ranges, random_inputs
+    source = tmp_path / "h.c"
+    source.write_text(OFFSETS)
+    (scop,) = polycu.load(str(source))
+    shapes = {"idx": (300,), "col": (300,), "w": (300,), "H": (8,), "x": (300,),
+              "y": (300,)}
+    assert index_ranges(scop, shapes, {"n": 300, "nb": 5}) == {"idx": (0, 4),
+                                                              "col": (7, 296)}
+    assert index_ranges(scop, shapes, {"n": 300, "nb": 9})["idx"] == (0, 5)
+    assert "idx" not in index_ranges(scop, shapes)      # nb unknown: a use out of form
+    data = random_inputs(scop, {"n": 300, "nb": 5}, seed=5)
+    assert set(data["idx"]) == {0, 1, 2, 3, 4}
+    assert data["col"].min() >= 7 and data["col"].max() <= 296
+    for seed in (1, 2):
+        (report,) = emulate_file(str(source), polycu.Options(run_on="gpu"), seed=seed,
+                                 params={"n": 300, "nb": 5})
+        assert report.ok, report.format()
+
+
 def test_a_mismatch_of_a_gather_on_random_indices_says_why(tmp_path: Path) -> None:
-    """Random values of col send x[col[i] - 7] outside x: the emulation's comparison
+    """Random values of col send x[col[i] * 1 - 7] outside x: the emulation's comparison
     then says nothing about polycu, and the report says so, with what to do instead."""
     from polycu.runtime.emulate import emulate_file
     source = tmp_path / "g.c"
@@ -128,7 +166,7 @@ void f(int n, int col[300], double x[300], double y[300])
 {
 #pragma scop
   for (int i = 0; i < n; i++)
-    y[i] = 2.0 * x[col[i] - 7];
+    y[i] = 2.0 * x[col[i] * 1 - 7];
 #pragma endscop
 }
 """)

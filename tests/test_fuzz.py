@@ -27,6 +27,7 @@ from polycu.fuzz.program import INT_TYPES, Invalid, Program
 from polycu.fuzz.minimise import minimise, size
 from polycu.fuzz.run import (FAILURES, LOCATED, Timeouts, blur, compare_outputs, parse_output,
                              run_file, traceback_key)
+from polycu.fuzz.structure import DATA_FROM, Structure
 from polycu.fuzz.tree import physical
 
 REPRO_DIR = Path(__file__).resolve().parent / "data" / "fuzz_repro"
@@ -96,6 +97,19 @@ def test_contraction_nests_reach_the_tensor_cores(tmp_path: Path) -> None:
         cuda = polycu.compile(str(path), polycu.Options(run_on="gpu")).cuda
         tensor += "polycu_mma(" in cuda
     assert 2 <= tensor < 8, tensor
+
+
+def test_data_subscripts_from_their_first_seed_on() -> None:
+    """From DATA_FROM on, one seed in six may read subscripts from integer arrays
+    (gathers, scatters, ``% c``); the seeds before keep their programs."""
+    assert not any(Structure(s, 0).data_subscripts for s in range(DATA_FROM - 300, DATA_FROM))
+    seeds = [s for s in range(DATA_FROM, DATA_FROM + 300) if Structure(s, 0).data_subscripts]
+    assert 25 <= len(seeds) <= 80
+    found = [fin for fin in map(generate, seeds[:30]) if "subscript:data" in features(fin)]
+    assert len(found) >= 5
+    # an index array holds small values and is read inside another array's subscript
+    assert any(re.search(r"\w\[\(*\w+\[[^]]*\]", f.text.split("#pragma scop")[-1])
+               for f in found)
 
 
 def test_reserved_names_change_nothing_but_the_names(tmp_path: Path) -> None:

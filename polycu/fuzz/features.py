@@ -4,7 +4,7 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``, ``shape:contraction``.
+``dialect:automatic``, ``subscript:wrap``, ``subscript:data``, ``shape:contraction``.
 """
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ def features(fin: Finalised) -> set[str]:
         out.add("param:zero")
     if any(n["k"] == "stmt" and _contraction(n) for n in _nodes(prog.body)):
         out.add("shape:contraction")
+    if any(a.get("index") for a in prog.arrays):
+        out.add("subscript:data")
 
     def depth(nodes: list[Node]) -> int:
         best = 0

@@ -17,6 +17,11 @@ from .program import FLOAT_TYPES, Expr, Node
 
 #: big constants for loop counters beyond 2^31 (no memory needed: the loop
 #: subtracts them again before indexing)
+#: From this seed on (session 17), one seed in ``1 / DATA_SHARE`` draws data
+#: subscripts (``A[i][idx[j]]``, ``H[idx[i] % 5]``) among its subscript forms; the
+#: seeds before keep their programs (a form of weight 0 draws nothing).
+DATA_FROM = 5_400_000
+DATA_SHARE = 1 / 6
 BIG_OFFSETS = {"long": (3000000000, 2147483648, 5000000000), "unsigned": (3000000000, 2147483650)}
 
 
@@ -33,6 +38,9 @@ class Structure:
         self.names = iter("ABCDEFGHJKLMNOPQRSUVWXYZ")
         self.iter_names = ["i", "j", "k", "l", "m2", "n2"]
         self.lets = 0
+        # from DATA_FROM on, one seed in six also reads subscripts from integer arrays
+        self.data_subscripts = seed >= DATA_FROM and \
+            random.Random(f"polycu-fuzz-data:{seed}").random() < DATA_SHARE
 
     # choices
     def pick(self, weighted: dict[Any, float]) -> Any:
@@ -121,7 +129,8 @@ class Structure:
         unsigned = it["type"] == "unsigned"
         form = self.pick({"plus": 50, "skew": 8, "scaled": 5, "reverse": 0 if unsigned else 7,
                           "const": 4, "div": 5, "mod": 5, "minmax": 3, "param": 2, "cast": 2,
-                          "time": 3 if len(scope) > len(spatial) else 0})
+                          "time": 3 if len(scope) > len(spatial) else 0,
+                          "data": 25 if self.data_subscripts else 0})
         if form == "plus":
             return self.add_const(v, self.small(0 if unsigned else -2, 2))
         if form == "skew":
@@ -149,8 +158,24 @@ class Structure:
             return self.add_const(self.param_expr(), self.small(-1, 0))
         if form == "cast":
             return ["cast", self.rng.choice(["int", "long"]), self.add_const(v, self.small(0, 1))]
+        if form == "data":
+            # an element of a one-dimensional integer array: a gather or a scatter
+            pool = [a for a in self.arrays if a.get("index")]
+            index = self.rng.choice(pool) if pool and self.chance(0.6) else self.index_array()
+            data = ["ref", index["name"], [self.add_const(v, self.small(0, 1))]]
+            if self.chance(0.3):
+                return ["bin", "%", data, ["num", "int", self.rng.choice([3, 5, 8])]]
+            return self.add_const(data, self.small(0, 2))
         time = [s for s in scope if s["time"]][0]
         return ["bin", "%", ["var", time["name"]], ["num", "int", 2]]
+
+    def index_array(self) -> dict:
+        """A new one-dimensional integer array of small values, read as a subscript
+        (its values, like every subscript's, are shifted and bounded by finalise)."""
+        array = self.new_array(self.pick({"int": 6, "long": 1, "unsigned": 1}), 1)
+        array["init"]["scale"] = 1
+        array["index"] = True
+        return array
 
     def subscripts(self, array: dict, scope: list[dict], lhs: bool = False) -> list[Expr]:
         spatial = [s for s in scope if not s["time"]]

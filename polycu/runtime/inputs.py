@@ -18,6 +18,7 @@ import numpy as np
 from pycparser import c_ast
 
 from ..diagnostics import error
+from ..frontend.affine import int_constant
 from ..frontend.syntax import base_name, flatten_ref, walk
 from ..model import Scop
 from .shapes import MEMORY_LIMIT, array_shapes, check_memory
@@ -84,7 +85,8 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
     the inputs): floating point in [0, 1), integers in [0, 100), one-byte integers
     in [0, 4).  Arrays over ``memory`` bytes are refused before anything is
     allocated (``check_memory``).  An integer array that indexes another
-    (``x[col[k]]``, ``index_extents``) takes values within the extent it indexes.
+    (``x[col[k]]``, ``H[idx[i] % 8]``: ``index_ranges``) takes values that keep
+    the index within the extent it indexes.
     """
     if profile not in INPUT_PROFILES:
         raise error(f"unknown input profile '{profile}' (one of {', '.join(INPUT_PROFILES)})")
@@ -102,34 +104,78 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
             field = dtype.fields[name][0]
             data[a.name][name] = _values(rng, field.base, shape + field.shape, False,
                                          profile)
-    for name, extent in index_extents(scop, shapes).items():
-        if name in data and data[name].dtype.kind in "iu" and extent > 0:
+    for name, (lo, hi) in index_ranges(scop, shapes, params).items():
+        if name in data and data[name].dtype.kind in "iu":
             dtype = data[name].dtype
-            extent = min(extent, integer_bounds(dtype)[1] + 1)
-            data[name] = (np.abs(data[name].astype(np.int64)) % extent).astype(dtype)
+            least, most = integer_bounds(dtype)
+            lo, hi = max(lo, least), min(hi, most)
+            if lo <= hi:
+                drawn = np.abs(data[name].astype(np.int64)) % (hi - lo + 1) + lo
+                data[name] = drawn.astype(dtype)
     return data
 
 
-# An integer array read as a whole subscript, X[..][Y[..]]..., in a statement whose
-# subscripts are data (Statement.loop): its values index X, and random ones would
-# mostly fall outside X (a gather's x[col[k]]), so they are drawn within the extent.
-def index_extents(scop: Scop, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, int]:
-    """The smallest extent each such array ``Y`` indexes (see above)."""
-    found: dict[str, int] = {}
+# An integer array read as a subscript, X[..][Y[..] + c] or X[..][(Y[..] % m) + c]
+# with constants c and m > 0 (or parameters), in a statement whose subscripts are
+# data (Statement.loop): its values index X, and random ones would mostly fall
+# outside X (a gather's x[col[k]], a histogram's H[idx[i] % 8]), so they are drawn
+# where every such use stays within its extent E: v in [-c, E - 1 - c], and with
+# % m, v in [max(0, -c), min(m - 1, E - 1 - c)] (0 <= v < m: v % m = v).
+def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
+                 params: Mapping[str, int] | None = None) -> dict[str, tuple[int, int]]:
+    """The values [lo, hi] each such array ``Y`` may take (see above); an array some
+    of whose uses leave no value in range is left out."""
+    found: dict[str, tuple[int, int]] = {}
+    empty: set[str] = set()
     for stmt in scop.statements:
         if not stmt.loop:
             continue
         for ref in walk(stmt.body):
-            if not isinstance(ref, c_ast.ArrayRef) \
-                    or not isinstance(ref.subscript, c_ast.ArrayRef):
+            if not isinstance(ref, c_ast.ArrayRef):
                 continue
+            form = _offset_form(ref.subscript, params or {})
+            if form is None:
+                continue
+            inner_ref, modulus, c = form
             outer, before = flatten_ref(ref.name)
-            inner = base_name(ref.subscript)
+            inner = base_name(inner_ref)
             shape = shapes.get(outer.name) if isinstance(outer, c_ast.ID) else None
             dim = len(before)
-            if shape is not None and dim < len(shape) and inner in shapes:
-                found[inner] = min(found.get(inner, shape[dim]), shape[dim])
-    return found
+            if shape is None or dim >= len(shape) or inner not in shapes:
+                continue
+            lo, hi = -c, shape[dim] - 1 - c
+            if modulus is not None:
+                lo, hi = max(0, lo), min(modulus - 1, hi)
+            old = found.get(inner, (lo, hi))
+            found[inner] = (max(lo, old[0]), min(hi, old[1]))
+            if found[inner][0] > found[inner][1]:
+                empty.add(inner)
+    return {name: bounds for name, bounds in found.items() if name not in empty}
+
+
+def _offset_form(e: c_ast.Node, params: Mapping[str, int]
+                 ) -> tuple[c_ast.ArrayRef, int | None, int] | None:
+    """``e`` as (Y[..], m, c) where e = (Y[..] % m) + c, or Y[..] + c (m None), its
+    constants literals or parameters; else None."""
+    def constant(node: c_ast.Node) -> int | None:
+        if isinstance(node, c_ast.ID) and node.name in params:
+            return params[node.name]
+        return int_constant(node)
+    c = 0
+    while isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        right, left = constant(e.right), constant(e.left)
+        if right is not None:
+            c, e = c + (right if e.op == "+" else -right), e.left
+        elif left is not None and e.op == "+":
+            c, e = c + left, e.right
+        else:
+            return None
+    modulus = None
+    if isinstance(e, c_ast.BinaryOp) and e.op == "%":
+        modulus, e = constant(e.right), e.left
+        if modulus is None or modulus <= 0:
+            return None
+    return (e, modulus, c) if isinstance(e, c_ast.ArrayRef) else None
 
 
 def _values(rng: np.random.Generator, dtype: np.dtype, shape: tuple[int, ...],
