@@ -34,7 +34,8 @@ REPRO_DIR = Path(__file__).resolve().parent / "data" / "fuzz_repro"
 #: seeds run end to end in CI (about a minute with two workers): quick ones of the
 #: fuzz run of docs/fuzz.md that together cover most constructs, two rejections
 CI_SEEDS = (1011, 1013, 1016, 1029, 1031, 1033, 1040, 1041, 1052, 1053, 1060,
-            5400004)      # the last a contraction nest on the tensor cores (fuzz/contraction.py)
+            5400004,      # a contraction nest on the tensor cores (fuzz/contraction.py)
+            5400038)      # a data subscript, A[C[i] % 3] (structure.index_expr)
 
 
 def _gcc(source: Path, exe: Path, *flags: str) -> subprocess.CompletedProcess[str]:
