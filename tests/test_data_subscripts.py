@@ -133,9 +133,10 @@ void f(int n, int nb, int idx[300], int col[300], double w[300], double H[8],
 
 
 def test_index_arrays_with_offsets_and_remainders(tmp_path: Path) -> None:
-    """idx in H[(idx[i] % nb) + 2] (nb = 5, H of 8) takes values in [0, 4], col in
-    x[col[i] - 7] and x[3 + col[i]] values in [7, 296]: both SCoPs' emulations then
-    run on inputs C defines, the histogram's collisions included."""
+    """idx in H[(idx[i] % nb) + 2] (nb = 5, H of 8) takes values in [-2, 4] (C's %
+    keeps the sign: -2 % 5 + 2 = 0), col in x[col[i] - 7] and x[3 + col[i]] values in
+    [7, 296]: both SCoPs' emulations then run on inputs C defines, the histogram's
+    collisions included."""
     from polycu.runtime.emulate import emulate_file
     from polycu.runtime.inputs import index_ranges, random_inputs
     source = tmp_path / "h.c"
@@ -143,12 +144,12 @@ def test_index_arrays_with_offsets_and_remainders(tmp_path: Path) -> None:
     (scop,) = polycu.load(str(source))
     shapes = {"idx": (300,), "col": (300,), "w": (300,), "H": (8,), "x": (300,),
               "y": (300,)}
-    assert index_ranges(scop, shapes, {"n": 300, "nb": 5}) == {"idx": (0, 4),
+    assert index_ranges(scop, shapes, {"n": 300, "nb": 5}) == {"idx": (-2, 4),
                                                               "col": (7, 296)}
-    assert index_ranges(scop, shapes, {"n": 300, "nb": 9})["idx"] == (0, 5)
+    assert index_ranges(scop, shapes, {"n": 300, "nb": 9})["idx"] == (-2, 5)
     assert "idx" not in index_ranges(scop, shapes)      # nb unknown: a use out of form
     data = random_inputs(scop, {"n": 300, "nb": 5}, seed=5)
-    assert set(data["idx"]) == {0, 1, 2, 3, 4}
+    assert set(data["idx"]) == {-2, -1, 0, 1, 2, 3, 4}
     assert data["col"].min() >= 7 and data["col"].max() <= 296
     for seed in (1, 2):
         (report,) = emulate_file(str(source), polycu.Options(run_on="gpu"), seed=seed,

@@ -120,7 +120,8 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
 # data (Statement.loop): its values index X, and random ones would mostly fall
 # outside X (a gather's x[col[k]], a histogram's H[idx[i] % 8]), so they are drawn
 # where every such use stays within its extent E: v in [-c, E - 1 - c], and with
-# % m, v in [max(0, -c), min(m - 1, E - 1 - c)] (0 <= v < m: v % m = v).
+# % m, v in [max(1 - m, -c), min(m - 1, E - 1 - c)] (|v| < m: v % m = v, as C's %
+# truncates).
 def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
                  params: Mapping[str, int] | None = None) -> dict[str, tuple[int, int]]:
     """The values [lo, hi] each such array ``Y`` may take (see above); an array some
@@ -145,7 +146,7 @@ def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
                 continue
             lo, hi = -c, shape[dim] - 1 - c
             if modulus is not None:
-                lo, hi = max(0, lo), min(modulus - 1, hi)
+                lo, hi = max(1 - modulus, lo), min(modulus - 1, hi)
             old = found.get(inner, (lo, hi))
             found[inner] = (max(lo, old[0]), min(hi, old[1]))
             if found[inner][0] > found[inner][1]:
