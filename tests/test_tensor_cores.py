@@ -159,7 +159,8 @@ def test_paired_copies_and_the_scale_applied_once(tmp_path: Path) -> None:
     _, gemm, _ = _emulation(GEMM, tmp_path)
     mma_path = gemm.split("#if POLYCU_MMA\n")
     assert "POLYCU_CP16(sx, " in gemm and "POLYCU_CP16(sy, " in gemm
-    assert "C[i_ * 100 + j_] = C[i_ * 100 + j_] + (alpha) * acc[m][n][e];" in gemm
+    assert "if (strips > 0)\n            C[i_ * 100 + j_] = C[i_ * 100 + j_] + (alpha) * " \
+        "acc[m][n][e];" in gemm
     assert any(part.lstrip().startswith("#pragma unroll") and "= 0.0;" in
                part.split("#else")[0] for part in mma_path[1:])
     assert "((alpha) * sx[" in gemm                  # the plain path: (s X) Y, as C

@@ -269,8 +269,10 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
                  f"{v['acc']}[{v['m']}][{v['n']}][1] = 0.0;",
                  "#else"] if found.paired else []
     stored = f"{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];"
+    # (without a k, as in C, W keeps I's value: s * 0 would turn an infinite s to NaN)
     store = ["#if POLYCU_MMA", *[f"{I * 5}{s}" for s in init],
-             f"{I * 5}{out} = {out} + {scale}{v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
+             f"{I * 5}if ({v['strips']} > 0)",
+             f"{I * 6}{out} = {out} + {scale}{v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
              "#else", f"{I * 5}{stored}", "#endif"] if found.paired else [f"{I * 5}{stored}"]
     tiles = [
         f"{I}POLYCU_SHARED16(double, {v['sx']}, {stages * bm * row});   /* X: BM x STRIP */",
