@@ -63,8 +63,10 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
     ``params`` fixes parameter values (the others come from --dataset, or are chosen
     as ``polycu emulate`` chooses them).  When ``cache`` holds a winner for this
     SCoP at these sizes on the device the search would measure on, that winner is
-    returned and nothing is scheduled, built or run (a second ``polycu tune`` of a
-    file costs nothing; ``--retune`` searches again)."""
+    returned and nothing is built (a second ``polycu tune`` of a file costs next to
+    nothing; ``--retune`` searches again).  With one worker here the device is known
+    at once and nothing is scheduled or run either; with ``--gpus`` or ``--ray`` the
+    workers are started first, to say where they measure."""
     seed = fresh_seed() if seed is None else seed
     gpu = options.evaluator == "gpu"
     if gpu and in_process(options.gpus, options.ray):
