@@ -227,18 +227,17 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         body += [f"{I * 4}const {itype} {v[var]} = {start} + {local[var]}, "
                  f"{v['k']} = {v['base']} + {local['k']};",
                  f"{I * 4}const bool {v['ok']} = ({guard(v[var])}) && {v['k']} <= {v['khi']};"]
-        source = f"{operand.array} + ({v['ok']} ? {_cell(operand, layout, v)} : 0)"
-        if pair == 1:
-            body.append(f"{I * 4}POLYCU_CP8({tile}, {v['buf']} * {size} + {at}, {source}, "
-                        f"{v['ok']});")
-        else:           # the pair's second element is one further along ``last``
+        read = v["ok"]
+        if pair == 2:   # the pair's second element is one further along ``last``
             second = f"({guard(v[var])}) && {v['k']} + 1 <= {v['khi']}" if last == "k" \
                 else f"({guard(f'({v[var]} + 1)')}) && {v['k']} <= {v['khi']}"
-            either = f"({v['ok']} || {v['ok1']})"
-            body += [f"{I * 4}const bool {v['ok1']} = {second};",
-                     f"{I * 4}POLYCU_CP16({tile}, {v['buf']} * {size} + {at}, "
-                     f"{operand.array} + ({either} ? {_cell(operand, layout, v)} : 0), "
-                     f"{v['ok']}, {v['ok1']});"]
+            body.append(f"{I * 4}const bool {v['ok1']} = {second};")
+            read = f"({v['ok']} || {v['ok1']})"
+        source = f"{operand.array} + ({read} ? {_cell(operand, layout, v)} : 0)"
+        body.append(f"{I * 4}POLYCU_CP8({tile}, {v['buf']} * {size} + {at}, {source}, "
+                    f"{v['ok']});" if pair == 1 else
+                    f"{I * 4}POLYCU_CP16({tile}, {v['buf']} * {size} + {at}, {source}, "
+                    f"{v['ok']}, {v['ok1']});")
         return [f"{I * 3}{unroll}",
                 f"{I * 3}for (int {v['r']} = 0; {v['r']} < {-(-count // threads)}; "
                 f"{v['r']}++) {{", *body, f"{I * 3}}}"]

@@ -15,13 +15,13 @@ from typing import Any
 
 from .program import FLOAT_TYPES, Expr, Node
 
-#: big constants for loop counters beyond 2^31 (no memory needed: the loop
-#: subtracts them again before indexing)
 #: From this seed on (session 17), one seed in ``1 / DATA_SHARE`` draws data
 #: subscripts (``A[i][idx[j]]``, ``H[idx[i] % 5]``) among its subscript forms; the
 #: seeds before keep their programs (a form of weight 0 draws nothing).
 DATA_FROM = 5_400_000
 DATA_SHARE = 1 / 6
+#: big constants for loop counters beyond 2^31 (no memory needed: the loop
+#: subtracts them again before indexing)
 BIG_OFFSETS = {"long": (3000000000, 2147483648, 5000000000), "unsigned": (3000000000, 2147483650)}
 
 

@@ -109,7 +109,7 @@ class Contraction:
         """Whether both operands' last subscripts run along their shared tiles' rows
         (X[i][k], Y[k][j]): then a thread copies two neighbours at once, the strips
         are 16 k long and the scale is applied once per cell (``PIPELINES``)."""
-        return self.left.dims[-1] == "k" and self.right.dims[-1] == "j"
+        return _paired(self.left, self.right)
 
     @property
     def rows_set(self) -> isl.BasicSet:
@@ -174,8 +174,8 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
     if members is None or (init is not None and _members(kernel, init, init_positions)
                            != members):
         return None
-    paired = left.dims[-1] == "k" and right.dims[-1] == "j"     # Contraction.paired
-    shape = _shape(members[0].tile, members[1].tile, kernel.block_dims(), paired)
+    shape = _shape(members[0].tile, members[1].tile, kernel.block_dims(),
+                   _paired(left, right))
     if shape is None or any(p.dim(isl.dim_type.div) for p in (
             cells.project_out(isl.dim_type.set, 1, 1),
             cells.project_out(isl.dim_type.set, 0, 1))):
@@ -183,6 +183,11 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
     return Contraction(kernel.name, output.array, left, right, update.name, positions,
                        init.name if init is not None else None, init_positions, scale,
                        members[0], members[1], cells, reduction, *shape)
+
+
+def _paired(left: Operand, right: Operand) -> bool:
+    """X[i][k] and Y[k][j]: each operand's last subscript runs along its tile's rows."""
+    return left.dims[-1] == "k" and right.dims[-1] == "j"
 
 
 # warps = wr * wc with BM = 8 m wr, BN = 8 n wc, m n <= MAX_FRAGMENTS; the most

@@ -127,7 +127,6 @@ def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
     """The values [lo, hi] each such array ``Y`` may take (see above); an array some
     of whose uses leave no value in range is left out."""
     found: dict[str, tuple[int, int]] = {}
-    empty: set[str] = set()
     for stmt in scop.statements:
         if not stmt.loop:
             continue
@@ -148,10 +147,8 @@ def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
             if modulus is not None:
                 lo, hi = max(1 - modulus, lo), min(modulus - 1, hi)
             old = found.get(inner, (lo, hi))
-            found[inner] = (max(lo, old[0]), min(hi, old[1]))
-            if found[inner][0] > found[inner][1]:
-                empty.add(inner)
-    return {name: bounds for name, bounds in found.items() if name not in empty}
+            found[inner] = (max(lo, old[0]), min(hi, old[1]))     # only ever narrows
+    return {name: (lo, hi) for name, (lo, hi) in found.items() if lo <= hi}
 
 
 def _offset_form(e: c_ast.Node, params: Mapping[str, int]

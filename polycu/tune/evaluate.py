@@ -221,6 +221,14 @@ def emulation_device() -> str:
     return f"CPU emulation ({platform.machine()})"
 
 
+def device_here(gpu: bool) -> str:
+    """The device an evaluator in this process measures on (the cache slot's)."""
+    if not gpu:
+        return emulation_device()
+    from ..runtime.device import import_pycuda
+    return import_pycuda().Context.get_device().name()
+
+
 def need_gpu() -> None:
     """PyCUDA and a device, before anything is compiled; else a located error that
     names the emulation as the way to run without them."""

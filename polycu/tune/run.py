@@ -32,13 +32,14 @@ from typing import Any, Mapping, Sequence
 from ..tuned import Entry, cache_path, read, scop_key, slot_of, store
 from ..deps import compute_dependences
 from ..diagnostics import Location, Reporter, error
+from ..model import Scop
 from ..driver import candidates
 from ..options import OPTIONS, Options
 from ..runtime.check import targets
 from ..runtime.inputs import fresh_seed
 from ..runtime.workers import in_process, open_workers
-from .evaluate import (Built, EvaluatorRecipe, Measured, build, describe,
-                       emulation_device, measure_on, need_gpu)
+from .evaluate import (Built, EvaluatorRecipe, Measured, build, describe, device_here,
+                       measure_on, need_gpu)
 from .search import Evaluation, best, search
 from .space import PRUNE_RATIO, Config, promising
 
@@ -81,7 +82,7 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
         raise error(f"tune takes files of exactly one SCoP; this one has {len(found)}",
                     Location(path))
     target = found[0]
-    device = _device_here(gpu) if cache is not None and in_process(options.gpus,
+    device = device_here(gpu) if cache is not None and in_process(options.gpus,
                                                                     options.ray) else None
     hit = _cached(cache, target.scop, target.params, device)
     if hit is not None:
@@ -143,15 +144,7 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
     return Tuning(path, entry, tuple(evaluations))
 
 
-def _device_here(gpu: bool) -> str:
-    """The device a search in this process measures on (the cache slot's device)."""
-    if not gpu:
-        return emulation_device()
-    from ..runtime.device import import_pycuda
-    return import_pycuda().Context.get_device().name()
-
-
-def _cached(cache: Path | None, scop: Any, params: Mapping[str, int],
+def _cached(cache: Path | None, scop: Scop, params: Mapping[str, int],
             device: str | None) -> Entry | None:
     """The cached winner of ``scop`` at ``params`` on ``device``, if any."""
     if cache is None or device is None:
