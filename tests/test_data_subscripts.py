@@ -148,6 +148,11 @@ def test_index_arrays_with_offsets_and_remainders(tmp_path: Path) -> None:
                                                               "col": (7, 296)}
     assert index_ranges(scop, shapes, {"n": 300, "nb": 9})["idx"] == (-2, 5)
     assert "idx" not in index_ranges(scop, shapes)      # nb unknown: a use out of form
+    # an unsigned modulus converts a negative idx to unsigned first: no negatives
+    source.write_text(OFFSETS.replace("% nb)", "% 5u)"))
+    (unsigned,) = polycu.load(str(source))
+    assert index_ranges(unsigned, shapes, {"n": 300, "nb": 5})["idx"] == (0, 4)
+    source.write_text(OFFSETS)
     data = random_inputs(scop, {"n": 300, "nb": 5}, seed=5)
     assert set(data["idx"]) == {-2, -1, 0, 1, 2, 3, 4}
     assert data["col"].min() >= 7 and data["col"].max() <= 296

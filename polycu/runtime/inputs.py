@@ -121,7 +121,7 @@ def random_inputs(scop: Scop, params: Mapping[str, int], seed: int,
 # outside X (a gather's x[col[k]], a histogram's H[idx[i] % 8]), so they are drawn
 # where every such use stays within its extent E: v in [-c, E - 1 - c], and with
 # % m, v in [max(1 - m, -c), min(m - 1, E - 1 - c)] (|v| < m: v % m = v, as C's %
-# truncates).
+# truncates), v >= 0 when m is unsigned (C then converts a negative v to unsigned).
 def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
                  params: Mapping[str, int] | None = None) -> dict[str, tuple[int, int]]:
     """The values [lo, hi] each such array ``Y`` may take (see above); an array some
@@ -133,10 +133,10 @@ def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
         for ref in walk(stmt.body):
             if not isinstance(ref, c_ast.ArrayRef):
                 continue
-            form = _offset_form(ref.subscript, params or {})
+            form = _offset_form(ref.subscript, params or {}, scop)
             if form is None:
                 continue
-            inner_ref, modulus, c = form
+            inner_ref, modulus, c, unsigned = form
             outer, before = flatten_ref(ref.name)
             inner = base_name(inner_ref)
             shape = shapes.get(outer.name) if isinstance(outer, c_ast.ID) else None
@@ -145,16 +145,16 @@ def index_ranges(scop: Scop, shapes: Mapping[str, tuple[int, ...]],
                 continue
             lo, hi = -c, shape[dim] - 1 - c
             if modulus is not None:
-                lo, hi = max(1 - modulus, lo), min(modulus - 1, hi)
+                lo, hi = max(0 if unsigned else 1 - modulus, lo), min(modulus - 1, hi)
             old = found.get(inner, (lo, hi))
             found[inner] = (max(lo, old[0]), min(hi, old[1]))     # only ever narrows
     return {name: (lo, hi) for name, (lo, hi) in found.items() if lo <= hi}
 
 
-def _offset_form(e: c_ast.Node, params: Mapping[str, int]
-                 ) -> tuple[c_ast.ArrayRef, int | None, int] | None:
-    """``e`` as (Y[..], m, c) where e = (Y[..] % m) + c, or Y[..] + c (m None), its
-    constants literals or parameters; else None."""
+def _offset_form(e: c_ast.Node, params: Mapping[str, int], scop: Scop
+                 ) -> tuple[c_ast.ArrayRef, int | None, int, bool] | None:
+    """``e`` as (Y[..], m, c, whether m is unsigned) where e = (Y[..] % m) + c, or
+    Y[..] + c (m None), its constants literals or parameters; else None."""
     def constant(node: c_ast.Node) -> int | None:
         if isinstance(node, c_ast.ID) and node.name in params:
             return params[node.name]
@@ -168,12 +168,16 @@ def _offset_form(e: c_ast.Node, params: Mapping[str, int]
             c, e = c + left, e.right
         else:
             return None
-    modulus = None
+    modulus, unsigned = None, False
     if isinstance(e, c_ast.BinaryOp) and e.op == "%":
-        modulus, e = constant(e.right), e.left
+        divisor = e.right
+        unsigned = "unsigned" in (divisor.type if isinstance(divisor, c_ast.Constant) else
+                                  scop.parameter_type(divisor.name)
+                                  if isinstance(divisor, c_ast.ID) else "")
+        modulus, e = constant(divisor), e.left
         if modulus is None or modulus <= 0:
             return None
-    return (e, modulus, c) if isinstance(e, c_ast.ArrayRef) else None
+    return (e, modulus, c, unsigned) if isinstance(e, c_ast.ArrayRef) else None
 
 
 def _values(rng: np.random.Generator, dtype: np.dtype, shape: tuple[int, ...],
