@@ -407,8 +407,9 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "
-                "budget, with isl's code running an instance not exactly once, or with "
-                "barriers not every thread passes); it keeps global memory",
+                "budget, with isl's code running an instance not exactly once, with a "
+                "placed reference isl cannot write, or with barriers not every thread "
+                "passes); it keeps global memory",
                 program.scop.location)
         plain |= failed
 

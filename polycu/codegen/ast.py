@@ -109,6 +109,12 @@ class User:
 Node = Union[For, If, Block, User]
 
 
+class Unexpressible(Exception):
+    """isl's AST builder cannot write a placed reference's index at its instances
+    (fuzz seed 5500195: "cannot handle void expression"); the kernel then keeps
+    global memory, like one whose placed AST is wrong or over budget."""
+
+
 def to_expr(expr: isl.AstExpr) -> Expr:
     """Our Expr of an isl AST expression."""
     kind = expr.get_type()
@@ -269,7 +275,10 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
             for key, index in indices[name]:
                 index = index.align_params(instance.get_space())
                 at = isl.PwMultiAff.from_map(instance.apply_range(index))
-                known[key] = _arguments(build.access_from_pw_multi_aff(at))
+                try:
+                    known[key] = _arguments(build.access_from_pw_multi_aff(at))
+                except isl.Error as exc:   # e.g. an index not defined at every instance
+                    raise Unexpressible(f"{name}: {exc}") from exc
         if lanes and LANE_INDEX in known:
             # A lane is its loop's iterator (nvcc unrolls the loop and the index
             # becomes a constant); where isl dropped the loop, its value.
@@ -379,8 +388,9 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
                      ) -> tuple[Placement, frozenset[str]]:
     """``placement`` with each kernel's AST built within ``max_operations`` isl
     operations a kernel, and the kernels whose placed code could not be built
-    (over the budget, an AST that runs some instance not exactly once, or a barrier
-    in code that depends on the thread id)."""
+    (over the budget, an AST that runs some instance not exactly once, a placed
+    reference isl cannot write, or a barrier in code that depends on the thread
+    id)."""
     program = placement.program
     ctx = program.scop.context.get_ctx()
     built: dict[str, Node] = {}
@@ -398,7 +408,7 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
                 try:
                     with operation_budget(ctx, max_operations):
                         node = placed_kernel_ast(program, kernel, placed, atomic, split)
-                except (BudgetExceeded, WrongAst):
+                except (BudgetExceeded, WrongAst, Unexpressible):
                     break
                 if not placed.barriers or uniform_barriers(node, threads):
                     built[kernel.name] = node
