@@ -1,8 +1,9 @@
 """Contractions on the FP64 tensor cores (memory/contraction.py, codegen/tensor.py):
 which kernels are contractions, the code they get, its emulation (real barriers,
-race-checked shared memory) against gcc, and nvcc builds of both of its paths."""
+race-checked shared memory) against gcc, and nvcc builds of each of its paths."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import polycu
+from polycu.codegen import mma
 from polycu.diagnostics import PolycuError
 from polycu.driver import compile_scops, placement_of
 from polycu.options import Options
@@ -177,18 +179,39 @@ def test_a_removed_barrier_is_caught_as_a_race(tmp_path: Path) -> None:
         emulate_scop(scop, broken, host, seed=3, nvcc=False, params=params)
 
 
+MMA_SHAPES = {"sm_90": {"m16n8k8"}, "sm_80": {"m8n8k4"}, "sm_75": set()}
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
-@pytest.mark.parametrize("arch", ["sm_90", "sm_75"])
-def test_nvcc_builds_both_paths(tmp_path: Path, arch: str) -> None:
-    """sm_90 builds the mma and cp.async path, sm_75 the plain one, without spills."""
+@pytest.mark.parametrize("source", [GEMM, TRIANGLE], ids=["paired", "transposed"])
+@pytest.mark.parametrize("arch", sorted(MMA_SHAPES))
+def test_nvcc_builds_every_path(tmp_path: Path, arch: str, source: str) -> None:
+    """sm_90 builds the m16n8k8 path, sm_80 the m8n8k4 one, sm_75 the plain one,
+    without spills; gemm's block asks for three blocks an SM, which ptxas grants
+    with 96 registers (its sub-partition's 16384 for five warps), on the paths that
+    run on tensor cores only."""
     path = tmp_path / "g.c"
-    path.write_text(GEMM)
+    path.write_text(source)
     cu = tmp_path / "g.cu"
-    cu.write_text(polycu.compile(str(path), Options()).cuda)
+    cuda = polycu.compile(str(path), Options()).cuda
+    cu.write_text(cuda)
+    paired = source is GEMM
+    assert bool(re.search(r"void POLYCU_BOUNDS\(192, 3\) \w+\(", cuda)) == paired
+    assert bool(re.search(r"void __launch_bounds__\(\d+\) \w+\(", cuda)) == (not paired)
     built = subprocess.run(["nvcc", f"-arch={arch}", "-O3", "-c", "-Xptxas", "-v", str(cu),
                             "-o", str(tmp_path / "g.o")], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     assert "0 bytes spill stores" in built.stderr
+    registers = int(re.search(r"Used (\d+) registers, used 1 barriers", built.stderr)[1])
+    if paired:      # the plain path keeps the registers it takes
+        assert (registers <= 96) == (arch != "sm_75"), registers
     ptx = subprocess.run(["nvcc", f"-arch={arch}", "-ptx", str(cu), "-o", "-"],
                          capture_output=True, text=True).stdout
-    assert ("mma.sync.aligned.m8n8k4" in ptx) == (arch == "sm_90")
+    assert set(re.findall(r"mma\.sync\.aligned\.(m\w+?)\.", ptx)) == MMA_SHAPES[arch]
+
+
+def test_registers_of_a_sub_partition() -> None:
+    """Three 6-warp blocks put five warps on a sub-partition: 16384 / 5 registers a
+    warp, whole units of 256, are 96 a thread; two blocks leave 168, four 80."""
+    assert [mma.thread_registers(b, 6) for b in (1, 2, 3, 4)] == [255, 168, 96, 80]
+    assert mma.thread_registers(4, 4) == 128

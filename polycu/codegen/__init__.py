@@ -24,7 +24,7 @@ from . import host
 from .splice import call_site, cpu_site, indentation, splice
 from .cuda import layouts
 from .kernel import kernel_source
-from .tensor import TENSOR_HELPERS
+from .mma import TENSOR_HELPERS
 from .single_block import block_kernel_name, block_kernel_source
 from .transfers import struct_definitions
 from .objects import DEVICE_HELPERS, HOST_HELPERS as OBJECT_HELPERS, constant_declarations, \

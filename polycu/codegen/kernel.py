@@ -27,7 +27,8 @@ from .ast import Expr, User, placed_kernel_ast
 from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
 from .grid import block_loops
 from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
-from .tensor import launch_bounds, tensor_kernel_body
+from .mma import launch_bounds
+from .tensor import tensor_kernel_body
 from .tree import launch_bounds as tree_bounds, tree_kernel_body
 
 

@@ -1,4 +1,4 @@
-"""Tensor-core kernels: a ``Contraction`` (``memory/contraction.py``) on mma.m8n8k4.f64.
+"""Tensor-core kernels: a ``Contraction`` (``memory/contraction.py``) on mma.f64.
 
 In:  a ``Placement``, one of its kernels that is a contraction, the arrays' layouts.
 Out: the kernel's C text, with the name and parameters ``kernel.py`` gives it, so the
@@ -12,9 +12,10 @@ into shared memory (``cp.async``, STAGES - 1 strips in flight; an element outsid
 D_W's rows or columns or outside K is a zero, and such rows and columns are never
 stored).  Each warp then runs the strip's mma steps of four k each.  In
 mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and B[t][g] and accumulates D[g][2t]
-and D[g][2t + 1].  The accumulators start from W[i][j] after I's instance at (i, j),
-X's elements enter scaled by s, and the accumulators are stored where (i, j) is in
-D_W.  A ``paired`` contraction (X[i][k], Y[k][j]) differs in two ways: a thread
+and D[g][2t + 1]; on sm_90, where a warp's fragment rows pair up, one mma.m16n8k8
+does the work of four of them on the same accumulators (``codegen/mma.py``).  The
+accumulators start from W[i][j] after I's instance at (i, j), X's elements enter
+scaled by s, and the accumulators are stored where (i, j) is in D_W.  A ``paired`` contraction (X[i][k], Y[k][j]) differs in two ways: a thread
 copies two neighbours of a row at once, in one 16-byte ``cp.async`` when their
 address is 16-byte aligned (checked at run time) and else in two; and the
 accumulators start from zero, each thread running I's instance at its cells at the
@@ -37,45 +38,8 @@ from ..memory.contraction import PAD, Contraction, Operand
 from .ast import Expr
 from .cuda import INDENT, Layout, expression_text, index_type, linearise, statement_text
 from .grid import block_loops
+from .mma import WIDE_STEP
 
-TENSOR_HELPERS = r"""/* FP64 tensor cores (codegen/tensor.py): mma.m8n8k4.f64 and cp.async from sm_80
-   on; before it and in the CPU emulation, plain copies and each thread's own products. */
-#if !defined(POLYCU_EMULATE) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define POLYCU_MMA 1
-__device__ __forceinline__ void polycu_mma(double &d0, double &d1, double a, double b)
-{
-  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-               : "+d"(d0), "+d"(d1) : "d"(a), "d"(b));
-}
-#define POLYCU_CP8(tile, index, source, ok) \
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: \
-               "r"((unsigned)__cvta_generic_to_shared(&(tile)[index])), "l"(source), \
-               "r"((ok) ? 8 : 0))
-/* source[0] and source[1] into tile[index] and tile[index + 1] (zeros where not ok0,
-   ok1): one 16-byte copy when both are read and source is 16-byte aligned; every
-   address given to a copy is that of an element read or, when none is, source. */
-#define POLYCU_CP16(tile, index, source, ok0, ok1) do { \
-    const double *polycu_p_ = (source); \
-    if ((ok0) && (ok1) && ((size_t)polycu_p_ & 15) == 0) \
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: \
-                   "r"((unsigned)__cvta_generic_to_shared(&(tile)[index])), "l"(polycu_p_)); \
-    else { \
-      POLYCU_CP8(tile, index, ((ok0) || !(ok1)) ? polycu_p_ : polycu_p_ + 1, ok0); \
-      POLYCU_CP8(tile, (index) + 1, (ok1) ? polycu_p_ + 1 : polycu_p_, ok1); \
-    } \
-  } while (0)
-#define POLYCU_CP_COMMIT() asm volatile("cp.async.commit_group;")
-#define POLYCU_CP_WAIT(n) asm volatile("cp.async.wait_group %0;" :: "n"(n))
-#define POLYCU_SHARED16(T, name, n) __shared__ __align__(16) T name[n]
-#else
-#define POLYCU_MMA 0
-#define POLYCU_CP8(tile, index, source, ok) ((tile)[index] = (ok) ? *(source) : 0.0)
-#define POLYCU_CP16(tile, index, source, ok0, ok1) \
-  ((tile)[index] = (ok0) ? (source)[0] : 0.0, (tile)[(index) + 1] = (ok1) ? (source)[1] : 0.0)
-#define POLYCU_CP_COMMIT()
-#define POLYCU_CP_WAIT(n)
-#define POLYCU_SHARED16(T, name, n) POLYCU_SHARED(T, name, n)
-#endif"""
 
 _LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi", "strips",
            "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ok", "ok1", "acc", "a", "b", "sx",
@@ -273,6 +237,36 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
              f"{I * 5}if ({v['strips']} > 0)",
              f"{I * 6}{out} = {out} + {scale}{v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
              "#else", f"{I * 5}{stored}", "#endif"] if found.paired else [f"{I * 5}{stored}"]
+    # sm_90: one mma.m16n8k8 for each pair of fragment rows m, m + 1 and each n, 8 k
+    # at once: a quarter of the instructions, the same shared reads
+    k_of_s = f"4 * {v['s']} + {v['t']}"           # register s holds k = t + 4 s
+    wide_steps = [] if mt % 2 else [
+        "#if POLYCU_MMA16",
+        f"{I * 2}{unroll}",
+        f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {strip}; {v['kk']} += {WIDE_STEP}) {{",
+        f"{I * 3}double {v['a']}[{mt}][{WIDE_STEP // 4}], {v['b']}[{nt}][{WIDE_STEP // 4}];",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+        f"{I * 4}{unroll}",
+        f"{I * 4}for (int {v['s']} = 0; {v['s']} < {WIDE_STEP // 4}; {v['s']}++)",
+        f"{I * 5}{v['a']}[{v['m']}][{v['s']}] = {'' if found.paired else scale}"
+        f"{a_at(k_of_s)};",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 4}{unroll}",
+        f"{I * 4}for (int {v['s']} = 0; {v['s']} < {WIDE_STEP // 4}; {v['s']}++)",
+        f"{I * 5}{v['b']}[{v['n']}][{v['s']}] = "
+        f"{b_at(k_of_s, v['g'])};",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']} += 2)",
+        f"{I * 4}{unroll}",
+        f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 5}polycu_mma16(" + ", ".join(
+            [f"{v['acc']}[{v['m']}{r}][{v['n']}][{e}]" for r in ("", " + 1") for e in (0, 1)]
+            + [f"{v['a']}[{v['m']}{' + 1' if q % 2 else ''}][{q // 2}]" for q in range(WIDE_STEP // 2)]
+            + [f"{v['b']}[{v['n']}][{q}]" for q in range(WIDE_STEP // 4)]) + ");",
+        f"{I * 2}}}",
+        "#else"]
     tiles = [
         f"{I}POLYCU_SHARED16(double, {v['sx']}, {stages * bm * row});   /* X: BM x STRIP */",
         f"{I}POLYCU_SHARED16(double, {v['sy']}, {stages * strip * col});   /* Y: STRIP x BN */"]
@@ -320,6 +314,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 2}__syncthreads();",
         f"{I * 2}{v['copy']}({v['k']} + {stages - 1});",
         f"{I * 2}const int {v['buf']} = (int)({v['k']} % {stages});",
+        *wide_steps,
         f"{I * 2}{unroll}",
         f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {strip}; {v['kk']} += 4) {{",
         "#if POLYCU_MMA",
@@ -345,6 +340,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{b_at(v['q'], '2 * ' + v['t'] + ' + ' + v['e'])};",
         "#endif",
         f"{I * 2}}}",
+        *(["#endif"] if wide_steps else []),
         f"{I}}}",
         f"{I}POLYCU_CP_WAIT(0);",
         f"{I}{unroll}", f"{I}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++) {{",
@@ -357,9 +353,3 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 4}}}", f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
     ]
     return tiles + block_loops(program, kernel, lines, names, itype, shared=True)
-
-
-def launch_bounds(found: Contraction) -> str:
-    """``__launch_bounds__(threads)``: lets ptxas give each thread the registers of
-    its accumulators."""
-    return f"__launch_bounds__({32 * found.warps[0] * found.warps[1]})"
