@@ -62,9 +62,9 @@ def test_gemm_is_a_contraction(tmp_path: Path) -> None:
     assert found.scale.name == "alpha"
     # the driver maps a contraction with 48 x 64 tiles run by 6 warps of 16 x 32 cells
     assert (found.rows.tile, found.cols.tile, found.warps) == (48, 64, (3, 2))
-    # X[i][k] and Y[k][j] are copied in pairs: strips of 16 k in 3 buffers, which
-    # fill the 48 KiB of static shared memory (8 * 3 * (48 * 20 + 16 * 68) bytes)
-    assert found.paired and (found.strip, found.stages) == (16, 3)
+    # strips of 16 k in 3 buffers fill the 48 KiB of static shared memory: X's tile
+    # 48 x (16 + 4) doubles, Y's 16 x (64 + 4), as the arrays are laid out
+    assert (found.strip, found.stages) == (16, 3) and found.buffer() == 48 * 20 + 16 * 68
     assert str(found.reduction) == "[ni, nj, nk] -> { [i0] : ni > 0 and nj > 0 and " \
         "0 <= i0 < nk }"
 
@@ -73,8 +73,9 @@ def test_transposed_operands_and_a_triangle(tmp_path: Path) -> None:
     (found,) = _kernels(TRIANGLE, tmp_path).values()
     assert found.left.dims == ("k", "i") and found.right.dims == ("j", "k")
     assert found.init is None and found.scale is None
-    # transposed operands are copied element by element, in strips of 8
-    assert not found.paired and (found.strip, found.stages) == (8, 4)
+    # the tiles keep the arrays' layouts, X's k x i and Y's j x k: strips of 16 in 3
+    # buffers take 8 * 3 * (16 * 52 + 64 * 20) bytes, over 48 KiB; 8 in 4 fit
+    assert (found.strip, found.stages) == (8, 4) and found.buffer() == 8 * 52 + 64 * 12
     assert str(found.cells) == "[n, m] -> { [i0, i1] : m >= 4 and i0 < n and " \
         "0 <= i1 <= i0 }"
 
@@ -154,10 +155,11 @@ def test_emulation_matches_gcc(tmp_path: Path, source: str, params: dict[str, in
     assert report.ok, report.format()
 
 
-def test_paired_copies_and_the_scale_applied_once(tmp_path: Path) -> None:
-    """gemm's operands go in pairs and its tensor-core path adds alpha * acc to C at
-    the end; the transposed operands of TRIANGLE keep element copies, and the plain
-    path (emulation, before sm_80) keeps C's order in both."""
+def test_pair_copies_along_rows_and_the_scale_applied_once(tmp_path: Path) -> None:
+    """Every operand goes in pairs along its tile's rows, transposed ones too (the
+    tile keeps the array's layout: TRIANGLE's X[k][i] has rows of i), and the
+    tensor-core path adds alpha * acc to C at the end; the plain path (emulation,
+    before sm_80) keeps C's order."""
     _, gemm, _ = _emulation(GEMM, tmp_path)
     mma_path = gemm.split("#if POLYCU_MMA\n")
     assert "POLYCU_CP16(sx, " in gemm and "POLYCU_CP16(sy, " in gemm
@@ -167,7 +169,12 @@ def test_paired_copies_and_the_scale_applied_once(tmp_path: Path) -> None:
                part.split("#else")[0] for part in mma_path[1:])
     assert "((alpha) * sx[" in gemm                  # the plain path: (s X) Y, as C
     _, triangle, _ = _emulation(TRIANGLE, tmp_path)
-    assert "POLYCU_CP16(s" not in triangle and "POLYCU_CP8(sx, " in triangle
+    assert "POLYCU_CP8(s" not in triangle.split("kernel0(")[1]
+    # X[k][i]: a thread's pair is two neighbouring i of one k, at row q / 24 of the
+    # tile, whose rows are 48 + 4 long; the fragment reads run down its columns
+    assert "POLYCU_CP16(sx, buf * 416 + (q / 24) * 52 + 2 * (q % 24), X + " in triangle
+    assert "sx[buf * 416 + (kk + t) * 52 + wi + 8 * m_ + g]" in triangle   # m_, n_: TRIANGLE has m, n
+    assert "sy[buf * 768 + (wj + 8 * n_ + g) * 12 + kk + t]" in triangle
 
 
 def test_a_removed_barrier_is_caught_as_a_race(tmp_path: Path) -> None:
@@ -183,28 +190,25 @@ MMA_SHAPES = {"sm_90": {"m16n8k8"}, "sm_80": {"m8n8k4"}, "sm_75": set()}
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
-@pytest.mark.parametrize("source", [GEMM, TRIANGLE], ids=["paired", "transposed"])
+@pytest.mark.parametrize("source", [GEMM, TRIANGLE], ids=["gemm", "transposed"])
 @pytest.mark.parametrize("arch", sorted(MMA_SHAPES))
 def test_nvcc_builds_every_path(tmp_path: Path, arch: str, source: str) -> None:
     """sm_90 builds the m16n8k8 path, sm_80 the m8n8k4 one, sm_75 the plain one,
-    without spills; gemm's block asks for three blocks an SM, which ptxas grants
-    with 96 registers (its sub-partition's 16384 for five warps), on the paths that
-    run on tensor cores only."""
+    without spills; a 6-warp block asks for three blocks an SM, which ptxas grants
+    with 96 registers (a sub-partition's 16384 for five warps) on the paths that run
+    on tensor cores."""
     path = tmp_path / "g.c"
     path.write_text(source)
     cu = tmp_path / "g.cu"
     cuda = polycu.compile(str(path), Options()).cuda
     cu.write_text(cuda)
-    paired = source is GEMM
-    assert bool(re.search(r"void POLYCU_BOUNDS\(192, 3\) \w+\(", cuda)) == paired
-    assert bool(re.search(r"void __launch_bounds__\(\d+\) \w+\(", cuda)) == (not paired)
+    assert re.search(r"void POLYCU_BOUNDS\(192, 3\) \w+\(", cuda)
     built = subprocess.run(["nvcc", f"-arch={arch}", "-O3", "-c", "-Xptxas", "-v", str(cu),
                             "-o", str(tmp_path / "g.o")], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     assert "0 bytes spill stores" in built.stderr
     registers = int(re.search(r"Used (\d+) registers, used 1 barriers", built.stderr)[1])
-    if paired:      # the plain path keeps the registers it takes
-        assert (registers <= 96) == (arch != "sm_75"), registers
+    assert (registers <= 96) == (arch != "sm_75"), registers   # sm_75: its own
     ptx = subprocess.run(["nvcc", f"-arch={arch}", "-ptx", str(cu), "-o", "-"],
                          capture_output=True, text=True).stdout
     assert set(re.findall(r"mma\.sync\.aligned\.(m\w+?)\.", ptx)) == MMA_SHAPES[arch]

@@ -9,7 +9,7 @@ only when a thread takes at most 96 registers.
 """
 from __future__ import annotations
 
-from ..memory.contraction import PAD, Contraction
+from ..memory.contraction import Contraction
 
 TENSOR_HELPERS = r"""/* FP64 tensor cores (codegen/tensor.py): mma.m8n8k4.f64 and cp.async from sm_80
    on, mma.m16n8k8.f64 from sm_90; before sm_80 and in the CPU emulation,
@@ -84,7 +84,7 @@ WIDE_STEP = 8
 #: also takes 1 KB the system reserves): sm_80 and sm_90.
 PARTITION_REGISTERS = 16384
 SM_SHARED = 228 * 1024
-#: The fewest registers a thread of a paired contraction runs on without spilling.
+#: The fewest registers a thread of the tensor-core kernel runs on without spilling.
 MIN_REGISTERS = 96
 
 
@@ -96,22 +96,17 @@ def thread_registers(blocks: int, warps: int) -> int:
 
 
 def launch_bounds(found: Contraction) -> str:
-    """The kernel's ``__launch_bounds__``.  A paired contraction also asks for the
-    most blocks an SM whose threads still get their accumulators, one step's
-    fragments (two registers a double) and some 24 for addresses, as far as shared
-    memory admits.  Uncapped, the sm_90 path of gemm's 48 x 64 block took 107
-    registers, two blocks an SM; with three (96 registers) gemm ran 1.27x faster on
-    an H200.  syrk, whose copies are transposed, ran 1.2x slower with three blocks
-    (less L1 beside the shared tiles; docs/results/memory.md, run s18), so the other
-    contractions keep the registers ptxas gives them."""
+    """The kernel's ``__launch_bounds__``: its threads, and the most blocks an SM
+    whose threads still get their accumulators, one step's fragments (two registers
+    a double) and some 24 for addresses, as far as shared memory admits.  Uncapped,
+    the sm_90 path of gemm's 48 x 64 block took 107 registers, two blocks an SM; with
+    three (96 registers) gemm ran 1.27x faster on an H200 (docs/results/memory.md,
+    run s18)."""
     warps = found.warps[0] * found.warps[1]
-    bound = f"__launch_bounds__({32 * warps})"
-    if not found.paired:
-        return bound
     mt, nt = (found.rows.tile // found.warps[0]) // 8, (found.cols.tile // found.warps[1]) // 8
     need = max(MIN_REGISTERS, 2 * (2 * mt * nt + (mt + nt) * WIDE_STEP // 4) + 24)
-    shared = 8 * found.stages * (found.rows.tile * (found.strip + PAD)
-                                 + found.strip * (found.cols.tile + PAD))
+    shared = 8 * found.stages * found.buffer()
     blocks = max([b for b in range(1, SM_SHARED // (shared + 1024) + 1)
                   if thread_registers(b, warps) >= need], default=1)
-    return f"POLYCU_BOUNDS({32 * warps}, {blocks})" if blocks > 1 else bound
+    return f"POLYCU_BOUNDS({32 * warps}, {blocks})" if blocks > 1 else \
+        f"__launch_bounds__({32 * warps})"

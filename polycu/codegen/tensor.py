@@ -8,18 +8,16 @@ Block (b_i, b_j) computes the cells [i0, i0 + BM) x [j0, j0 + BN) of the mapping
 tile, i0 = BM (b_i + floor(lo_i / BM)); its wr x wc warps own WM x WN = BM / wr x
 BN / wc cells each, MT x NT fragments of 8 x 8.  K runs in strips of STRIP (the
 contraction's ``strip``): the block copies X's BM x STRIP and Y's STRIP x BN elements
-into shared memory (``cp.async``, STAGES - 1 strips in flight; an element outside
-D_W's rows or columns or outside K is a zero, and such rows and columns are never
-stored).  Each warp then runs the strip's mma steps of four k each.  In
+into shared tiles laid out as the arrays are (``contraction.tile_rows``), each thread
+two neighbours of a row at once, in one 16-byte ``cp.async`` when their address is
+16-byte aligned (checked at run time) and else in two; STAGES - 1 strips are in
+flight, and an element outside D_W's rows or columns or outside K is a zero (such
+rows and columns are never stored).  Each warp then runs the strip's mma steps of four k each.  In
 mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and B[t][g] and accumulates D[g][2t]
 and D[g][2t + 1]; on sm_90, where a warp's fragment rows pair up, one mma.m16n8k8
 does the work of four of them on the same accumulators (``codegen/mma.py``).  The
-accumulators start from W[i][j] after I's instance at (i, j), X's elements enter
-scaled by s, and the accumulators are stored where (i, j) is in D_W.  A ``paired`` contraction (X[i][k], Y[k][j]) differs in two ways: a thread
-copies two neighbours of a row at once, in one 16-byte ``cp.async`` when their
-address is 16-byte aligned (checked at run time) and else in two; and the
-accumulators start from zero, each thread running I's instance at its cells at the
-end and storing W[i][j] + s * acc.
+accumulators start from zero; at the end each thread runs I's instance at its
+cells of D_W and stores W[i][j] + s * acc there.
 
 Before sm_80 (no DMMA, no cp.async) and in the CPU emulation the same code copies
 with plain loads, and each thread starts from W[i][j] after I and adds its own cells'
@@ -34,7 +32,7 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram
 from ..memory import Placement
-from ..memory.contraction import PAD, Contraction, Operand
+from ..memory.contraction import PAD, Contraction, Operand, tile_rows
 from .ast import Expr
 from .cuda import INDENT, Layout, expression_text, index_type, linearise, statement_text
 from .grid import block_loops
@@ -142,8 +140,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     mt, nt = wm // 8, wn // 8
     threads = 32 * wr * wc
     stages, strip = found.stages, found.strip
-    row = strip + PAD                   # the X tile's row: strip k, padded
-    col = bn + PAD                      # the Y tile's row: BN j, padded
+    extent = {"i": bm, "j": bn, "k": strip}
     lo_i, lo_j = (_constant(m.tile_offset) for m in (found.rows, found.cols))
     lowers, uppers, k_conditions = bounds(found.reduction)
     cells = condition(found.cells, [v["i"], v["j"]])
@@ -170,38 +167,31 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     I = INDENT  # noqa: E741
     unroll = "#pragma unroll"
 
-    def copies(operand: Operand, layout: Layout, tile: str, extent: dict[str, int],
+    def copies(operand: Operand, layout: Layout, tile: str,
                guard: Callable[[str], str]) -> list[str]:
-        # consecutive threads copy consecutive elements (or pairs of them, where they
-        # are neighbours in the tile too) of the array's last subscript
+        # consecutive threads copy consecutive pairs of the array's last subscript,
+        # which runs along the tile's rows
         first, last = operand.dims
-        outer, inner = ("i", "k") if "i" in operand.dims else ("k", "j")
         var = "i" if "i" in operand.dims else "j"
-        pair = 2 if found.paired else 1          # then last == inner
-        span = extent[last] // pair
-        local = {last: f"{pair} * ({v['q']} % {span})" if pair == 2 else
-                 f"{v['q']} % {span}", first: f"{v['q']} / {span}"}
-        at = f"({local[outer]}) * {extent[inner] + PAD} + {local[inner]}"
+        span = extent[last] // 2
+        local = {last: f"2 * ({v['q']} % {span})", first: f"{v['q']} / {span}"}
+        rows_, length = tile_rows(operand, extent)
+        at = f"({local[first]}) * {length} + {local[last]}"
         start = v["i0"] if var == "i" else v["j0"]
-        count = extent[outer] * extent[inner] // pair
-        size = extent[outer] * (extent[inner] + PAD)
+        count = rows_ * span
         body = [f"{I * 4}const int {v['q']} = {v['tid']} + {v['r']} * {threads};"]
         if count % threads:
             body.append(f"{I * 4}if ({v['q']} >= {count}) break;")
+        # the pair's second element is one further along ``last``
+        second = f"({guard(v[var])}) && {v['k']} + 1 <= {v['khi']}" if last == "k" \
+            else f"({guard(f'({v[var]} + 1)')}) && {v['k']} <= {v['khi']}"
+        source = f"{operand.array} + (({v['ok']} || {v['ok1']}) ? {_cell(operand, layout, v)} : 0)"
         body += [f"{I * 4}const {itype} {v[var]} = {start} + {local[var]}, "
                  f"{v['k']} = {v['base']} + {local['k']};",
-                 f"{I * 4}const bool {v['ok']} = ({guard(v[var])}) && {v['k']} <= {v['khi']};"]
-        read = v["ok"]
-        if pair == 2:   # the pair's second element is one further along ``last``
-            second = f"({guard(v[var])}) && {v['k']} + 1 <= {v['khi']}" if last == "k" \
-                else f"({guard(f'({v[var]} + 1)')}) && {v['k']} <= {v['khi']}"
-            body.append(f"{I * 4}const bool {v['ok1']} = {second};")
-            read = f"({v['ok']} || {v['ok1']})"
-        source = f"{operand.array} + ({read} ? {_cell(operand, layout, v)} : 0)"
-        body.append(f"{I * 4}POLYCU_CP8({tile}, {v['buf']} * {size} + {at}, {source}, "
-                    f"{v['ok']});" if pair == 1 else
-                    f"{I * 4}POLYCU_CP16({tile}, {v['buf']} * {size} + {at}, {source}, "
-                    f"{v['ok']}, {v['ok1']});")
+                 f"{I * 4}const bool {v['ok']} = ({guard(v[var])}) && {v['k']} <= {v['khi']};",
+                 f"{I * 4}const bool {v['ok1']} = {second};",
+                 f"{I * 4}POLYCU_CP16({tile}, {v['buf']} * {rows_ * length} + {at}, {source}, "
+                 f"{v['ok']}, {v['ok1']});"]
         return [f"{I * 3}{unroll}",
                 f"{I * 3}for (int {v['r']} = 0; {v['r']} < {-(-count // threads)}; "
                 f"{v['r']}++) {{", *body, f"{I * 3}}}"]
@@ -211,32 +201,38 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     kernel = next(k for k in program.kernels if k.name == found.kernel)
     looped = kernel.looped(scop)
     blocks = {a: names[a] if a in looped else f"(({itype})blockIdx.{a})" for a in names}
-    x_copies = copies(x, x_layout, v["sx"], {"i": bm, "k": strip}, rows)
-    y_copies = copies(y, y_layout, v["sy"], {"k": strip, "j": bn}, cols)
+    x_copies = copies(x, x_layout, v["sx"], rows)
+    y_copies = copies(y, y_layout, v["sy"], cols)
 
-    def a_at(k: str) -> str:       # X tile element (row wi + 8 m + g, column kk + k)
-        return (f"{v['sx']}[{v['buf']} * {bm * row} + ({v['wi']} + 8 * {v['m']} + {v['g']}) "
-                f"* {row} + {v['kk']} + {k}]")
+    def element(operand: Operand, tile: str, at: dict[str, str]) -> str:
+        # the tile's element at i or j and k (``at``: C texts within the block's tile)
+        first, last = operand.dims
+        rows_, length = tile_rows(operand, extent)
+        return f"{tile}[{v['buf']} * {rows_ * length} + ({at[first]}) * {length} + {at[last]}]"
 
-    def b_at(k: str, j: str) -> str:   # Y tile element (row kk + k, column wj + 8 n + j)
-        return (f"{v['sy']}[{v['buf']} * {strip * col} + ({v['kk']} + {k}) * {col} + "
-                f"{v['wj']} + 8 * {v['n']} + {j}]")
+    def a_at(k: str) -> str:       # X's element (row wi + 8 m + g, column kk + k)
+        return element(x, v["sx"], {"i": f"{v['wi']} + 8 * {v['m']} + {v['g']}",
+                                    "k": f"{v['kk']} + {k}"})
 
-    # a paired contraction's accumulators start from zero on the tensor cores, and W
-    # gets s times their sum at the end
+    def b_at(k: str, j: str) -> str:   # Y's element (row kk + k, column wj + 8 n + j)
+        return element(y, v["sy"], {"k": f"{v['kk']} + {k}",
+                                    "j": f"{v['wj']} + 8 * {v['n']} + {j}"})
+
+    # on the tensor cores the accumulators start from zero, and W gets s times their
+    # sum at the end
     from_zero = ["#if POLYCU_MMA",
                  f"{I}{unroll}", f"{I}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
                  f"{I * 2}{unroll}",
                  f"{I * 2}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
                  f"{I * 3}{v['acc']}[{v['m']}][{v['n']}][0] = "
                  f"{v['acc']}[{v['m']}][{v['n']}][1] = 0.0;",
-                 "#else"] if found.paired else []
+                 "#else"]
     stored = f"{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];"
     # (without a k, as in C, W keeps I's value: s * 0 would turn an infinite s to NaN)
     store = ["#if POLYCU_MMA", *[f"{I * 5}{s}" for s in init],
              f"{I * 5}if ({v['strips']} > 0)",
              f"{I * 6}{out} = {out} + {scale}{v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
-             "#else", f"{I * 5}{stored}", "#endif"] if found.paired else [f"{I * 5}{stored}"]
+             "#else", f"{I * 5}{stored}", "#endif"]
     # sm_90: one mma.m16n8k8 for each pair of fragment rows m, m + 1 and each n, 8 k
     # at once: a quarter of the instructions, the same shared reads
     k_of_s = f"4 * {v['s']} + {v['t']}"           # register s holds k = t + 4 s
@@ -249,8 +245,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
         f"{I * 4}{unroll}",
         f"{I * 4}for (int {v['s']} = 0; {v['s']} < {WIDE_STEP // 4}; {v['s']}++)",
-        f"{I * 5}{v['a']}[{v['m']}][{v['s']}] = {'' if found.paired else scale}"
-        f"{a_at(k_of_s)};",
+        f"{I * 5}{v['a']}[{v['m']}][{v['s']}] = {a_at(k_of_s)};",
         f"{I * 3}{unroll}",
         f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
         f"{I * 4}{unroll}",
@@ -268,8 +263,9 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 2}}}",
         "#else"]
     tiles = [
-        f"{I}POLYCU_SHARED16(double, {v['sx']}, {stages * bm * row});   /* X: BM x STRIP */",
-        f"{I}POLYCU_SHARED16(double, {v['sy']}, {stages * strip * col});   /* Y: STRIP x BN */"]
+        f"{I}POLYCU_SHARED16(double, {v[tile]}, {stages * n * length});   /* {op.array}: "
+        f"{n} x {length - PAD} + {PAD} a buffer */"
+        for tile, op in (("sx", x), ("sy", y)) for n, length in [tile_rows(op, extent)]]
     lines = [
         f"{I}const int {v['tid']} = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
         "threadIdx.z);",
@@ -308,7 +304,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 4}}} else {{",
         f"{I * 5}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] = 0.0;",
         f"{I * 4}}}", f"{I * 3}}}", f"{I * 2}}}", f"{I}}}",
-        *(["#endif"] if found.paired else []),
+        "#endif",
         f"{I}for ({itype} {v['k']} = 0; {v['k']} < {v['strips']}; {v['k']}++) {{",
         f"{I * 2}POLYCU_CP_WAIT({stages - 2});",
         f"{I * 2}__syncthreads();",
@@ -321,7 +317,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 3}double {v['a']}[{mt}], {v['b']}[{nt}];",
         f"{I * 3}{unroll}",
         f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
-        f"{I * 4}{v['a']}[{v['m']}] = {'' if found.paired else scale}{a_at(v['t'])};",
+        f"{I * 4}{v['a']}[{v['m']}] = {a_at(v['t'])};",
         f"{I * 3}{unroll}",
         f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
         f"{I * 4}{v['b']}[{v['n']}] = {b_at(v['t'], v['g'])};",

@@ -23,11 +23,11 @@ and nothing else, with
     texture or surface object: the kernel's arguments stay the host code's).
 Every cell's dependences on W[i][j] order I before U and U's instances by k, so the
 original computes W[i][j] = f(W0) + (s X[i, k_lo]) Y[k_lo, j] + ... in that order. The
-tensor-core kernel adds the products of four consecutive k at a time (one
-``mma.m8n8k4``), the groups in ascending order: from f(W0), X's elements scaled by
-s; or, for a ``paired`` contraction, the products X Y from zero, then W[i][j] =
-f(W0) + s * sum once (no multiplication in the k loop: docs/results/memory.md, run
-s17).  The results differ from C's by rounding, within the check's tolerance.
+tensor-core kernel adds the products X Y of four (``mma.m8n8k4``) or eight
+(``mma.m16n8k8``) consecutive k at a time, the groups in ascending order, from
+zero, then W[i][j] = f(W0) + s * sum once (no multiplication in the k loop:
+docs/results/memory.md, run s17).  The results differ from C's by rounding, within
+the check's tolerance.
 """
 from __future__ import annotations
 
@@ -43,24 +43,19 @@ from .kinds import GLOBAL, READ_ONLY
 from .placement import REGISTER, SHARED, Placement
 
 ELEMENT_TYPE = "double"
-#: The padding of a shared tile's rows, in elements: a warp's fragment reads eight
-#: rows at once, and rows of 8 + PAD or 16 + PAD doubles (96 or 160 bytes) put them
-#: in distinct banks half a warp at a time.
+#: The padding of a shared tile's rows, in elements.  A tile keeps its array's
+#: layout (``tile_rows``); a half warp's fragment reads are four consecutive elements
+#: of four rows, or four of four columns, and rows of 8 n + PAD doubles (4 or 12
+#: modulo 16) put them in distinct banks.
 PAD = 4
 #: mma tiles (8 x 8 outputs) of one warp: 2 * MAX_FRAGMENTS accumulators a thread.
 MAX_FRAGMENTS = 16
 #: Static shared memory of a block, and the copy pipeline's shapes, best first: (the
-#: k strip of a shared tile, the shared buffers in flight), for paired contractions
-#: (``Contraction.paired``) and the others.  Measured on an H200 (docs/results/
-#: memory.md, run s17): paired, strips of 16 in 3 buffers with the scale applied
-#: once run gemm, 2mm and 3mm 1.24-1.31x faster than strips of 8 in 4 (half the
-#: barriers per k, no multiplication in the k loop); syrk, whose Y is copied
-#: transposed, ran 0.88x with strips of 16 (twice the bank conflicts of its
-#: transposed copies) and 0.95x with the scale applied once, so the others keep
-#: strips of 8, element copies and the scale in the loop.
+#: k strip of a shared tile, the shared buffers in flight).  Measured on an H200
+#: (docs/results/memory.md, run s17): strips of 16 in 3 buffers run gemm, 2mm and
+#: 3mm 1.24-1.31x faster than strips of 8 in 4 (half the barriers per k).
 SHARED_BUDGET = 48 * 1024
-PIPELINES = {True: ((16, 4), (16, 3), (8, 4), (8, 3), (16, 2), (8, 2)),
-             False: ((8, 4), (8, 3), (8, 2))}
+PIPELINES = ((16, 4), (16, 3), (8, 4), (8, 3), (16, 2), (8, 2))
 #: The kinds whose kernel argument is the array's device pointer.
 POINTERS = frozenset({GLOBAL, READ_ONLY, REGISTER, SHARED})
 
@@ -104,12 +99,11 @@ class Contraction:
                 f"{self.rows.tile // wr}x{self.cols.tile // wc}, strips of {self.strip} k in "
                 f"{self.stages} shared buffers")
 
-    @property
-    def paired(self) -> bool:
-        """Whether both operands' last subscripts run along their shared tiles' rows
-        (X[i][k], Y[k][j]): then a thread copies two neighbours at once, the strips
-        are 16 k long and the scale is applied once per cell (``PIPELINES``)."""
-        return _paired(self.left, self.right)
+    def buffer(self) -> int:
+        """The doubles of one strip's X and Y tiles (``tile_rows``)."""
+        extent = {"i": self.rows.tile, "j": self.cols.tile, "k": self.strip}
+        return sum(rows * length for rows, length in
+                   (tile_rows(op, extent) for op in (self.left, self.right)))
 
     @property
     def rows_set(self) -> isl.BasicSet:
@@ -174,8 +168,7 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
     if members is None or (init is not None and _members(kernel, init, init_positions)
                            != members):
         return None
-    shape = _shape(members[0].tile, members[1].tile, kernel.block_dims(),
-                   _paired(left, right))
+    shape = _shape(members[0].tile, members[1].tile, kernel.block_dims(), (left, right))
     if shape is None or any(p.dim(isl.dim_type.div) for p in (
             cells.project_out(isl.dim_type.set, 1, 1),
             cells.project_out(isl.dim_type.set, 0, 1))):
@@ -185,19 +178,24 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
                        members[0], members[1], cells, reduction, *shape)
 
 
-def _paired(left: Operand, right: Operand) -> bool:
-    """X[i][k] and Y[k][j]: each operand's last subscript runs along its tile's rows."""
-    return left.dims[-1] == "k" and right.dims[-1] == "j"
+def tile_rows(operand: Operand, extent: dict[str, int]) -> tuple[int, int]:
+    """(rows, padded row length) of ``operand``'s shared tile for the ``extent`` of
+    i, j and k: the tile keeps the array's layout, its rows along the last
+    subscript, so that a thread copies two neighbours of a row at once (16 bytes)
+    and neighbouring threads store to neighbouring banks, transposed operands too
+    (syrk's A[j][k]: docs/results/memory.md, run s18)."""
+    first, last = operand.dims
+    return extent[first], extent[last] + PAD
 
 
 # warps = wr * wc with BM = 8 m wr, BN = 8 n wc, m n <= MAX_FRAGMENTS; the most
 # square warp tile (8m x 8n) wins, then the wider one; then the first pipeline whose
-# buffers, 8 bytes * stages * (BM (strip + PAD) + strip (BN + PAD)), fit.
-def _shape(rows: int, cols: int, block: tuple[int, ...], paired: bool
+# buffers, 8 bytes * stages * the doubles of both tiles (``tile_rows``), fit.
+def _shape(rows: int, cols: int, block: tuple[int, ...], operands: tuple[Operand, Operand]
            ) -> tuple[tuple[int, int], int, int] | None:
     """(warps along i and j, strip, pipeline stages) for a tile of ``rows`` x ``cols``
-    run by ``block`` threads, whose operands are all copied in pairs or not
-    (``paired``); None when no layout of whole warps fits."""
+    run by ``block`` threads on X and Y (``operands``); None when no layout of whole
+    warps fits."""
     threads = block[0] * block[1] * block[2]
     if threads % 32:
         return None
@@ -208,8 +206,10 @@ def _shape(rows: int, cols: int, block: tuple[int, ...], paired: bool
     if not layouts:
         return None
     best = min(layouts, key=lambda w: (abs(rows // w[0] - cols // w[1]), -(cols // w[1])))
-    for strip, stages in PIPELINES[paired]:
-        if 8 * stages * (rows * (strip + PAD) + strip * (cols + PAD)) <= SHARED_BUDGET:
+    for strip, stages in PIPELINES:
+        extent = {"i": rows, "j": cols, "k": strip}
+        doubles = sum(r * n for r, n in (tile_rows(op, extent) for op in operands))
+        if 8 * stages * doubles <= SHARED_BUDGET:
             return best, strip, stages
     return None
 
