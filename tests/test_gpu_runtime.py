@@ -26,7 +26,7 @@ from polycu.options import Options  # noqa: E402
 from polycu.runtime import device  # noqa: E402
 from polycu.runtime.check import check_target, targets  # noqa: E402
 from polycu.runtime.pycuda_run import DeviceProgram  # noqa: E402
-from test_tensor_cores import GEMM_ODD  # noqa: E402
+from test_tensor_cores import GEMM_ODD, TRIANGLE_ODD  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 UTILITIES = str(REPO / "polybench" / "utilities")
@@ -124,15 +124,17 @@ def test_check_polybench_kernels(name, dataset):
     assert any(c.size > 1 for c in checked.report.arrays)
 
 
-@pytest.mark.parametrize("params", [
-    {"ni": 91, "nj": 101, "nk": 71},      # odd rows: 16-byte copies and their fall-back
-    {"ni": 77, "nj": 99, "nk": 33},
-    {"ni": 13, "nj": 5, "nk": 1},
+@pytest.mark.parametrize("source, params", [
+    (GEMM_ODD, {"ni": 91, "nj": 101, "nk": 71}),   # odd rows: 16-byte copies, fall-back
+    (GEMM_ODD, {"ni": 77, "nj": 99, "nk": 33}),
+    (GEMM_ODD, {"ni": 13, "nj": 5, "nk": 1}),
+    (TRIANGLE_ODD, {"n": 81, "m": 61}),            # transposed operands, odd rows
+    (TRIANGLE_ODD, {"n": 77, "m": 40}),
 ])
-def test_tensor_cores_with_unaligned_pairs(tmp_path, params):
-    """The mma path's paired copies (tests/test_tensor_cores.py) on the GPU."""
-    path = tmp_path / "gemm_odd.c"
-    path.write_text(GEMM_ODD)
+def test_tensor_cores_with_unaligned_pairs(tmp_path, source, params):
+    """The mma path's pair copies (tests/test_tensor_cores.py) on the GPU."""
+    path = tmp_path / "contraction_odd.c"
+    path.write_text(source)
     found = targets(str(path), Options(run_on="gpu"), overrides=params)
     assert "mma.sync" in found[0].description["device_source"]
     checked = check_target(found[0], seed=17)

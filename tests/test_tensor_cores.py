@@ -134,6 +134,10 @@ GEMM_K1 = GEMM.replace("int k = 0; k < nk", "int k = 1; k < nk")
 GEMM_OFFSETS = GEMM.replace("int i = 0; i < ni", "int i = 1; i < ni") \
     .replace("int j = 0; j < nj", "int j = 3; j < nj") \
     .replace("int k = 0; k < nk", "int k = 2; k < nk - 1")
+# transposed operands with odd row lengths: X[k][i] and Y[j][k] copied in pairs along
+# i and k, half of them unaligned
+TRIANGLE_ODD = TRIANGLE.replace("W[80][80]", "W[81][81]").replace("X[60][80]", "X[61][81]") \
+    .replace("Y[80][60]", "Y[81][61]")
 
 
 @pytest.mark.parametrize("source, params", [
@@ -146,6 +150,8 @@ GEMM_OFFSETS = GEMM.replace("int i = 0; i < ni", "int i = 1; i < ni") \
     (GEMM, {"ni": 50, "nj": 70, "nk": 0}),        # no product: only C *= beta
     (TRIANGLE, {"n": 80, "m": 60}),
     (TRIANGLE, {"n": 49, "m": 12}),
+    (TRIANGLE_ODD, {"n": 81, "m": 61}),
+    (TRIANGLE_ODD, {"n": 77, "m": 40}),
 ])
 def test_emulation_matches_gcc(tmp_path: Path, source: str, params: dict[str, int]) -> None:
     scop, cuda, host = _emulation(source, tmp_path)
