@@ -265,26 +265,13 @@ ROUND2 = [   # plain layouts with the sm_90 shapes, and the register cap for 3 b
 VARIANTS = ROUND1 + ROUND2
 
 
-def timed(cp, np, fn, reps=50):
-    start, stop = cp.cuda.Event(), cp.cuda.Event()
-    times = []
-    for _ in range(5):
-        fn()
-    for _ in range(reps):
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop))
-    return float(np.median(times))
-
-
 def main():
     if sys.argv[1] == "--emit":
         print(source(*VARIANTS[int(sys.argv[2])])[0])
         return
     import cupy as cp
     import numpy as np
+    from tensor_core_prototype import timed      # CUDA events, median of 50
     rng = np.random.default_rng(18)
     A = cp.asarray(rng.uniform(-1, 1, (NI, NK)))
     B = cp.asarray(rng.uniform(-1, 1, (NK, NJ)))
@@ -292,7 +279,7 @@ def main():
     alpha = 1.5
     want = C0 + alpha * (A @ B)
     out = cp.empty_like(C0)
-    rows = [{"variant": "cuBLAS (cupy.matmul)", "ms": timed(cp, np, lambda: cp.matmul(A, B, out=out))}]
+    rows = [{"variant": "cuBLAS (cupy.matmul)", "ms": timed(lambda: cp.matmul(A, B, out=out))}]
     print(rows[0], flush=True)
     for v in ROUND2 if sys.argv[2:] == ["2"] else ROUND1:
         bm, bn, wr, wc, stages, shape, relabel, alt = v[:8]
@@ -307,14 +294,14 @@ def main():
             C = C0.copy()
             kernel(grid, (threads,), args + (C, A, B), shared_mem=shared)
             err = float(cp.max(cp.abs(C - want)) / cp.max(cp.abs(want)))
-            ms = timed(cp, np, lambda: kernel(grid, (threads,), args + (C, A, B), shared_mem=shared))
+            ms = timed(lambda: kernel(grid, (threads,), args + (C, A, B), shared_mem=shared))
             row = {"variant": name, "ms": ms, "err": err, "shared": shared,
                    "regs": kernel.attributes.get("num_regs"), "blocks": grid[0] * grid[1]}
         except Exception as exc:  # noqa: BLE001 -- a variant that fails is reported
             row = {"variant": name, "error": str(exc)[:400]}
         rows.append(row)
         print(row, flush=True)
-    rows.append({"variant": "cuBLAS again", "ms": timed(cp, np, lambda: cp.matmul(A, B, out=out))})
+    rows.append({"variant": "cuBLAS again", "ms": timed(lambda: cp.matmul(A, B, out=out))})
     print(rows[-1])
     json.dump({"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
                "sizes": f"ni={NI} nj={NJ} nk={NK} (PolyBench gemm LARGE)",
