@@ -70,8 +70,9 @@ def test_description_matches_the_cuda_text(suite, kernel: polybench_cpu.Kernel) 
     assert launched == {k["name"] for k in scop["kernels"]}
     for entry in scop["kernels"]:
         assert entry["source"] in scop["device_source"] and entry["source"] in cuda
-        # (a one-block program's kernel declares __launch_bounds__(N) before its name)
-        source = re.sub(r"__launch_bounds__\(\d+\) ", "", entry["source"])
+        # (a one-block program's kernel declares __launch_bounds__(N) before its name,
+        # a tensor-core kernel POLYCU_BOUNDS(threads, blocks))
+        source = re.sub(r"(__launch_bounds__|POLYCU_BOUNDS)\([\d, ]+\) ", "", entry["source"])
         signature = source.split("(", 1)[1].split(")", 1)[0]
         assert signature == ", ".join(
             f"{a['type']}{'' if a['type'].endswith('*') else ' '}{a['name']}"
