@@ -161,6 +161,43 @@ def test_emulation_matches_gcc(tmp_path: Path, source: str, params: dict[str, in
     assert report.ok, report.format()
 
 
+@pytest.mark.parametrize("mma", [4, 8])
+@pytest.mark.parametrize("source, params", [
+    (GEMM_ODD, {"ni": 91, "nj": 101, "nk": 71}),
+    (GEMM_OFFSETS, {"ni": 50, "nj": 68, "nk": 20}),
+    (GEMM, {"ni": 50, "nj": 70, "nk": 0}),
+    (TRIANGLE_ODD, {"n": 77, "m": 40}),
+])
+def test_mma_path_emulated(tmp_path: Path, source: str, params: dict[str, int],
+                           mma: int) -> None:
+    """The mma path itself, emulated warp by warp (polycu_emu.h): the fragments'
+    lanes and registers, the pipeline's buffers (race-checked) and the sum from zero
+    added once, with mma.m8n8k4 and with sm_90's m16n8k8, against gcc."""
+    scop, cuda, host = _emulation(source, tmp_path)
+    report = emulate_scop(scop, cuda, host, seed=sum(params.values()), nvcc=False,
+                          params=params, mma=mma)
+    assert report.ok, report.format()
+
+
+@pytest.mark.parametrize("mma, wrong", [
+    # m16n8k8's A registers of rows g and g + 8 swapped
+    (8, (r"a\[m\]\[0\], a\[m \+ 1\]\[0\]", "a[m + 1][0], a[m][0]")),
+    # m8n8k4's accumulators of columns 2t and 2t + 1 swapped
+    (4, (r"acc\[m\]\[n\]\[0\], acc\[m\]\[n\]\[1\], a\[m\]",
+         "acc[m][n][1], acc[m][n][0], a[m]")),
+])
+def test_a_wrong_fragment_layout_fails_the_mma_emulation(tmp_path: Path, mma: int,
+                                                         wrong: tuple[str, str]) -> None:
+    """The mma emulation checks the fragments' layout: a kernel that mixes up two
+    registers computes wrong sums."""
+    scop, cuda, host = _emulation(GEMM, tmp_path)
+    broken = re.sub(*wrong, cuda)
+    assert broken != cuda
+    report = emulate_scop(scop, broken, host, seed=5, nvcc=False, mma=mma,
+                          params={"ni": 40, "nj": 70, "nk": 30})
+    assert not report.ok and "C:" in report.format()
+
+
 def test_pair_copies_along_rows_and_the_scale_applied_once(tmp_path: Path) -> None:
     """Every operand goes in pairs along its tile's rows, transposed ones too (the
     tile keeps the array's layout: TRIANGLE's X[k][i] has rows of i), and the

@@ -64,10 +64,28 @@ __device__ __forceinline__ void polycu_mma16(double &d0, double &d1, double &d2,
 #define POLYCU_CP_COMMIT() asm volatile("cp.async.commit_group;")
 #define POLYCU_CP_WAIT(n) asm volatile("cp.async.wait_group %0;" :: "n"(n))
 #define POLYCU_SHARED16(T, name, n) __shared__ __align__(16) T name[n]
+#elif defined(POLYCU_EMULATE) && defined(POLYCU_EMULATE_MMA)
+/* the CPU emulation of the mma path (POLYCU_EMULATE_MMA 4: m8n8k4, 8: m16n8k8 where
+   the rows pair up): the warp's lanes exchange their fragments (polycu_emu.h) */
+#define POLYCU_MMA 1
+#define POLYCU_MMA16 (POLYCU_EMULATE_MMA == 8)
+inline void polycu_mma(double &d0, double &d1, double a, double b)
+{
+  polycu_emu::mma_m8n8k4(d0, d1, a, b);
+}
+inline void polycu_mma16(double &d0, double &d1, double &d2, double &d3,
+    double a0, double a1, double a2, double a3, double b0, double b1)
+{
+  polycu_emu::mma_m16n8k8(d0, d1, d2, d3, a0, a1, a2, a3, b0, b1);
+}
+#define POLYCU_CP16(tile, index, source, ok0, ok1) \
+  ((tile)[index] = (ok0) ? (source)[0] : 0.0, (tile)[(index) + 1] = (ok1) ? (source)[1] : 0.0)
+#define POLYCU_CP_COMMIT()
+#define POLYCU_CP_WAIT(n)
+#define POLYCU_SHARED16(T, name, n) POLYCU_SHARED(T, name, n)
 #else
 #define POLYCU_MMA 0
 #define POLYCU_MMA16 0
-#define POLYCU_CP8(tile, index, source, ok) ((tile)[index] = (ok) ? *(source) : 0.0)
 #define POLYCU_CP16(tile, index, source, ok0, ok1) \
   ((tile)[index] = (ok0) ? (source)[0] : 0.0, (tile)[(index) + 1] = (ok1) ? (source)[1] : 0.0)
 #define POLYCU_CP_COMMIT()

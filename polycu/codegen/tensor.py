@@ -21,7 +21,8 @@ cells of D_W and stores W[i][j] + s * acc there.
 
 Before sm_80 (no DMMA, no cp.async) and in the CPU emulation the same code copies
 with plain loads, and each thread starts from W[i][j] after I and adds its own cells'
-products (s X) Y one k at a time, in C's order and rounding.
+products (s X) Y one k at a time, in C's order and rounding.  The emulation runs the
+mma path too, warp by warp, when built with POLYCU_EMULATE_MMA (``codegen/mma.py``).
 """
 from __future__ import annotations
 

@@ -84,9 +84,12 @@ def emulation_source(scop: Scop, cuda_source: str, host_function: str) -> str:
 
 
 def build_emulated(scop: Scop, cuda_source: str, host_function: str, *,
-                   compiler: str = "g++") -> NativeFunction:
-    """Compile generated CUDA (kernels and host function) for the CPU, cached."""
-    command = [compiler, *EMULATION_FLAGS, "-fPIC", "-shared", "-I", str(INCLUDE_DIR)]
+                   compiler: str = "g++", mma: int | None = None) -> NativeFunction:
+    """Compile generated CUDA (kernels and host function) for the CPU, cached; with
+    ``mma`` (4 or 8: mma.m8n8k4 or m16n8k8) the tensor-core kernels run their mma
+    path instead of the products in C's order (``codegen/mma.py``)."""
+    command = [compiler, *EMULATION_FLAGS, "-fPIC", "-shared", "-I", str(INCLUDE_DIR),
+               *([f"-DPOLYCU_EMULATE_MMA={mma}"] if mma is not None else [])]
     library = build_cached(emulation_source(scop, cuda_source, host_function), command,
                            suffix=".so", language="c++", location=scop.location,
                            extra_key=EMULATION_HEADER.read_text())
@@ -99,7 +102,8 @@ def emulate_scop(scop: Scop, cuda_source: str, host_function: str, *,
                  params: Mapping[str, int] | None = None,
                  limit: int = DEFAULT_PARAMETER_LIMIT, seed: int | None = None,
                  rtol: float | None = None, timeout: float = 300.0,
-                 profile: str = DEFAULT_PROFILE, nvcc: bool = True) -> EmulationReport:
+                 profile: str = DEFAULT_PROFILE, nvcc: bool = True,
+                 mma: int | None = None) -> EmulationReport:
     """Run the original SCoP (gcc) and the generated CUDA (emulated) on the same
     fresh random inputs and compare every array and scalar they can change (but the
     scalars dead after the SCoP: no code can read them, and privatised ones stay
@@ -108,14 +112,15 @@ def emulate_scop(scop: Scop, cuda_source: str, host_function: str, *,
     ``params`` fixes some parameter values (the others are chosen); ``seed`` picks
     the inputs (a fresh one, reported, when None), ``profile`` their kind
     (``random_inputs``).  With ``nvcc``, the CUDA is also built by nvcc when it is
-    installed (``nvcc_check``): a build it refuses fails the report.
+    installed (``nvcc_check``): a build it refuses fails the report.  ``mma``
+    emulates the tensor-core kernels' mma path (``build_emulated``).
     """
     values = choose_parameters(scop, limit, params)
     seed = fresh_seed() if seed is None else seed
     ran = run_reference(scop, values, lambda kind: random_inputs(scop, values, seed, kind),
                         profile, timeout=timeout)
     actual = {k: v.copy() for k, v in ran.inputs.items()}
-    outcome: Outcome = build_emulated(scop, cuda_source, host_function)(
+    outcome: Outcome = build_emulated(scop, cuda_source, host_function, mma=mma)(
         values, actual, timeout=timeout, env=emulation_env())
     comparisons = compare_scop_arrays(scop, ran.expected, actual, rtol)
     return EmulationReport(scop.name, values, seed, comparisons, outcome.live_allocations,

@@ -41,6 +41,9 @@
  *   ranges lie inside one device allocation and that the copy direction matches.
  * - Launch configurations are checked against CUDA's limits; a bad one is a
  *   sticky error that cudaGetLastError() returns, as on a GPU.
+ * - With POLYCU_EMULATE_MMA, the tensor-core kernels run their mma path: each
+ *   mma.sync meets the warp's 32 lanes at a barrier of their own (not the
+ *   block's, so a missing __syncthreads still shows) to exchange fragments.
  * - In a kernel, texture fetches and surface reads see the bytes as the launch
  *   began (every launch copies what each live object views), as a GPU's texture
  *   cache may: a kernel that reads back through an object what the same launch
@@ -489,6 +492,15 @@ struct Barrier {
 inline thread_local Barrier *current_barrier = nullptr;
 inline thread_local unsigned current_thread = 0;
 
+/* A warp's meeting point for mma.sync (the tensor-core section below): a barrier of
+   its 32 lanes, apart from the block's so that the race check's epochs stay those
+   of __syncthreads, and the fragments the lanes leave there. */
+struct Warp {
+  Barrier barrier;
+  double a[32][4], b[32][2];
+};
+inline thread_local Warp *current_warp = nullptr;
+
 inline uint3 unflatten(unsigned long long index, dim3 shape) {
   return uint3{static_cast<unsigned>(index % shape.x),
                static_cast<unsigned>(index / shape.x % shape.y),
@@ -519,6 +531,7 @@ void launch(const char *kernel, dim3 grid, dim3 block, const Body &body) {
   const unsigned threads = block.x * block.y * block.z;
   const unsigned long long blocks = static_cast<unsigned long long>(grid.x) * grid.y * grid.z;
   Barrier barrier;
+  Warp *warps = new Warp[(threads + 31) / 32];
   bool short_team = false;
   omp_set_dynamic(0);
 #pragma omp parallel num_threads(threads)
@@ -533,15 +546,19 @@ void launch(const char *kernel, dim3 grid, dim3 block, const Body &body) {
       current_kernel = kernel;
       current_barrier = &barrier;
       current_thread = me;
+      current_warp = &warps[me / 32];
       for (unsigned long long b = blocks; b-- > 0;) {
         if (me == 0) {
           poison_shared();
           barrier.reset(threads);
+          for (unsigned w = 0; w < (threads + 31) / 32; ++w)
+            warps[w].barrier.reset(threads - 32 * w < 32 ? threads - 32 * w : 32);
         }
 #pragma omp barrier
         blockIdx = unflatten(b, grid);
         body();
         barrier.leave();
+        current_warp->barrier.leave();
 #pragma omp barrier
         if (me == 0) {
           for (unsigned t = 1; t < threads; ++t)
@@ -554,9 +571,11 @@ void launch(const char *kernel, dim3 grid, dim3 block, const Body &body) {
         }
       }
       current_barrier = nullptr;
+      current_warp = nullptr;
       current_kernel = nullptr;
     }
   }
+  delete[] warps;
   check_red_zones(kernel);
   if (short_team)
     last_error = report(cudaErrorLaunchOutOfResources,
@@ -1187,5 +1206,54 @@ template <class T> inline T surf3Dread(cudaSurfaceObject_t object, int x, int y,
 template <class T> inline void surf3Dwrite(T value, cudaSurfaceObject_t object, int x, int y, int z) {
   polycu_emu::surface_write(value, object, "surf3Dwrite", x, y, z);
 }
+
+/* mma.sync.f64 (the tensor-core kernels' mma path, codegen/mma.py, built with
+   POLYCU_EMULATE_MMA): each lane leaves its fragments with its warp, the lanes
+   meet, each computes its own accumulators from all the warp's fragments (adding
+   the products to D in ascending k: the hardware's order and rounding may differ,
+   within the check's tolerance), and the lanes meet again before the fragments
+   are overwritten.  Lane 4 g + t of mma.m8n8k4 holds A[g][t], B[t][g] and
+   D[g][2t + e]; of mma.m16n8k8, a_r = A[g + 8 (r % 2)][t + 4 (r / 2)],
+   b_r = B[t + 4 r][g] and d_r = D[g + 8 (r / 2)][2 t + r % 2]. */
+namespace polycu_emu {
+
+inline Warp &mma_meet(const double *a, int na, const double *b, int nb) {
+  Warp *warp = current_warp;
+  if (warp == nullptr)
+    fatal("mma.sync in %s, which was not launched with POLYCU_LAUNCH",
+          current_kernel ? current_kernel : "host code");
+  const unsigned lane = current_thread % 32;
+  for (int r = 0; r < na; ++r) warp->a[lane][r] = a[r];
+  for (int r = 0; r < nb; ++r) warp->b[lane][r] = b[r];
+  warp->barrier.wait(lane);
+  return *warp;
+}
+
+inline void mma_m8n8k4(double &d0, double &d1, double a, double b) {
+  Warp &w = mma_meet(&a, 1, &b, 1);
+  const unsigned g = current_thread % 32 / 4, t = current_thread % 4;
+  double d[2] = {d0, d1};
+  for (unsigned e = 0; e < 2; ++e)
+    for (unsigned k = 0; k < 4; ++k) d[e] += w.a[4 * g + k][0] * w.b[4 * (2 * t + e) + k][0];
+  w.barrier.wait(current_thread % 32);
+  d0 = d[0], d1 = d[1];
+}
+
+inline void mma_m16n8k8(double &d0, double &d1, double &d2, double &d3, double a0, double a1,
+                        double a2, double a3, double b0, double b1) {
+  const double a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};
+  Warp &w = mma_meet(a, 4, b, 2);
+  const unsigned g = current_thread % 32 / 4, t = current_thread % 4;
+  double d[4] = {d0, d1, d2, d3};
+  for (unsigned r = 0; r < 4; ++r) {
+    const unsigned row = g + 8 * (r / 2), col = 2 * t + r % 2;
+    for (unsigned k = 0; k < 8; ++k)   // A[row][k]: lane 4 (row % 8) + k % 4, register row / 8 + 2 (k / 4)
+      d[r] += w.a[4 * (row % 8) + k % 4][row / 8 + 2 * (k / 4)] * w.b[4 * col + k % 4][k / 4];
+  }
+  w.barrier.wait(current_thread % 32);
+  d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
+}
+
+}  // namespace polycu_emu
 
 #endif /* POLYCU_EMU_H */
