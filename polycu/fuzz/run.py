@@ -4,6 +4,10 @@ In:  a C file that prints its arrays as ``@ NAME TYPE`` blocks (what ``generate`
 emits; the first line may carry ``options="..."`` for polycu).
 Out: an ``Outcome``: its class, the stage that decided it, a grouping key and logs.
 
+The emulated build of the whole program runs the tensor-core kernels' mma path
+(``EMULATED_MMA``), ``polycu emulate`` their products in C's order, so a contraction
+nest tests both.
+
 Classes (``CLASSES``): ``match``; ``mismatch`` (the emulated program prints other
 values than gcc's build of the original); ``rejection`` (polycu exits with a
 ``FILE:LINE:COL: error:`` message); ``crash`` (a traceback, an exit without a located
@@ -34,6 +38,10 @@ from .emit import options_of_text, program_of_text
 CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "emulate", "invalid")
 FAILURES = ("mismatch", "crash", "timeout", "nvcc", "emulate", "invalid")
 STAGES = ("reference", "compile", "build", "run", "compare", "nvcc", "emulate")
+
+#: The emulated program's tensor-core kernels run mma.m16n8k8 (m8n8k4 where a warp's
+#: fragment rows do not pair up), warp by warp (``codegen/mma.py``, polycu_emu.h).
+EMULATED_MMA = 8
 
 #: relative tolerance per printed type; elements are judged on max(|e|, f * max|e|)
 RTOL = {"double": 1e-9, "float": 1e-4}
@@ -208,7 +216,8 @@ def _build_child(argv: list[str]) -> int:
     from ..runtime.programs import ProgramBuild, build_program
     cu, exe = argv
     # build_program compiles OUT_host.c (the two-file layout) with these flags itself
-    build = ProgramBuild(cflags=("-std=c99", "-O1", "-ffp-contract=off"))
+    build = ProgramBuild(defines=(f"POLYCU_EMULATE_MMA={EMULATED_MMA}",),
+                         cflags=("-std=c99", "-O1", "-ffp-contract=off"))
     try:
         build_program(Path(cu), Path(exe), build, emulate=True)
     except PolycuError as exc:
