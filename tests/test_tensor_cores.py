@@ -161,12 +161,13 @@ def test_emulation_matches_gcc(tmp_path: Path, source: str, params: dict[str, in
     assert report.ok, report.format()
 
 
-@pytest.mark.parametrize("mma", [4, 8])
-@pytest.mark.parametrize("source, params", [
-    (GEMM_ODD, {"ni": 91, "nj": 101, "nk": 71}),
-    (GEMM_OFFSETS, {"ni": 50, "nj": 68, "nk": 20}),
-    (GEMM, {"ni": 50, "nj": 70, "nk": 0}),
-    (TRIANGLE_ODD, {"n": 77, "m": 40}),
+@pytest.mark.parametrize("source, params, mma", [
+    (GEMM_ODD, {"ni": 91, "nj": 101, "nk": 71}, 8),
+    (GEMM_OFFSETS, {"ni": 50, "nj": 68, "nk": 20}, 4),
+    (GEMM_OFFSETS, {"ni": 50, "nj": 68, "nk": 20}, 8),
+    (GEMM, {"ni": 50, "nj": 70, "nk": 0}, 8),
+    (TRIANGLE_ODD, {"n": 77, "m": 40}, 4),
+    (TRIANGLE_ODD, {"n": 77, "m": 40}, 8),
 ])
 def test_mma_path_emulated(tmp_path: Path, source: str, params: dict[str, int],
                            mma: int) -> None:
