@@ -101,9 +101,7 @@ class Contraction:
 
     def buffer(self) -> int:
         """The doubles of one strip's X and Y tiles (``tile_rows``)."""
-        extent = {"i": self.rows.tile, "j": self.cols.tile, "k": self.strip}
-        return sum(rows * length for rows, length in
-                   (tile_rows(op, extent) for op in (self.left, self.right)))
+        return _buffer((self.left, self.right), self.rows.tile, self.cols.tile, self.strip)
 
     @property
     def rows_set(self) -> isl.BasicSet:
@@ -188,6 +186,13 @@ def tile_rows(operand: Operand, extent: dict[str, int]) -> tuple[int, int]:
     return extent[first], extent[last] + PAD
 
 
+def _buffer(operands: tuple[Operand, Operand], rows: int, cols: int, strip: int) -> int:
+    """The doubles of one strip's tiles of ``operands`` for a block of ``rows`` x
+    ``cols`` cells."""
+    extent = {"i": rows, "j": cols, "k": strip}
+    return sum(n * length for n, length in (tile_rows(op, extent) for op in operands))
+
+
 # warps = wr * wc with BM = 8 m wr, BN = 8 n wc, m n <= MAX_FRAGMENTS; the most
 # square warp tile (8m x 8n) wins, then the wider one; then the first pipeline whose
 # buffers, 8 bytes * stages * the doubles of both tiles (``tile_rows``), fit.
@@ -207,9 +212,7 @@ def _shape(rows: int, cols: int, block: tuple[int, ...], operands: tuple[Operand
         return None
     best = min(layouts, key=lambda w: (abs(rows // w[0] - cols // w[1]), -(cols // w[1])))
     for strip, stages in PIPELINES:
-        extent = {"i": rows, "j": cols, "k": strip}
-        doubles = sum(r * n for r, n in (tile_rows(op, extent) for op in operands))
-        if 8 * stages * doubles <= SHARED_BUDGET:
+        if 8 * stages * _buffer(operands, rows, cols, strip) <= SHARED_BUDGET:
             return best, strip, stages
     return None
 
