@@ -24,7 +24,7 @@ import sys
 SHAPES = {  # name: (M, K) of one mma.sync; N is 8
     "m8n8k4": (8, 4), "m16n8k4": (16, 4), "m16n8k8": (16, 8), "m16n8k16": (16, 16)}
 STRIP = 16
-NI, NJ, NK = 1000, 1100, 1200
+NI, NJ, NK = 1000, 1100, 1200      # tensor_core_prototype.problem's (PolyBench gemm LARGE)
 
 
 def _mma_helper(shape: str) -> str:
@@ -271,14 +271,8 @@ def main():
         return
     import cupy as cp
     import numpy as np
-    from tensor_core_prototype import timed      # CUDA events, median of 50
-    rng = np.random.default_rng(18)
-    A = cp.asarray(rng.uniform(-1, 1, (NI, NK)))
-    B = cp.asarray(rng.uniform(-1, 1, (NK, NJ)))
-    C0 = cp.asarray(rng.uniform(-1, 1, (NI, NJ)))
-    alpha = 1.5
-    want = C0 + alpha * (A @ B)
-    out = cp.empty_like(C0)
+    from tensor_core_prototype import problem, timed   # timed: CUDA events, median of 50
+    A, B, C0, alpha, want, out = problem(18)
     rows = [{"variant": "cuBLAS (cupy.matmul)", "ms": timed(lambda: cp.matmul(A, B, out=out))}]
     print(rows[0], flush=True)
     for v in ROUND2 if sys.argv[2:] == ["2"] else ROUND1:

@@ -120,14 +120,19 @@ def timed(fn, reps=50):
     return float(np.median(times))
 
 
-def main():
-    rng = np.random.default_rng(17)
+def problem(seed):
+    """gemm LARGE's operands on the device: A, B, C0, alpha, C0 + alpha A B (cuBLAS's)
+    and an output for cuBLAS."""
+    rng = np.random.default_rng(seed)
     A = cp.asarray(rng.uniform(-1, 1, (NI, NK)))
     B = cp.asarray(rng.uniform(-1, 1, (NK, NJ)))
     C0 = cp.asarray(rng.uniform(-1, 1, (NI, NJ)))
     alpha = 1.5
-    want = C0 + alpha * (A @ B)
-    out = cp.empty_like(C0)
+    return A, B, C0, alpha, C0 + alpha * (A @ B), cp.empty_like(C0)
+
+
+def main():
+    A, B, C0, alpha, want, out = problem(17)
 
     def cublas():
         cp.matmul(A, B, out=out)

@@ -217,7 +217,8 @@ def test_pair_copies_along_rows_and_the_scale_applied_once(tmp_path: Path) -> No
     # X[k][i]: a thread's pair is two neighbouring i of one k, at row q / 24 of the
     # tile, whose rows are 48 + 4 long; the fragment reads run down its columns
     assert "POLYCU_CP16(sx, buf * 416 + (q / 24) * 52 + 2 * (q % 24), X + " in triangle
-    assert "sx[buf * 416 + (kk + t) * 52 + wi + 8 * m_ + g]" in triangle   # m_, n_: TRIANGLE has m, n
+    # (m_ and n_: TRIANGLE's parameters are m and n)
+    assert "sx[buf * 416 + (kk + t) * 52 + wi + 8 * m_ + g]" in triangle
     assert "sy[buf * 768 + (wj + 8 * n_ + g) * 12 + kk + t]" in triangle
 
 

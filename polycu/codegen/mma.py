@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from ..memory.contraction import Contraction
 
-TENSOR_HELPERS = r"""/* FP64 tensor cores (codegen/tensor.py): mma.m8n8k4.f64 and cp.async from sm_80
-   on, mma.m16n8k8.f64 from sm_90; before sm_80 and in the CPU emulation,
-   plain copies and each thread's own products. */
+TENSOR_HELPERS = r"""/* FP64 tensor cores (codegen/tensor.py): mma.m8n8k4.f64 and
+   cp.async from sm_80 on, mma.m16n8k8.f64 from sm_90; before sm_80 and in the CPU
+   emulation, plain copies and each thread's own products. */
 /* from sm_80 on, at least `blocks` blocks an SM; the plain path before it keeps its
    registers */
 #if defined(POLYCU_EMULATE) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800)
@@ -64,7 +64,14 @@ __device__ __forceinline__ void polycu_mma16(double &d0, double &d1, double &d2,
 #define POLYCU_CP_COMMIT() asm volatile("cp.async.commit_group;")
 #define POLYCU_CP_WAIT(n) asm volatile("cp.async.wait_group %0;" :: "n"(n))
 #define POLYCU_SHARED16(T, name, n) __shared__ __align__(16) T name[n]
-#elif defined(POLYCU_EMULATE) && defined(POLYCU_EMULATE_MMA)
+#else
+/* before sm_80 and in the CPU emulation: plain copies */
+#define POLYCU_CP16(tile, index, source, ok0, ok1) \
+  ((tile)[index] = (ok0) ? (source)[0] : 0.0, (tile)[(index) + 1] = (ok1) ? (source)[1] : 0.0)
+#define POLYCU_CP_COMMIT()
+#define POLYCU_CP_WAIT(n)
+#define POLYCU_SHARED16(T, name, n) POLYCU_SHARED(T, name, n)
+#if defined(POLYCU_EMULATE) && defined(POLYCU_EMULATE_MMA)
 /* the CPU emulation of the mma path (POLYCU_EMULATE_MMA 4: m8n8k4, 8: m16n8k8 where
    the rows pair up): the warp's lanes exchange their fragments (polycu_emu.h) */
 #define POLYCU_MMA 1
@@ -78,19 +85,10 @@ inline void polycu_mma16(double &d0, double &d1, double &d2, double &d3,
 {
   polycu_emu::mma_m16n8k8(d0, d1, d2, d3, a0, a1, a2, a3, b0, b1);
 }
-#define POLYCU_CP16(tile, index, source, ok0, ok1) \
-  ((tile)[index] = (ok0) ? (source)[0] : 0.0, (tile)[(index) + 1] = (ok1) ? (source)[1] : 0.0)
-#define POLYCU_CP_COMMIT()
-#define POLYCU_CP_WAIT(n)
-#define POLYCU_SHARED16(T, name, n) POLYCU_SHARED(T, name, n)
 #else
 #define POLYCU_MMA 0
 #define POLYCU_MMA16 0
-#define POLYCU_CP16(tile, index, source, ok0, ok1) \
-  ((tile)[index] = (ok0) ? (source)[0] : 0.0, (tile)[(index) + 1] = (ok1) ? (source)[1] : 0.0)
-#define POLYCU_CP_COMMIT()
-#define POLYCU_CP_WAIT(n)
-#define POLYCU_SHARED16(T, name, n) POLYCU_SHARED(T, name, n)
+#endif
 #endif"""
 
 #: The k of one sm_90 mma step (m16n8k8): m16n8k16 was no faster in the prototype

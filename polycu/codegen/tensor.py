@@ -12,9 +12,9 @@ into shared tiles laid out as the arrays are (``contraction.tile_rows``), each t
 two neighbours of a row at once, in one 16-byte ``cp.async`` when their address is
 16-byte aligned (checked at run time) and else in two; STAGES - 1 strips are in
 flight, and an element outside D_W's rows or columns or outside K is a zero (such
-rows and columns are never stored).  Each warp then runs the strip's mma steps of four k each.  In
-mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and B[t][g] and accumulates D[g][2t]
-and D[g][2t + 1]; on sm_90, where a warp's fragment rows pair up, one mma.m16n8k8
+rows and columns are never stored).  Each warp then runs the strip's mma steps of
+four k each.  In mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and B[t][g] and
+accumulates D[g][2t] and D[g][2t + 1]; on sm_90, where a warp's fragment rows pair up, one mma.m16n8k8
 does the work of four of them on the same accumulators (``codegen/mma.py``).  The
 accumulators start from zero; at the end each thread runs I's instance at its
 cells of D_W and stores W[i][j] + s * acc there.
@@ -251,15 +251,15 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
         f"{I * 4}{unroll}",
         f"{I * 4}for (int {v['s']} = 0; {v['s']} < {WIDE_STEP // 4}; {v['s']}++)",
-        f"{I * 5}{v['b']}[{v['n']}][{v['s']}] = "
-        f"{b_at(k_of_s, v['g'])};",
+        f"{I * 5}{v['b']}[{v['n']}][{v['s']}] = {b_at(k_of_s, v['g'])};",
         f"{I * 3}{unroll}",
         f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']} += 2)",
         f"{I * 4}{unroll}",
         f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
         f"{I * 5}polycu_mma16(" + ", ".join(
             [f"{v['acc']}[{v['m']}{r}][{v['n']}][{e}]" for r in ("", " + 1") for e in (0, 1)]
-            + [f"{v['a']}[{v['m']}{' + 1' if q % 2 else ''}][{q // 2}]" for q in range(WIDE_STEP // 2)]
+            + [f"{v['a']}[{v['m']}{' + 1' if q % 2 else ''}][{q // 2}]"
+               for q in range(WIDE_STEP // 2)]
             + [f"{v['b']}[{v['n']}][{q}]" for q in range(WIDE_STEP // 4)]) + ");",
         f"{I * 2}}}",
         "#else"]

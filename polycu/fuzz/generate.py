@@ -9,9 +9,10 @@ text.
 ``names.respelled`` then gives one program in four names that isl, C++ or CUDA
 reserve; from seed 5,400,000 on, one seed in eight is a contraction nest
 (``contraction``) instead.  ``Generator`` adds to the skeleton of
-``structure.Structure`` the values (literals, array references, integer and floating expressions, math calls), the
-statements (assignments and compound assignments to arrays and scalars, guarded
-ones, ``let`` temporaries), the blocks and loop nests, and the polycu options.
+``structure.Structure`` the values (literals, array references, integer and
+floating expressions, math calls), the statements (assignments and compound
+assignments to arrays and scalars, guarded ones, ``let`` temporaries), the blocks
+and loop nests, and the polycu options.
 """
 from __future__ import annotations
 

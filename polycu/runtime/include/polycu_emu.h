@@ -1247,7 +1247,8 @@ inline void mma_m16n8k8(double &d0, double &d1, double &d2, double &d3, double a
   double d[4] = {d0, d1, d2, d3};
   for (unsigned r = 0; r < 4; ++r) {
     const unsigned row = g + 8 * (r / 2), col = 2 * t + r % 2;
-    for (unsigned k = 0; k < 8; ++k)   // A[row][k]: lane 4 (row % 8) + k % 4, register row / 8 + 2 (k / 4)
+    // A[row][k]: lane 4 (row % 8) + k % 4, register row / 8 + 2 (k / 4)
+    for (unsigned k = 0; k < 8; ++k)
       d[r] += w.a[4 * (row % 8) + k % 4][row / 8 + 2 * (k / 4)] * w.b[4 * col + k % 4][k / 4];
   }
   w.barrier.wait(current_thread % 32);
