@@ -102,6 +102,10 @@ class HostProgram:
         self.timed = False
         HostProgram.built.append(self)
 
+    @staticmethod
+    def prebuild(description, options=()):
+        """Nothing is built ahead on the host."""
+
     def run(self):
         data = {name: array.copy() for name, array in self.host.items()}
         build_reference(self.scop)(self.params, data)

@@ -203,9 +203,29 @@ def test_bench_over_two_workers_reports_like_one(tmp_path: Path,
     two = _bench(tmp_path / "two", files, "--gpus", "2")
     assert [(r["kernel"], r["status"]) for r in one["results"]] == \
         [("jacobi-1d", "ok"), ("broken", "failed"), ("atax", "ok")]
-    assert one["results"] == two["results"]
+    # The same records, but for the seconds each worker spent on each kernel.
+    assert all(r["seconds"] > 0 for r in one["results"] + two["results"])
+    assert [{**r, "seconds": None} for r in one["results"]] == \
+        [{**r, "seconds": None} for r in two["results"]]
     assert one["meta"]["workers"] == "this process" and two["meta"]["workers"].startswith(
         "2 processes")
+
+
+def test_workers_take_the_longest_kernels_first(tmp_path: Path) -> None:
+    """A pool takes jacobi-1d (2 x 10^6 instances at LARGE, boxed) after atax
+    (8 x 10^6) and gemm (1.3 x 10^9 boxed: the C update's 1000 x 1100 and the
+    product's 1000 x 1100 x 1200); a file that does not load counts 0, last."""
+    broken = tmp_path / "broken" / "broken.c"
+    broken.parent.mkdir()
+    broken.write_text("this is not C\n")
+    gemm = ROOT / "polybench" / "linear-algebra" / "blas" / "gemm" / "gemm.c"
+    kernels = bench_run.collect([*KERNELS, str(gemm), str(broken)],
+                                bench_run.polybench_cpu())[0]
+    options = Options(include_dir=[UTILITIES])
+    assert bench_run.instances_estimate(str(gemm), "LARGE", options) == \
+        1000 * 1100 + 1000 * 1100 * 1200
+    assert [kernels[i].name for i in bench_run.longest_first(kernels, "LARGE", options)] == \
+        ["gemm", "atax", "jacobi-1d", "broken"]
 
 
 # -- real per-GPU workers ------------------------------------------------------------

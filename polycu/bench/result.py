@@ -44,6 +44,8 @@ class BenchResult:
     library_s: float | None = None      # cuBLAS via CuPy
     library: str = ""
     notes: list[str] = field(default_factory=list)  # baselines that failed
+    seconds: float | None = None        # the worker's wall time on this kernel, cuBLAS
+                                        # included (the CPU baselines run beside)
 
     @property
     def kernel_s(self) -> float | None:

@@ -16,21 +16,26 @@ each kernel, so that an interrupted batch still reports.
 
 The kernels are checked and timed by the workers of ``runtime.workers``: here (the
 default), one process per GPU (``--gpus``) or Ray actors (``--ray``), each building
-its own state (``BenchSetup``); the results come back in the order of the kernels,
-so the reports are those of one worker (docs/scale-out.md).
+its own state (``BenchSetup``).  Several workers take the kernels longest first
+(``longest_first``); the reports keep the files' order, so they are those of one
+worker (docs/scale-out.md).
 """
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
 import datetime
+import math
 import shlex
 import sys
 import tempfile
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping, Sequence
+
+import islpy as isl
 
 from ..diagnostics import error
 from ..options import OPTIONS, Options
@@ -68,12 +73,47 @@ def collect(paths: Sequence[str], cpu: ModuleType) -> tuple[list[Any], list[str]
     return kernels, includes
 
 
+def instances_estimate(path: str, dataset: str, options: Options) -> int:
+    """Statement instances of the file's SCoPs at the dataset's sizes, each domain
+    counted by its bounding box: an overestimate of at most the loop depth's
+    factorial (triangles), found without isl's counting, which takes seconds.
+    0 for a file that does not load (its failure is quick)."""
+    from ..driver import load_scops
+    from ..runtime.metrics import fix_parameters
+    from ..runtime.parameters import dataset_parameters
+
+    defined = options.replace(define=[*options.define, f"{dataset}_DATASET"])
+    try:
+        total = 0
+        for scop in load_scops(path, defined):
+            values = dataset_parameters(path, scop.parameters, dataset,
+                                        defines=options.define, includes=options.include_dir)
+            for statement in scop.statements:
+                box = fix_parameters(statement.domain.intersect_params(scop.context), values)
+                total += math.prod(max(box.dim_max_val(i).to_python()
+                                       - box.dim_min_val(i).to_python() + 1, 0)
+                                   for i in range(box.dim(isl.dim_type.set)))
+        return total
+    except Exception:  # noqa: BLE001 - the estimate only orders the work
+        return 0
+
+
+def longest_first(kernels: Sequence[Any], dataset: str, options: Options) -> list[int]:
+    """The kernels' indices, the most instances (``instances_estimate``) first: the
+    order a pool of workers takes them in, so that its last tasks are short ones
+    and no worker idles long while another ends a long kernel (list scheduling,
+    longest processing time first)."""
+    sizes = [instances_estimate(str(k.source), dataset, options) for k in kernels]
+    return sorted(range(len(kernels)), key=lambda i: -sizes[i])
+
+
 def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, seed: int,
                  repeat: int, cpu_times: Mapping[str, float] | None = None) -> BenchResult:
     """Every measurement of one kernel; a failing step is recorded, never raised."""
     from ..runtime.check import check_target, targets
     from ..runtime.metrics import figures, scop_work
 
+    started = time.perf_counter()
     result = BenchResult(kernel.name, kernel.category, dataset, str(kernel.source))
     try:
         found = targets(str(kernel.source), options, dataset=dataset)
@@ -114,6 +154,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         result.cpu_s = cpu_times.get(kernel.name)
         if result.cpu_s is None:
             result.notes.append("CPU baseline: not in the --cpu-times file")
+    result.seconds = round(time.perf_counter() - started, 2)
     return result
 
 
@@ -169,13 +210,17 @@ def run_command(args: argparse.Namespace) -> int:
     setup = BenchSetup(dataset, {opt.dest: getattr(options, opt.dest) for opt in OPTIONS},
                        seed, max(args.repeat, 1), cpu_times)
     with open_workers(setup, count=options.gpus, gpu=True, ray=options.ray) as workers:
-        return _bench(args, kernels, workers, out, cpu, cpu_times, seed)
+        return _bench(args, options, kernels, workers, out, cpu, cpu_times, seed)
 
 
-def _bench(args: argparse.Namespace, kernels: Sequence[Any], workers: Workers, out: Path,
-           cpu: ModuleType, cpu_times: Mapping[str, float] | None, seed: int) -> int:
+def _bench(args: argparse.Namespace, options: Options, kernels: Sequence[Any],
+           workers: Workers, out: Path, cpu: ModuleType,
+           cpu_times: Mapping[str, float] | None, seed: int) -> int:
     """The batch on ``workers``, then the reports."""
     dataset = args.dataset or "LARGE"
+    # Found while the workers start; one worker keeps the files' order.
+    order = (longest_first(kernels, dataset, options)
+             if workers.count > 1 else list(range(len(kernels))))
     (info,) = workers.map(device_record, [None])
     meta = {"dataset": dataset, "device": info.name,
             "date": datetime.datetime.now().isoformat(timespec="seconds"),
@@ -195,9 +240,11 @@ def _bench(args: argparse.Namespace, kernels: Sequence[Any], workers: Workers, o
             concurrent.futures.ThreadPoolExecutor(1) as runner:
         cpu_work = runner.submit(cpu_baselines, cpu, kernels, dataset, Path(tmp),
                                  SERIAL_WORKERS) if baselines else None
-        for kernel, result in zip(kernels, workers.map(bench_on, kernels)):
-            results.append(result)
-            progress.step(f"{kernel.name}: {result.status}")
+        done: dict[int, BenchResult] = {}
+        for index, result in zip(order, workers.map(bench_on, [kernels[i] for i in order])):
+            done[index] = result
+            results = [done[i] for i in sorted(done)]
+            progress.step(f"{kernels[index].name}: {result.status}")
             # The tables so far, so that an interrupted batch still reports.
             out.mkdir(parents=True, exist_ok=True)
             (out / "results.md").write_text(markdown(results, meta))

@@ -19,6 +19,7 @@ compiled with ``--fmad=false``, which rounds like the CPU reference (gcc with
 """
 from __future__ import annotations
 
+import concurrent.futures
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -118,10 +119,15 @@ def check_target(target: Target, seed: int, *, rtol: float | None = None,
     if target.description["runs_on"] == CPU:
         return Checked(EmulationReport(scop.name, params, seed, (), location=scop.location,
                                        on_cpu=target.description["where"]["why"]), None, {})
-    ran = run_reference(scop, params, lambda kind: target.inputs(seed, init, kind), profile,
-                        timeout=timeout)
-    program = DeviceProgram(target.description, params, ran.inputs,
-                            options=FMA_OPTIONS if fmad else DEVICE_OPTIONS)
+    options = FMA_OPTIONS if fmad else DEVICE_OPTIONS
+    # The reference (gcc, then its run, in child processes) and nvcc run side by side.
+    with concurrent.futures.ThreadPoolExecutor(1) as beside:
+        reference = beside.submit(run_reference, scop, params,
+                                  lambda kind: target.inputs(seed, init, kind), profile,
+                                  timeout=timeout)
+        DeviceProgram.prebuild(target.description, options)
+        ran = reference.result()
+    program = DeviceProgram(target.description, params, ran.inputs, options=options)
     actual = program.run()
     comparisons = compare_scop_arrays(scop, ran.expected, actual, rtol)
     report = EmulationReport(scop.name, params, seed, comparisons, location=scop.location,

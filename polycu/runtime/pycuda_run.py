@@ -90,6 +90,24 @@ class DeviceProgram:
         self.stream = self.drv.Stream()
 
     @staticmethod
+    def prebuild(description: Mapping[str, Any], options: Sequence[str] = ()) -> None:
+        """nvcc's build of ``description``'s device code into PyCUDA's disk cache, with
+        the constructor's very arguments, so that a ``DeviceProgram`` made later loads
+        it at once: the build can then overlap other work, such as the CPU reference
+        (the GIL is free while nvcc runs).  A source nvcc rejects is left for the
+        constructor, which builds it again and says why."""
+        from .device import arch_option, import_pycuda
+
+        drv = import_pycuda()
+        from pycuda.compiler import compile as nvcc
+
+        try:
+            nvcc(description["device_source"], no_extern_c=True, arch=arch_option(),
+                 options=list(options) or None)
+        except drv.CompileError:
+            pass
+
+    @staticmethod
     def _format(arg: Mapping[str, Any]) -> str:
         if arg["role"] in ("texture", "surface"):
             return np.dtype(np.uint64).char       # cudaTextureObject_t, cudaSurfaceObject_t

@@ -1,0 +1,151 @@
+"""Compare the runs of ``scripts/scaleout.sh``: are the results of N GPUs those of one
+(the same checks, the same configurations tried, the same winners within timing
+noise), and how much sooner did they come?
+
+Usage: python3 scripts/scaleout_compare.py OUTDIR...  (writes the first OUTDIR's
+summary.md too).  Several OUTDIRs are parts of one suite run in several calls (each
+call running every part on N GPUs and on one): their wall times add up.
+
+The one-GPU run is the reference.  A bench kernel agrees when its status, its
+mismatch count and its largest relative error are the same (the seed is one, so
+the inputs are); its kernel times are reported as a ratio, which is timing noise
+when the GPUs are of one kind.  A tuning agrees when it tried the same
+configurations in the same order with the same outcomes (built, discarded, or the
+code of another); its winner agrees when it is the same configuration, or when the
+two winners' times in the reference run are within ``NOISE`` of each other.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+from pathlib import Path
+
+#: Two configurations whose times differ by less than this are a tie (the spread of
+#: repeated measurements of one build on one H200, docs/results/tuning.md).
+NOISE = 0.03
+
+
+def walls(out: Path) -> dict[tuple[str, int], float]:
+    """(stage, gpus) -> wall seconds, from walls.csv (the last run of each)."""
+    with open(out / "walls.csv") as f:
+        return {(row["stage"], int(row["gpus"])): float(row["seconds"])
+                for row in csv.DictReader(f) if row["status"] == "0"}
+
+
+def bench_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
+    """The bench's table, kernel by kernel, and whether every check agrees."""
+    def load(n: int) -> dict[str, dict]:
+        data = json.loads((out / f"gpus{n}" / "bench" / "results.json").read_text())
+        return {r["kernel"]: r for r in data["results"]}
+    ref, new = load(reference), load(other)
+    lines = [f"| kernel | status | max rel. error | kernel ms, {reference} GPU | "
+             f"kernel ms, {other} GPUs | ratio | worker s, {reference} GPU | worker s, "
+             f"{other} GPUs |", "|---|---|--:|--:|--:|--:|--:|--:|"]
+    same, ratios = ref.keys() == new.keys(), []
+    for name, a in ref.items():
+        b = new.get(name, {})
+        agree = all(a.get(k) == b.get(k) for k in ("status", "mismatches", "max_rel_error"))
+        same &= agree
+        ta, tb = a.get("kernel_s"), b.get("kernel_s")
+        ratio = tb / ta if ta and tb else None
+        if ratio:
+            ratios.append(ratio)
+        status = a["status"] if agree else f"**{a['status']} / {b.get('status')}**"
+        error = a.get("max_rel_error")
+        seconds = f" {a.get('seconds') or '-'} | {b.get('seconds') or '-'} |"
+        lines.append((f"| {name} | {status} | {error:.1e} | {_ms(ta)} | {_ms(tb)} | "
+                      f"{ratio:.3f} |" if error is not None and ratio else
+                      f"| {name} | {status} | - | {_ms(ta)} | {_ms(tb)} | - |") + seconds)
+    busy = {n: sum(r.get("seconds") or 0.0 for r in runs.values())
+            for n, runs in ((reference, ref), (other, new))}
+    longest = max((r.get("seconds") or 0.0 for r in ref.values()), default=0.0)
+    lines.append(f"\nworkers' time on the kernels: {busy[reference]:.1f} s on {reference} GPU, "
+                 f"{busy[other]:.1f} s over {other} GPUs; the longest kernel {longest:.1f} s")
+    if ratios:
+        lines.append(f"kernel-time ratio ({other} GPUs over 1): geometric mean "
+                     f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f}, "
+                     f"range {min(ratios):.3f}-{max(ratios):.3f}")
+    return lines, same
+
+
+def tune_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
+    """The tunings' comparison, file by file, and whether every one agrees."""
+    lines, same = ["| file | configurations | same outcomes | winner, 1 GPU | winner, "
+                   f"{other} GPUs | same winner |", "|---|--:|---|---|---|---|"], True
+    for path in sorted((out / f"gpus{reference}" / "tune").glob("*.json")):
+        a = json.loads(path.read_text())
+        other_path = out / f"gpus{other}" / "tune" / path.name
+        b = json.loads(other_path.read_text()) if other_path.exists() else {"evaluations": []}
+        key = [(e["flags"], e["status"], e["same_as"]) for e in a["evaluations"]]
+        agree = key == [(e["flags"], e["status"], e["same_as"]) for e in b["evaluations"]]
+        winner = _winner_agrees(a, b)
+        same &= agree and winner != "no"
+        lines.append(f"| {path.stem} | {len(key)} | {'yes' if agree else '**no**'} | "
+                     f"{_winner(a)} | {_winner(b)} | {winner} |")
+    return lines, same
+
+
+def _winner(tuning: dict) -> str:
+    best = min((e for e in tuning["evaluations"] if e["seconds"]),
+               key=lambda e: e["seconds"], default=None)
+    if best is None:
+        return "none"
+    return f"`{' '.join(best['flags']) or '(defaults)'}` {best['seconds'] * 1e3:.3f} ms"
+
+
+def _winner_agrees(a: dict, b: dict) -> str:
+    """'yes' (the same configuration), 'tie' (another, within NOISE of it in the
+    reference run) or 'no'."""
+    def best(t: dict) -> dict | None:
+        return min((e for e in t["evaluations"] if e["seconds"]), key=lambda e: e["seconds"],
+                   default=None)
+    wa, wb = best(a), best(b)
+    if wa is None or wb is None:
+        return "yes" if wa is wb else "no"
+    if wa["flags"] == wb["flags"]:
+        return "yes"
+    times = {tuple(e["flags"]): e["seconds"] for e in a["evaluations"] if e["seconds"]}
+    there = times.get(tuple(wb["flags"]))
+    return "tie" if there and there <= wa["seconds"] * (1 + NOISE) else "no"
+
+
+def _ms(seconds: float | None) -> str:
+    return f"{seconds * 1e3:.4f}" if seconds else "-"
+
+
+def main(outs: list[Path]) -> int:
+    wall: dict[tuple[str, int], float] = {}
+    for out in outs:
+        for key, seconds in walls(out).items():
+            wall[key] = wall.get(key, 0.0) + seconds
+    counts = sorted({n for _, n in wall})
+    reference, others = 1, [n for n in counts if n != 1]
+    lines = ["| stage | GPUs | wall s | speed-up over 1 GPU |", "|---|--:|--:|--:|"]
+    for (stage, n), seconds in sorted(wall.items()):
+        one = wall.get((stage, reference))
+        lines.append(f"| {stage} | {n} | {seconds:.1f} | "
+                     f"{one / seconds:.2f}x |" if one else f"| {stage} | {n} | {seconds:.1f} | - |")
+    agree = True
+    for other in others:
+        for out in outs:
+            if (out / f"gpus{other}" / "bench" / "results.json").exists():
+                rows, same = bench_rows(out, reference, other)
+                lines += ["", f"bench ({out.name}): every check the same as on 1 GPU: "
+                          f"{'yes' if same else 'NO'}", "", *rows]
+                agree &= same
+            if (out / f"gpus{other}" / "tune").exists():
+                rows, same = tune_rows(out, reference, other)
+                lines += ["", f"tune ({out.name}): the same search and winners as on 1 GPU: "
+                          f"{'yes' if same else 'NO'}", "", *rows]
+                agree &= same
+    text = "\n".join(lines) + "\n"
+    (outs[0] / "summary.md").write_text(text)
+    print(text)
+    return 0 if agree else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main([Path(p) for p in sys.argv[1:]]))
