@@ -37,16 +37,16 @@ def walls(out: Path) -> dict[tuple[str, int], float]:
 
 def bench_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
     """The bench's table, kernel by kernel, and whether every check agrees."""
-    def load(n: int) -> dict[str, dict]:
-        data = json.loads((out / f"gpus{n}" / "bench" / "results.json").read_text())
-        return {r["kernel"]: r for r in data["results"]}
-    ref, new = load(reference), load(other)
+    ref, new = _bench_results(out / f"gpus{reference}"), _bench_results(out / f"gpus{other}")
     lines = [f"| kernel | status | max rel. error | kernel ms, {reference} GPU | "
              f"kernel ms, {other} GPUs | ratio | worker s, {reference} GPU | worker s, "
              f"{other} GPUs |", "|---|---|--:|--:|--:|--:|--:|--:|"]
-    same, ratios = ref.keys() == new.keys(), []
+    same, ratios = True, []
+    missing = [name for name in {**new, **ref} if name not in ref or name not in new]
     for name, a in ref.items():
-        b = new.get(name, {})
+        if name not in new:
+            continue
+        b = new[name]
         agree = all(a.get(k) == b.get(k) for k in ("status", "mismatches", "max_rel_error"))
         same &= agree
         ta, tb = a.get("kernel_s"), b.get("kernel_s")
@@ -59,16 +59,34 @@ def bench_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
         lines.append((f"| {name} | {status} | {error:.1e} | {_ms(ta)} | {_ms(tb)} | "
                       f"{ratio:.3f} |" if error is not None and ratio else
                       f"| {name} | {status} | - | {_ms(ta)} | {_ms(tb)} | - |") + seconds)
-    busy = {n: sum(r.get("seconds") or 0.0 for r in runs.values())
-            for n, runs in ((reference, ref), (other, new))}
-    longest = max((r.get("seconds") or 0.0 for r in ref.values()), default=0.0)
-    lines.append(f"\nworkers' time on the kernels: {busy[reference]:.1f} s on {reference} GPU, "
-                 f"{busy[other]:.1f} s over {other} GPUs; the longest kernel {longest:.1f} s")
+    if missing:
+        lines.append(f"\nnot in both runs (a run cut short): {', '.join(missing)}")
+    def busy(runs: dict[str, dict]) -> str:
+        seconds = [r.get("seconds") for r in runs.values()]
+        return f"{sum(seconds):.1f} s" if None not in seconds else "- (not recorded)"
+    longest = max((r.get("seconds") or 0.0 for r in {**ref, **new}.values()), default=0.0)
+    lines.append(f"\nworkers' time on the kernels: {busy(ref)} on {reference} GPU, "
+                 f"{busy(new)} over {other} GPUs; the longest kernel {longest:.1f} s")
     if ratios:
         lines.append(f"kernel-time ratio ({other} GPUs over 1): geometric mean "
                      f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f}, "
                      f"range {min(ratios):.3f}-{max(ratios):.3f}")
     return lines, same
+
+
+def _bench_results(run: Path) -> dict[str, dict]:
+    """A bench's records by kernel: results.json, or for a bench cut short the rows of
+    results.csv it rewrote after each kernel (without the worker seconds)."""
+    path = run / "bench" / "results.json"
+    if path.exists():
+        return {r["kernel"]: r for r in json.loads(path.read_text())["results"]}
+    with open(run / "bench" / "results.csv") as f:
+        return {row["kernel"]: {
+            "kernel": row["kernel"], "status": row["status"],
+            "mismatches": int(row["mismatches"]) if row["mismatches"] else None,
+            "max_rel_error": float(row["max_rel_error"]) if row["max_rel_error"] else None,
+            "kernel_s": float(row["kernel_ms"]) / 1e3 if row["kernel_ms"] else None,
+            "seconds": None} for row in csv.DictReader(f)}
 
 
 def tune_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
@@ -131,7 +149,7 @@ def main(outs: list[Path]) -> int:
     agree = True
     for other in others:
         for out in outs:
-            if (out / f"gpus{other}" / "bench" / "results.json").exists():
+            if (out / f"gpus{other}" / "bench").exists():
                 rows, same = bench_rows(out, reference, other)
                 lines += ["", f"bench ({out.name}): every check the same as on 1 GPU: "
                           f"{'yes' if same else 'NO'}", "", *rows]
