@@ -10,7 +10,9 @@
 # TUNE: PolyBench kernel names tuned (default: gemm 2mm syrk), TUNE_FLAGS: more tune
 # flags (default: --max-configs 12 --jobs 8 --retune); SEED: the inputs' seed, one for
 # every run so that the checks compare.
-# Each run N writes OUTDIR/gpusN/{bench,tune}/ and its wall time to
+# DEADLINE=S stops the last stage S seconds after the script's start (status 124 in
+# walls.csv, its wall a lower bound), so that a device call's limit cuts no
+# record.  Each run N writes OUTDIR/gpusN/{bench,tune}/ and its wall time to
 # OUTDIR/walls.csv (stage,gpus,seconds,status); then
 #     python3 scripts/scaleout_compare.py OUTDIR
 # says whether the runs agree and how much faster the many GPUs were.
@@ -20,6 +22,8 @@ out="${1:?usage: GPUS=... scripts/scaleout.sh OUTDIR [DATASET]}"
 dataset="${2:-LARGE}"
 seed="${SEED:-20261129}"
 mkdir -p "$out"
+begin=$(date +%s)
+limit() { if [ -n "${DEADLINE:-}" ]; then echo "timeout $(( DEADLINE - ($(date +%s) - begin) ))"; fi; }
 [ -f "$out/walls.csv" ] || echo "stage,gpus,seconds,status" > "$out/walls.csv"
 tune_files=()
 for name in ${TUNE:-gemm 2mm syrk}; do
@@ -35,12 +39,12 @@ for n in ${GPUS:-2 1}; do
     start=$(date +%s%N)
     if [ "$stage" = bench ]; then
       # shellcheck disable=SC2086
-      TMPDIR="$run/tmp" XDG_CACHE_HOME="$run/cache" bash scripts/device_run.sh bench \
+      TMPDIR="$run/tmp" XDG_CACHE_HOME="$run/cache" $(limit) bash scripts/device_run.sh bench \
         ${BENCH:-polybench/} --dataset "$dataset" --seed "$seed" --gpus "$n" \
         ${BENCH_FLAGS:---no-cpu-baseline --repeat 5} --out "$run/bench" > "$run/bench.log" 2>&1
     else
       # shellcheck disable=SC2086
-      TMPDIR="$run/tmp" XDG_CACHE_HOME="$run/cache" bash scripts/device_run.sh tune \
+      TMPDIR="$run/tmp" XDG_CACHE_HOME="$run/cache" $(limit) bash scripts/device_run.sh tune \
         "${tune_files[@]}" -I polybench/utilities --dataset "$dataset" --seed "$seed" \
         --gpus "$n" ${TUNE_FLAGS:---max-configs 12 --jobs 8 --retune} \
         --tune-cache "$run/tuned.json" --out "$run/tune" > "$run/tune.log" 2>&1

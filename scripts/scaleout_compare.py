@@ -28,11 +28,16 @@ from pathlib import Path
 NOISE = 0.03
 
 
-def walls(out: Path) -> dict[tuple[str, int], float]:
-    """(stage, gpus) -> wall seconds, from walls.csv (the last run of each)."""
+#: The status scaleout.sh records for a stage its DEADLINE stopped.
+CUT = "124"
+
+
+def walls(out: Path) -> dict[tuple[str, int], tuple[float, bool]]:
+    """(stage, gpus) -> (wall seconds, whether DEADLINE cut the stage: the seconds are
+    then a lower bound), from walls.csv (the last run of each; failed runs left out)."""
     with open(out / "walls.csv") as f:
-        return {(row["stage"], int(row["gpus"])): float(row["seconds"])
-                for row in csv.DictReader(f) if row["status"] == "0"}
+        return {(row["stage"], int(row["gpus"])): (float(row["seconds"]), row["status"] == CUT)
+                for row in csv.DictReader(f) if row["status"] in ("0", CUT)}
 
 
 def bench_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
@@ -76,7 +81,7 @@ def bench_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
 
 def _bench_results(run: Path) -> dict[str, dict]:
     """A bench's records by kernel: results.json, or for a bench cut short the rows of
-    results.csv it rewrote after each kernel (without the worker seconds)."""
+    results.csv it rewrote after each kernel."""
     path = run / "bench" / "results.json"
     if path.exists():
         return {r["kernel"]: r for r in json.loads(path.read_text())["results"]}
@@ -86,7 +91,8 @@ def _bench_results(run: Path) -> dict[str, dict]:
             "mismatches": int(row["mismatches"]) if row["mismatches"] else None,
             "max_rel_error": float(row["max_rel_error"]) if row["max_rel_error"] else None,
             "kernel_s": float(row["kernel_ms"]) / 1e3 if row["kernel_ms"] else None,
-            "seconds": None} for row in csv.DictReader(f)}
+            "seconds": float(row["worker_s"]) if row.get("worker_s") else None}
+            for row in csv.DictReader(f)}
 
 
 def tune_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
@@ -135,17 +141,19 @@ def _ms(seconds: float | None) -> str:
 
 
 def main(outs: list[Path]) -> int:
-    wall: dict[tuple[str, int], float] = {}
+    wall: dict[tuple[str, int], tuple[float, bool]] = {}
     for out in outs:
-        for key, seconds in walls(out).items():
-            wall[key] = wall.get(key, 0.0) + seconds
+        for key, (seconds, cut) in walls(out).items():
+            total, was_cut = wall.get(key, (0.0, False))
+            wall[key] = (total + seconds, was_cut or cut)
     counts = sorted({n for _, n in wall})
     reference, others = 1, [n for n in counts if n != 1]
     lines = ["| stage | GPUs | wall s | speed-up over 1 GPU |", "|---|--:|--:|--:|"]
-    for (stage, n), seconds in sorted(wall.items()):
-        one = wall.get((stage, reference))
-        lines.append(f"| {stage} | {n} | {seconds:.1f} | "
-                     f"{one / seconds:.2f}x |" if one else f"| {stage} | {n} | {seconds:.1f} | - |")
+    for (stage, n), (seconds, cut) in sorted(wall.items()):
+        one, one_cut = wall.get((stage, reference), (None, False))
+        bound = ">= " if one_cut and not cut else ""
+        speed = f"{bound}{one / seconds:.2f}x" if one and not cut else "-"
+        lines.append(f"| {stage} | {n} | {'>= ' if cut else ''}{seconds:.1f} | {speed} |")
     agree = True
     for other in others:
         for out in outs:

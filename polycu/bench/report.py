@@ -27,7 +27,7 @@ CSV_COLUMNS = (
     "kernel_ms", "kernel_spread", "replay_ms", "end_to_end_ms", "gflops", "gbytes_per_s",
     "minimum_ms", "ratio_to_minimum", "roofline_fraction", "flops", "bytes",
     "footprint_bytes", "max_rel_error", "mismatches", "cpu_ms", "omp_ms", "library_ms",
-    "library", "speedup_cpu", "speedup_omp", "speedup_library", "notes",
+    "library", "speedup_cpu", "speedup_omp", "speedup_library", "notes", "worker_s",
 )
 
 
@@ -59,6 +59,7 @@ def csv_row(r: BenchResult) -> dict[str, Any]:
         "speedup_cpu": r.speedup(r.cpu_s), "speedup_omp": r.speedup(r.omp_s),
         "speedup_library": r.speedup(r.library_s),
         "notes": "; ".join(note.strip().splitlines()[0] for note in r.notes if note.strip()),
+        "worker_s": r.seconds,
     }
 
 
