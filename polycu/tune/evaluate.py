@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..diagnostics import Location, PolycuError, error
+from ..driver import load_scops
 from ..options import Options
-from ..runtime.check import DEVICE_OPTIONS, FMA_OPTIONS, Target, targets
+from ..runtime.check import DEVICE_OPTIONS, FMA_OPTIONS, Target
 from ..runtime.compare import compare_scop_arrays
 from ..runtime.compiled import compile_program
 from ..runtime.emulate import build_emulated, emulation_env, scop_translation_unit
@@ -167,8 +168,8 @@ Evaluator = GpuEvaluator | EmulationEvaluator
 
 @dataclass(frozen=True)
 class EvaluatorRecipe:
-    """What a worker builds its evaluator from, wherever it runs: the SCoP compiled
-    again from its file at the very sizes (isl's objects do not pickle), the
+    """What a worker builds its evaluator from, wherever it runs: the SCoP loaded
+    again from its file (isl's objects do not pickle) at the very sizes, the
     reference run on the same seeded inputs, so every worker checks against the
     same values."""
 
@@ -191,9 +192,16 @@ class EvaluatorRecipe:
         return EmulationEvaluator(target, self.seed, repeat=self.repeat, init=self.init)
 
     def __call__(self) -> Evaluator:
-        (target,) = targets(self.path, Options(**self.values), dataset=self.dataset,
-                            overrides=self.params)
-        return self.evaluator(target)
+        """The evaluator, from the SCoP as the frontend reads it: the reference and the
+        comparisons need no generated code, and the sizes are the recipe's, so the
+        pipeline's placement and isl's ASTs (seconds at LARGE) are not redone per
+        worker (``runtime.check.targets`` reads the file with the same -D)."""
+        options = Options(**self.values)
+        if self.dataset:
+            options = options.replace(define=[*options.define, f"{self.dataset}_DATASET"])
+        (scop,) = load_scops(self.path, options)
+        return self.evaluator(Target(scop, {}, dict(self.params), self.path,
+                                     tuple(options.define), tuple(options.include_dir)))
 
 
 def measure_on(evaluator: Evaluator, entry: Mapping[str, Any]) -> Measured:
