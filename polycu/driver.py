@@ -42,6 +42,7 @@ from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.contraction import with_tensor_cores
+from .memory.forwarding import with_forwarding
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
 from .model import Scop
@@ -402,8 +403,10 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
             # the tensor-core kernels stage their operands in shared memory, and
             # keep none where --memory placed it
             on = options.tensor_cores and shared
-            return with_tensor_cores(placement, forced | frozenset(trees)) if on \
-                else placement
+            if on:
+                placement = with_tensor_cores(placement, forced | frozenset(trees))
+            return with_forwarding(placement, frozenset(placement.tensor) | frozenset(trees)) \
+                if options.forward_stores else placement
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "

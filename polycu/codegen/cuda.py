@@ -377,6 +377,14 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     return printer.visit(stmt.body) + ";"
 
 
+def rvalue_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
+                private: frozenset[str], scop: Scop, promoted: Mapping[int, str]) -> str:
+    """The C text of the right side of ``stmt``'s assignment body in ``S(args)``,
+    printed like ``statement_text``."""
+    return _printer(stmt, args, arrays, private, scop, promoted, frozenset()).visit(
+        stmt.body.rvalue)
+
+
 def reference_text(stmt: Statement, args: tuple[Expr, ...], node: c_ast.Node,
                    arrays: dict[str, Layout], scop: Scop) -> str:
     """The C text of ``node``, an array reference of ``stmt``, in instance ``S(args)``."""

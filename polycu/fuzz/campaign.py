@@ -26,8 +26,9 @@ from .run import CLASSES, FAILURES, STAGES, Timeouts, run_file
 
 
 def run_seed(seed: int, out_dir: str, keep: bool = False, stages: tuple[str, ...] = STAGES,
-             timeouts: Timeouts | None = None) -> dict:
-    """Generate, run and classify one seed; save its files when it fails (or ``keep``)."""
+             timeouts: Timeouts | None = None, extra: tuple[str, ...] = ()) -> dict:
+    """Generate, run and classify one seed (``extra``: polycu options added to the
+    program's own); save its files when it fails (or ``keep``)."""
     out = Path(out_dir)
     start = time.monotonic()
     try:
@@ -41,7 +42,8 @@ def run_seed(seed: int, out_dir: str, keep: bool = False, stages: tuple[str, ...
         source = Path(tmp) / f"{seed}.c"
         source.write_text(fin.text)
         try:
-            outcome = run_file(source, Path(tmp) / "w", stages=stages, timeouts=timeouts)
+            outcome = run_file(source, Path(tmp) / "w", stages=stages, timeouts=timeouts,
+                               extra=extra)
         except Exception:  # a harness bug
             text = traceback.format_exc()
             return {"seed": seed, "cls": "invalid", "stage": "harness",
@@ -73,6 +75,7 @@ def _initializer() -> None:
 def run_campaign(first: int, count: int, out_dir: str | Path, *, jobs: int = 1,
                  keep: bool = False, stages: tuple[str, ...] = STAGES,
                  timeouts: Timeouts | None = None, seeds: list[int] | None = None,
+                 extra: tuple[str, ...] = (),
                  progress: Callable[[str], None] = print) -> dict:
     """Seeds ``first .. first + count - 1`` (or the list ``seeds``) in ``jobs`` worker
     processes; returns the summary (also written to ``out_dir``)."""
@@ -94,10 +97,10 @@ def run_campaign(first: int, count: int, out_dir: str | Path, *, jobs: int = 1,
 
     if jobs <= 1:
         for seed in seeds:
-            done(run_seed(seed, str(out), keep, stages, timeouts))
+            done(run_seed(seed, str(out), keep, stages, timeouts, extra))
     else:
         with concurrent.futures.ProcessPoolExecutor(jobs, initializer=_initializer) as pool:
-            futures = [pool.submit(run_seed, seed, str(out), keep, stages, timeouts)
+            futures = [pool.submit(run_seed, seed, str(out), keep, stages, timeouts, extra)
                        for seed in seeds]
             for future in concurrent.futures.as_completed(futures):
                 done(future.result())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -38,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-emulate", action="store_true", help="skip 'polycu emulate'")
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="seconds for polycu and for each build (default 120)")
+    ap.add_argument("--polycu-flags", default="", metavar="FLAGS",
+                    help="polycu options added to every program's own, e.g. "
+                         "'--forward-stores' (campaigns and --run)")
     ap.add_argument("--emit", type=int, metavar="SEED", help="print the program of SEED and stop")
     ap.add_argument("--run", nargs="+", metavar="FILE.c", help="classify these files and stop")
     ap.add_argument("--minimise", "--minimize", metavar="FILE.c",
@@ -77,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         status = 0
         for path in args.run:
             with tempfile.TemporaryDirectory(prefix="polycu-fuzz-") as tmp:
-                outcome = run_file(path, tmp, stages=_stages(args), timeouts=timeouts)
+                outcome = run_file(path, tmp, stages=_stages(args), timeouts=timeouts,
+                                   extra=shlex.split(args.polycu_flags))
             print(describe(outcome))
             status |= outcome.cls not in ("match", "rejection")
         return status
@@ -85,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return _minimise(args, timeouts)
     summary = run_campaign(args.seed, args.count, args.out, jobs=args.jobs, keep=args.keep,
                            stages=_stages(args), timeouts=timeouts,
+                           extra=tuple(shlex.split(args.polycu_flags)),
                            progress=lambda line: print(line, flush=True))
     print_summary(summary)
     print(f"summary: {os.path.join(args.out, 'summary.json')}, "

@@ -31,7 +31,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .emit import options_of_text, program_of_text
 
@@ -240,9 +240,11 @@ def compiler_error_key(text: str) -> str:
 
 def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = STAGES,
              options: list[str] | None = None, timeouts: Timeouts | None = None,
-             nvcc: str | None = "auto", emulate_seed: int = 1) -> Outcome:
+             nvcc: str | None = "auto", emulate_seed: int = 1,
+             extra: Sequence[str] = ()) -> Outcome:
     """Classify one program (see the module docstring).  ``stages`` picks the checks
-    (the minimiser runs only those that show the failure it shrinks)."""
+    (the minimiser runs only those that show the failure it shrinks); ``extra``: polycu
+    options added to the program's own (``--polycu-flags``)."""
     path, workdir = Path(path).resolve(), Path(workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     stages = set(stages)
@@ -251,7 +253,7 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
     if options is None:
         options = options_of_text(text)
     # the campaigns test the GPU code: small programs would otherwise stay on the CPU
-    options = [*options, "--run-on", "gpu"]
+    options = [*options, *extra, "--run-on", "gpu"]
     if nvcc == "auto":
         nvcc = shutil.which("nvcc")
     out = Outcome(path.stem)
