@@ -23,7 +23,11 @@ dataset="${2:-LARGE}"
 seed="${SEED:-20261129}"
 mkdir -p "$out"
 begin=$(date +%s)
-limit() { if [ -n "${DEADLINE:-}" ]; then echo "timeout $(( DEADLINE - ($(date +%s) - begin) ))"; fi; }
+limit() {   # (timeout 0 would mean no limit)
+  if [ -n "${DEADLINE:-}" ]; then
+    left=$(( DEADLINE - ($(date +%s) - begin) )); echo "timeout $(( left > 1 ? left : 1 ))"
+  fi
+}
 [ -f "$out/walls.csv" ] || echo "stage,gpus,seconds,status" > "$out/walls.csv"
 tune_files=()
 for name in ${TUNE:-gemm 2mm syrk}; do
