@@ -233,13 +233,13 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
         # compound and its cell's read forwarded, X op= e is printed X = X' op (e)
         (store,) = stored
         value, address = forwarded[store.array]
-        cell = reference_text(stmt, node.args, store.node, arrays, scop)
+        cell = reference_text(stmt, node.args, store.node, arrays, scop, kernel.private)
         old = [a for a in stmt.accesses if a.node is store.node and a.ref in memory.forwarded]
         if old and stmt.body.op != "=":
-            rhs = rvalue_text(stmt, node.args, arrays, kernel.private, scop, promoted)
+            rhs = rvalue_text(stmt, node.args, arrays, kernel.private, scop, promoted, views)
             text = (f"{cell} = {forwarded_read(stmt, old[0], node)} {stmt.body.op[:-1]} "
                     f"({rhs})")
-        else:
+        else:       # never atomic: arrays updated with atomics are not forwarded
             text = statement_text(stmt, node.args, arrays, False, kernel.private, scop,
                                   promoted, views).removesuffix(";")
         return [f"{value} = ({text}); {address} = &{cell};"]
@@ -247,7 +247,7 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
     def forwarded_read(stmt: Statement, access: Access, node: User) -> str:
         """A forwarded read: the register when it holds the cell, else the cell."""
         value, address = forwarded[access.array]
-        cell = reference_text(stmt, node.args, access.node, arrays, scop)
+        cell = reference_text(stmt, node.args, access.node, arrays, scop, kernel.private)
         return f"({address} == &{cell} ? {value} : {cell})"
 
     lines = []
