@@ -435,6 +435,41 @@ def test_a_division_or_an_integer_conversion_is_never_padded():
     assert not _may_trap(body("x = a * b + (double) c;"))
 
 
+# Fuzz seed 5600798, minimised: the index (j - 3u) + 3u is j for 0 <= j <= 5 only, and
+# the frontend cuts its access relations to that domain.  A padded lane's j < 0 then
+# read W at 2^32 + j (SIGSEGV in the emulation); the proof saw no cell at all there.
+UNSIGNED_INDEX = """
+static double B[39][2];
+static double W[2][9];
+void k(int m, double s, double A[39][6]) {
+#pragma scop
+  for (int o = 0; o < m; o++)
+    for (int j = 0; j < 6; j++) {
+      A[o][(j - 3u) + 3u] = 0.0;
+      for (int k = 0; k <= 1; ++k)
+        A[o][(j - 3u) + 3u] += (s * B[o][(k - 3u) + 3u]) * W[k][(j - 3u) + 3u];
+    }
+#pragma endscop
+}
+"""
+
+
+def test_no_lane_is_padded_where_an_access_relation_is_cut_to_the_domain(tmp_path):
+    from polycu.options import Options
+    source = tmp_path / "unsigned_index.c"
+    source.write_text(UNSIGNED_INDEX)
+    scop = polycu.load(str(source))[0]
+    (update,) = [s for s in scop.statements if len(s.accesses) > 3]
+    assert not any(a.relation.domain().is_equal(isl.Set.universe(a.relation.domain()
+                                                                  .get_space()))
+                   for a in update.accesses if a.array == "W")
+    placement = placement_of(scop, Options(run_on="gpu", tensor_cores=False))
+    assert all(update.name not in p.padded for p in placement.kernels)
+    for m in (39, 17):
+        _, report = emulated(scop, Options(run_on="gpu"), {"m": m})
+        assert report.ok, report.format()
+
+
 def test_padded_gemm_edge_blocks_run_the_full_blocks_code_and_match():
     from polycu.options import Options
     sizes = "{ kernel[i] -> tile[64,64]; kernel[i] -> block[16,16] }"

@@ -19,7 +19,8 @@ lane of ``S``: ``outer`` projects out the lanes and the thread ids), when:
    computes there lands in registers that no instance reads and no copy loads or
    stores;
 2. ``S`` reads register tiles, shared tiles, scalars passed by value and arrays
-   the kernel does not write; each shared read of ``E_S`` falls inside its tile's
+   the kernel does not write, every access relation defined on ``E_S`` (where the
+   frontend cut one to ``D_S``, C's arithmetic differs from isl's outside it); each shared read of ``E_S`` falls inside its tile's
    box, which ``with_zeros`` fills (zeros outside the footprint), and each read of
    global memory inside its array, so every value it reads is defined.  With global
    reads ``S`` is padded in the blocks whose lanes are all in the members' ranges
@@ -109,6 +110,8 @@ def padding(program: GpuProgram, kernel: Kernel, instances: LaneOrder,
         if padded is None or padded.domain().is_subset(relation.domain()):
             continue
         extra = padded.subtract_domain(relation.domain())
+        if not _defined(padded.domain(), stmt, context):
+            continue
         for name in found - set(read):
             read[name] = _block_reads(program, kernel, instances.order, name, context)
         if not _registers_free(extra, stmt, promoted, lanes, context) or \
@@ -235,6 +238,21 @@ def _inside_arrays(domain: isl.Set, stmt: Statement, names: frozenset[str],
         allowed = isl.UnionSet.from_set(arrays[access.array].extent_set).align_params(
             cells.get_space()).union(real[access.array].align_params(cells.get_space()))
         if not cells.is_subset(allowed):
+            return False
+    return True
+
+
+# The model's access relations hold only where C's arithmetic is isl's: the frontend
+# cuts a relation to the statement's domain where it is not (fuzz seed 5600798:
+# dim3[k][(j - 3u) + 3u] is dim3[k][j] for 0 <= j <= 5, and C's unsigned sum reads
+# 2^32 + j at a padded lane's j < 0).  Nothing is proven of a padded instance outside
+# a relation's domain.
+def _defined(domain: isl.Set, stmt: Statement, context: isl.Set) -> bool:
+    """Whether every access relation of ``stmt`` is defined on its padded instances
+    ``domain`` (within ``context``)."""
+    domain = domain.intersect_params(context.align_params(domain.get_space()))
+    for access in stmt.accesses:
+        if not domain.is_subset(access.relation.domain().align_params(domain.get_space())):
             return False
     return True
 
