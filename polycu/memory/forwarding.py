@@ -6,24 +6,24 @@ p[i][j - 1] + b)``: each step reads the element the step before stored.  nvcc ke
 the load, which has to wait for the store to reach L2 (about 0.9 us a step of
 adi's three recurrences at LARGE on an H200: 1000 threads, so nothing hides the
 latency).  Forwarding keeps, per array ``A``, the value of the thread's last store
-to ``A`` and its address, ``polycu_fwd_A`` and ``polycu_at_A``; every store to ``A``
-sets both, and every read ``A[e]`` becomes ``(polycu_at_A == &A[e] ? polycu_fwd_A :
-A[e])``.  The stores still go to memory.
+to ``A`` and its address in two registers, ``rV`` and ``rA`` (``codegen/kernel.py``
+numbers them after the promoted ones); every store to ``A`` sets both, and every
+read ``A[e]`` becomes ``(rA == &A[e] ? rV : A[e])``.  The stores still go to memory.
 
-Why that is exact without a proof over the schedule: ``polycu_fwd_A`` holds the
-value the cell at ``polycu_at_A`` holds in this thread's view, as long as
+Why that is exact without a proof over the schedule: ``rV`` holds the value the
+cell at ``rA`` holds in this thread's view, as long as
 
 * every store of the thread to ``A`` is seen (each write reference of ``A`` in the
   kernel is the left side of its statement's assignment, which is rewritten
-  ``fwd = (A[e] = v); at = &A[e];``; the value of an assignment is the value
+  ``rV = (A[e] = v); rA = &A[e];``; the value of an assignment is the value
   stored), and
 * no other thread writes a cell this thread reads in the same launch: the mapping
   proved the mapped members free of dependences within a launch, so this holds
   in kernels without barriers; kernels with barriers (shared tiles, tree
-  reductions, a single block running every phase) and arrays updated with atomics
-  are left alone.
+  reductions, tensor-core contractions, a single block running every phase) and
+  arrays updated with atomics are left alone.
 
-So a read that finds its own address in ``polycu_at_A`` reads the value memory
+So a read that finds its own address in ``rA`` reads the value memory
 holds, and any other read reads memory.  Arrays held in registers, shared tiles or
 another memory path are not forwarded, nor scalars (registers already), nor arrays
 a kernel only reads or only writes (nothing to forward).
