@@ -102,8 +102,17 @@ def test_a_compound_assignment_to_a_forwarded_cell_reads_the_register() -> None:
     assert re.search(r"= \((C\[[^]]*\]) = \(r\d+ == &\1 \? r\d+ : \1\) \+ ", cuda)
 
 
-def test_kernels_whose_threads_share_memory_forward_nothing() -> None:
-    """gemm's kernel reads shared tiles between barriers: no forwarding."""
+def test_kernels_whose_threads_share_memory_forward_nothing(tmp_path: Path) -> None:
+    """A kernel whose threads synchronise (tree reductions, tensor cores, one block of
+    phases: ``with_forwarding``'s ``barriers``) forwards nothing, even a recurrence;
+    gemm's kernel reads shared tiles between barriers: no forwarding either."""
+    from polycu.memory.forwarding import with_forwarding
+    scop = _scop(RECURRENCE, "rec.c", tmp_path)
+    placement = placement_of(scop, Options(run_on="gpu"))
+    (kernel,) = placement.program.kernels
+    assert with_forwarding(placement, frozenset()).kernels[0].forwarded
+    assert with_forwarding(placement, frozenset({kernel.name})).kernels[0].forwarded \
+        == frozenset()
     gemm = ROOT / "polybench" / "linear-algebra" / "blas" / "gemm" / "gemm.c"
     scop = polycu.load(str(gemm), includes=[UTILITIES], defines=["MINI_DATASET"])[0]
     placement = placement_of(scop, FORWARD)

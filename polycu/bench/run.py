@@ -79,13 +79,13 @@ def instances_estimate(path: str, dataset: str, options: Options) -> int:
     factorial (triangles), found without isl's counting, which takes seconds.
     0 for a file that does not load (its failure is quick)."""
     from ..driver import load_scops
+    from ..runtime.check import at_dataset
     from ..runtime.metrics import fix_parameters
     from ..runtime.parameters import dataset_parameters
 
-    defined = options.replace(define=[*options.define, f"{dataset}_DATASET"])
     try:
         total = 0
-        for scop in load_scops(path, defined):
+        for scop in load_scops(path, at_dataset(options, dataset)):
             values = dataset_parameters(path, scop.parameters, dataset,
                                         defines=options.define, includes=options.include_dir)
             for statement in scop.statements:

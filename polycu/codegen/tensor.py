@@ -14,8 +14,8 @@ two neighbours of a row at once, in one 16-byte ``cp.async`` when their address 
 flight, and an element outside D_W's rows or columns or outside K is a zero (such
 rows and columns are never stored).  Each warp then runs the strip's mma steps of
 four k each.  In mma.m8n8k4.f64 lane l = 4 g + t holds A[g][t] and B[t][g] and
-accumulates D[g][2t] and D[g][2t + 1]; on sm_90, where a warp's fragment rows pair up, one mma.m16n8k8
-does the work of four of them on the same accumulators (``codegen/mma.py``).  The
+accumulates D[g][2t] and D[g][2t + 1]; on sm_90, where a warp's fragment rows pair
+up, one mma.m16n8k8 does the work of four of them on the same accumulators (``codegen/mma.py``).  The
 accumulators start from zero; at the end each thread runs I's instance at its
 cells of D_W and stores W[i][j] + s * acc there.
 

@@ -79,14 +79,18 @@ def targets_of(compiled: Compiled, *, dataset: str | None = None,
     return result
 
 
+def at_dataset(options: Options, dataset: str | None) -> Options:
+    """``options`` compiling with ``-D<dataset>_DATASET`` (unchanged without one)."""
+    return options.replace(define=[*options.define, f"{dataset}_DATASET"]) if dataset \
+        else options
+
+
 def targets(path: str, options: Options, *, dataset: str | None = None,
             overrides: Mapping[str, int] | None = None,
             limit: int = DEFAULT_PARAMETER_LIMIT) -> list[Target]:
     """Compile ``path`` (with ``-D<dataset>_DATASET``) and size each of its SCoPs."""
-    if dataset:
-        options = options.replace(define=[*options.define, f"{dataset}_DATASET"])
-    return targets_of(compile_program(path, options), dataset=dataset, overrides=overrides,
-                      limit=limit)
+    return targets_of(compile_program(path, at_dataset(options, dataset)), dataset=dataset,
+                      overrides=overrides, limit=limit)
 
 
 #: nvcc options of the build that is checked and timed: no contraction of a*b+c

@@ -48,6 +48,14 @@ from .timing import Samples, Timing, copies_for
 _MAX_GRAPH_LAUNCHES = 100_000
 
 
+def _nvcc_arguments(description: Mapping[str, Any], options: Sequence[str]) -> dict[str, Any]:
+    """PyCUDA's build arguments of ``description``'s device code, one set for
+    ``DeviceProgram`` and its ``prebuild`` (the cache is keyed by them)."""
+    from .device import arch_option
+    return {"source": description["device_source"], "no_extern_c": True,
+            "arch": arch_option(), "options": list(options) or None}
+
+
 class DeviceProgram:
     """A SCoP's kernels compiled for the present device, at fixed parameter values.
 
@@ -60,7 +68,7 @@ class DeviceProgram:
 
     def __init__(self, description: Mapping[str, Any], params: Mapping[str, int],
                  host: Mapping[str, np.ndarray], *, options: Sequence[str] = ()):
-        from .device import arch_option, import_pycuda
+        from .device import import_pycuda
 
         self.drv = import_pycuda()
         from pycuda.compiler import SourceModule
@@ -75,8 +83,7 @@ class DeviceProgram:
                 raise error(f"array '{item.name}' has fewer elements on the host than the "
                             f"{item.count} the generated code copies")
         try:
-            module = SourceModule(description["device_source"], no_extern_c=True,
-                                  arch=arch_option(), options=list(options) or None)
+            module = SourceModule(**_nvcc_arguments(description, options))
         except self.drv.CompileError as exc:
             raise error(f"nvcc rejected the generated device code of {description['name']}:"
                         f"\n{exc}") from exc
@@ -96,14 +103,13 @@ class DeviceProgram:
         it at once: the build can then overlap other work, such as the CPU reference
         (the GIL is free while nvcc runs).  A source nvcc rejects is left for the
         constructor, which builds it again and says why."""
-        from .device import arch_option, import_pycuda
+        from .device import import_pycuda
 
         drv = import_pycuda()
         from pycuda.compiler import compile as nvcc
 
         try:
-            nvcc(description["device_source"], no_extern_c=True, arch=arch_option(),
-                 options=list(options) or None)
+            nvcc(**_nvcc_arguments(description, options))
         except drv.CompileError:
             pass
 

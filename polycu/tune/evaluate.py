@@ -27,7 +27,7 @@ from typing import Any, Mapping
 from ..diagnostics import Location, PolycuError, error
 from ..driver import load_scops
 from ..options import Options
-from ..runtime.check import DEVICE_OPTIONS, FMA_OPTIONS, Target
+from ..runtime.check import DEVICE_OPTIONS, FMA_OPTIONS, Target, at_dataset
 from ..runtime.compare import compare_scop_arrays
 from ..runtime.compiled import compile_program
 from ..runtime.emulate import build_emulated, emulation_env, scop_translation_unit
@@ -196,9 +196,7 @@ class EvaluatorRecipe:
         comparisons need no generated code, and the sizes are the recipe's, so the
         pipeline's placement and isl's ASTs (seconds at LARGE) are not redone per
         worker (``runtime.check.targets`` reads the file with the same -D)."""
-        options = Options(**self.values)
-        if self.dataset:
-            options = options.replace(define=[*options.define, f"{self.dataset}_DATASET"])
+        options = at_dataset(Options(**self.values), self.dataset)
         (scop,) = load_scops(self.path, options)
         return self.evaluator(Target(scop, {}, dict(self.params), self.path,
                                      tuple(options.define), tuple(options.include_dir)))

@@ -35,7 +35,7 @@ from ..diagnostics import Location, Reporter, error
 from ..model import Scop
 from ..driver import candidates
 from ..options import OPTIONS, Options
-from ..runtime.check import targets
+from ..runtime.check import at_dataset, targets
 from ..runtime.inputs import fresh_seed
 from ..runtime.workers import in_process, open_workers
 from .evaluate import (Built, EvaluatorRecipe, Measured, build, describe, device_here,
@@ -73,9 +73,8 @@ def tune_file(path: str, options: Options, *, params: Mapping[str, int] | None =
     if gpu and in_process(options.gpus, options.ray):
         need_gpu()
     dataset = options.dataset
-    base = options.replace(tuned=False)     # the user's options are the defaults tuned
-    if dataset:
-        base = base.replace(define=[*base.define, f"{dataset}_DATASET"])
+    # the user's options are the defaults tuned
+    base = at_dataset(options.replace(tuned=False), dataset)
     sized_by = dataset if gpu else None
     found = targets(path, base, overrides=params, limit=options.max_param, dataset=sized_by)
     if len(found) != 1:
