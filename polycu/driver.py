@@ -42,6 +42,7 @@ from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.contraction import with_tensor_cores
+from .memory.asynchronous import with_async_copies
 from .memory.forwarding import with_forwarding
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
@@ -396,7 +397,7 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
         shared = options.shared_memory and not program.single_block
         placement = place(program, options.private_memory, shared,
                           options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
-                          constant_taken, frozenset(trees))
+                          constant_taken, frozenset(trees), options.async_copies)
         placement = replace(placement, trees=trees)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:
@@ -405,8 +406,11 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
             on = options.tensor_cores and shared
             if on:
                 placement = with_tensor_cores(placement, forced | frozenset(trees))
-            return with_forwarding(placement, frozenset(placement.tensor) | frozenset(trees)) \
-                if options.forward_stores else placement
+            elsewhere = frozenset(placement.tensor) | frozenset(trees)
+            if options.async_copies:
+                placement = with_async_copies(placement, elsewhere)
+            return with_forwarding(placement, elsewhere) if options.forward_stores \
+                else placement
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "

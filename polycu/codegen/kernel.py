@@ -187,9 +187,13 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
     unrolled = frozenset(program.names.iterator + str(d)
                          for d in (*memory.lane_dimensions, *points))
 
+    # memory/asynchronous.py: the thread's cp.async copies complete before each barrier
+    waits = any(t.asynchronous for t in memory.shared)
+
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
-            return ["__syncthreads();"]
+            return ["POLYCU_COPY_WAIT();", "__syncthreads();"] if waits else \
+                ["__syncthreads();"]
         if node.name.startswith(LANES):
             return []
         if node.name in copies:
@@ -204,8 +208,10 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
             tile = loads[node.name]
             cell = _cell(tile.array, node.args[memory.tile_depth:], arrays[tile.array])
             value = f"{tile.scale} * {cell}" if tile.scale else cell
-            return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = "
-                    f"{value};"]
+            storage = _storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)
+            if tile.asynchronous:
+                return [f"POLYCU_COPY_ASYNC({storage}, {cell});"]
+            return [f"{storage} = {value};"]
         if node.name in zeros:
             tile = zeros[node.name]
             return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = 0;"]

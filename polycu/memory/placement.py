@@ -125,10 +125,10 @@ Overrides = dict[int, dict[str, str]]
 
 
 def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool = True,
-          max_shared_memory: int = MAX_SHARED_MEMORY,
-          plain: frozenset[str] = frozenset(),
+          max_shared_memory: int = MAX_SHARED_MEMORY, plain: frozenset[str] = frozenset(),
           overrides: Overrides | None = None, max_operations: int = 0,
-          constant_taken: int = 0, trees: frozenset[str] = frozenset()) -> Placement:
+          constant_taken: int = 0, trees: frozenset[str] = frozenset(),
+          latency: bool = False) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
@@ -140,8 +140,8 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     a shared tile where one is legal even if the cost model says no (``shared``).
     A kernel whose analysis takes more than ``max_operations`` isl operations (0:
     no limit) keeps its own order and global memory.  ``constant_taken`` bytes of
-    constant memory are used by the file's earlier SCoPs.  The kernels named in
-    ``trees`` sum in a tree (gpu/tree.py): their arrays stay in device memory."""
+    constant memory are used by the file's earlier SCoPs.  ``trees`` sum in a tree
+    (gpu/tree.py), arrays in device memory; ``latency``: shared.py's tiles() says."""
     overrides = overrides or {}
     ctx = program.scop.context.get_ctx()
     kernels = []
@@ -157,7 +157,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
             with operation_budget(ctx, max_operations):
                 placed = _kernel(program, k, private_memory and k.name not in plain,
                                  shared_memory and k.name not in plain,
-                                 max_shared_memory, chosen)
+                                 max_shared_memory, chosen, latency)
                 kernels.append(_paths(program, k, placed, chosen, constants))
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
@@ -241,7 +241,8 @@ def passed_by_value(scop: Scop, array: Array) -> bool:
 
 
 def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_memory: bool,
-            max_shared_memory: int, overrides: dict[str, str]) -> KernelPlacement:
+            max_shared_memory: int, overrides: dict[str, str],
+            latency: bool = False) -> KernelPlacement:
     used = (kernel.reads | kernel.writes) - kernel.private
     in_memory = frozenset(name for name in used
                           if not passed_by_value(program.scop, program.scop.array(name)))
@@ -258,7 +259,7 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
         shareable = in_memory - kept - {a for a, kind in overrides.items() if kind == REGISTER}
         forced = frozenset(a for a, kind in overrides.items() if kind == SHARED) - kept
         plan = partial(_plan, program, kernel, lanes, shareable, in_memory - kept,
-                       private_memory, shared_memory, max_shared_memory, context)
+                       private_memory, shared_memory, max_shared_memory, context, latency)
         shared, registers, padded = plan(forced)
         # A tile also where it lets more register-tiled statements run padded (gemm, H100:
         # 0.46 ms padded everywhere with A in a tile, 0.600 ms without; docs/results/memory.md).
@@ -300,13 +301,13 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
 
 def _plan(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, shareable: frozenset[str],
           candidates: frozenset[str], private_memory: bool, shared_memory: bool,
-          max_shared_memory: int, context: isl.Set, forced: frozenset[str]
+          max_shared_memory: int, context: isl.Set, latency: bool, forced: frozenset[str]
           ) -> tuple[SharedOrder | None, tuple[Promotion, ...], Padding | None]:
     """The shared tiles (``forced`` ones beyond the cost model's), the register tiles
     and the padded statements of one kernel, with the tiles the padded statements
     read filled with zeros outside their footprints."""
-    shared = tiles(program, kernel, lanes, shareable, max_shared_memory, forced) \
-        if shared_memory else None
+    shared = tiles(program, kernel, lanes, shareable, max_shared_memory, forced,
+                   latency) if shared_memory else None
     tiled = frozenset(t.array for t in shared.tiles) if shared else frozenset()
     # Registers come with the lanes: measured on an H100, one register per thread
     # in the kernel's own order gained nothing over nvcc's (symm, correlation lost

@@ -17,7 +17,10 @@ from .shared import SharedOrder
 # element in the copy, gives every reader the very value it computed (the product
 # is commutative in IEEE arithmetic): one multiplication a strip instead of one per
 # thread and lane (gemm LARGE on an H100: 0.295 ms against 0.309 ms).  A zero fill
-# stays 0: only padded lanes, whose results are never stored, read it.
+# stays 0: only padded lanes, whose results are never stored, read it.  A tile whose
+# every element one thread reads keeps A[e]: the product runs once an element either
+# way, and a plain copy can be a cp.async (asynchronous.py; gemver's latency tiles of
+# beta * A at LARGE on an H200 ran 2.8x slower as loads, products and stores).
 def scaled(shared: SharedOrder, scop: Scop, kernel: Kernel,
            by_value: frozenset[str]) -> SharedOrder:
     """``shared`` with each tile whose reads are all ``c * A[e]`` (``c`` a scalar
@@ -26,6 +29,9 @@ def scaled(shared: SharedOrder, scop: Scop, kernel: Kernel,
                 for a in s.accesses}
     found = []
     for tile in shared.tiles:
+        if tile.sharing == 1:
+            found.append(tile)
+            continue
         factors = {_factor(*accesses[ref], scop, by_value) for ref in tile.references}
         (factor,) = factors if len(factors) == 1 else (None,)
         found.append(replace(tile, scale=factor) if factor is not None else tile)

@@ -40,7 +40,9 @@ from dataclasses import dataclass, replace
 
 import islpy as isl
 
+from ..gpu.cost import RESIDENT_THREADS
 from ..gpu.kernel import AXES, GpuProgram, Kernel, MappedMember
+from ..gpu.where import point_of, problem_sizes
 from ..frontend.ctype import parse_type
 from ..model import maps_of, sets_of
 from .footprint import reference_groups
@@ -53,6 +55,12 @@ SYNC_BEFORE, COPY, SYNC_AFTER, RUN = 0, 1, 2, 3
 BARRIERS = ("polycu_sync0", "polycu_sync1")
 #: The strip of the loop the tiles follow.
 STRIP = 16
+#: The strip of a kernel whose tiles pay by latency (``latency_bound``): copying 64
+#: steps at once, a warp waited out 4.3 times less latency than loading them one by
+#: one (gramschmidt's R[k][j] at LARGE on an H200, docs/results/async_copies.md).
+LATENCY_STRIP = 64
+#: At most one warp per SM (132 x 2048 resident threads / 64).
+LATENCY_THREADS = RESIDENT_THREADS // 64
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,6 +79,7 @@ class SharedTile:
     references: frozenset[str]   # the refs (Access.ref) of the reads it serves
     zeros: isl.UnionSet | None = None   # this thread's zero fills zero_A[p, e] (padding)
     scale: str | None = None     # a by-value scalar c: the tile holds c * A[e] (scaled)
+    asynchronous: bool = False   # copied with cp.async (asynchronous.py)
 
     @property
     def copy(self) -> str:
@@ -106,6 +115,7 @@ class SharedOrder:
     depth: int
     tiles: tuple[SharedTile, ...]
     lanes: LaneOrder              # M_s's shape: its outer dimensions and lanes
+    strip: int = STRIP            # T_s
 
 
 def strip_mine(lanes: LaneOrder, q: int, strip: int) -> LaneOrder:
@@ -184,11 +194,35 @@ def copy_lanes(kernel: Kernel, size: tuple[int, ...]) -> tuple[int, ...]:
                  for extent, spread in zip(size, _strides(kernel, size)))
 
 
+# A launch of at most LATENCY_THREADS threads leaves each SM at most one warp: no other
+# warp runs while a thread waits for a load, so a loop reading global memory step by
+# step pays a latency a step.  threads(K) = prod over mapped members m of the largest
+# (upper_m - lower_m + 1) over the launches at the problem's sizes.
+def latency_bound(program: GpuProgram, kernel: Kernel) -> bool:
+    """Whether every launch of ``kernel`` has at most LATENCY_THREADS threads."""
+    if not kernel.mapped:
+        return False
+    point = point_of(program.scop, problem_sizes(program.scop))
+    threads = 1
+    for m in kernel.mapped:
+        extent = m.upper.sub(m.lower).add_constant_val(isl.Val.one(point.get_ctx()))
+        extent = extent.intersect_params(point.align_params(extent.get_space()))
+        if extent.is_empty():
+            return False
+        most = extent.max_val()
+        if not most.is_int():
+            return False
+        threads *= max(1, most.to_python())
+    return threads <= LATENCY_THREADS
+
+
 def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozenset[str],
-          budget: int, forced: frozenset[str] = frozenset()) -> SharedOrder | None:
+          budget: int, forced: frozenset[str] = frozenset(),
+          latency: bool = False) -> SharedOrder | None:
     """The shared tiles of ``kernel`` (its read-only ``arrays`` worth one, or in
     ``forced``: --memory) within ``budget`` bytes, with the order running their
-    copies; None when none pays."""
+    copies; None when none pays.  With ``latency`` (asynchronous copies), a tile
+    pays in a kernel too small to hide its loads' latency, read by one warp or not."""
     scop = program.scop
     context = kernel.context(scop.context)
     domain = lanes.order.domain()
@@ -204,7 +238,9 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
     q = first_loop(lanes, reading)
     if q is None:
         return None
-    mined = strip_mine(lanes, q, kernel.strip or STRIP)
+    by_latency = latency and latency_bound(program, kernel)
+    strip = kernel.strip or (LATENCY_STRIP if by_latency else STRIP)
+    mined = strip_mine(lanes, q, strip)
     prefix = mined.order.apply_range(keep(mined.width, q + 1, 0, mined.order.get_space()))
     found: list[SharedTile] = []
     used = 0
@@ -217,7 +253,8 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
             extents = size[:-1] + (size[-1] + 1 if size[-1] % 2 == 0 and len(size) > 1
                                    else size[-1],)
             bytes_ = math.prod(extents) * element_bytes(array.element_type)
-            if (warps < 2 and array.name not in forced) or used + bytes_ > budget:
+            if (warps < 2 and not by_latency and array.name not in forced) or \
+                    used + bytes_ > budget:
                 continue
             storage = program.names.shared_id(len(found))
             copies = _copies(group.block, offset, size, kernel, copy_name(storage))
@@ -242,7 +279,7 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
                          kernel, context).range()
     for phase, name in zip((SYNC_BEFORE, SYNC_AFTER), BARRIERS):
         order = order.union(_barrier_order(prefixes, name, phase, mined.width))
-    return SharedOrder(order, q + 1, tuple(found), mined)
+    return SharedOrder(order, q + 1, tuple(found), mined, strip)
 
 
 def element_bytes(ctype: str) -> int:
@@ -358,7 +395,7 @@ def with_zeros(shared: SharedOrder, storages: frozenset[str], kernel: Kernel,
         order = order.union(_copy_order(tile.zero, zeros, tile, index, shared.depth,
                                         shared.lanes.width, kernel))
         found.append(replace(tile, zeros=zeros))
-    return SharedOrder(order, shared.depth, tuple(found), shared.lanes)
+    return SharedOrder(order, shared.depth, tuple(found), shared.lanes, shared.strip)
 
 
 def _box_of(tile: SharedTile) -> isl.Map:

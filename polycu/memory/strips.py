@@ -26,7 +26,7 @@ from ..gpu.kernel import Kernel
 from ..model import maps_of, sets_of
 from .lanes import blockwide
 from .registers import Promotion
-from .shared import RUN, STRIP, SharedOrder
+from .shared import RUN, SharedOrder
 
 #: The point loop's time dimension, counted from the classes' (c, z, phase, r).
 POINT = 3
@@ -41,7 +41,7 @@ def apart(order: isl.UnionMap, shared: SharedOrder | None, registers: tuple[Prom
     if shared is None:
         return order, None
     at = shared.depth - 1 + sum(1 for p in registers if p.depth < shared.depth)
-    split = full_strips(order, at, kernel.strip or STRIP, kernel, context)
+    split = full_strips(order, at, shared.strip, kernel, context)
     return (order, None) if split is None else (one_class(order, at), (at, split))
 
 

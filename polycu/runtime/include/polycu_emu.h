@@ -721,6 +721,11 @@ template <class polycu_T, std::size_t polycu_N, class polycu_Name> struct Shared
   struct polycu_shared_##name { static const char *get() { return #name; } };     \
   __shared__ ::polycu_emu::SharedArray<T, (n), polycu_shared_##name> name
 
+/* A tile's cp.async copy (--async-copies) is an ordinary store here, checked for
+   races as any other; the wait before a barrier has nothing left to complete. */
+#define POLYCU_COPY_ASYNC(to, from) ((to) = (from))
+#define POLYCU_COPY_WAIT() ((void)0)
+
 /* ---------------------------------------------------------------------- */
 /* Device functions the kernels call                                      */
 /* ---------------------------------------------------------------------- */

@@ -1,0 +1,59 @@
+"""Asynchronous tile copies: shared tiles loaded with ``cp.async`` (``--async-copies``).
+
+A copy ``s[z] = A[e]`` is a load into a register and a store to shared memory.  A
+warp issues its instructions in order, so the store waits for the load, and the
+next copy's load waits behind that store unless ptxas hoisted it; when it does
+not (a strip longer than the registers it is willing to spend), each element of
+a strip costs one memory latency.  ``cp.async`` (sm_80 on) copies 4, 8 or 16
+bytes from global to shared memory without a register: a thread issues every
+copy of its strip, then waits once for all of them.
+
+The order of the copies and barriers does not change (shared.py); only their
+text does: each copy is ``POLYCU_COPY_ASYNC(s[z], A[e])`` and each barrier of the
+kernel is preceded by ``POLYCU_COPY_WAIT()`` (``__pipeline_commit();
+__pipeline_wait_prior(0);``), which completes the thread's own copies before the
+barrier makes them visible to the block.  So the values a statement reads from
+the tile are the ones plain copies give, and the race detector of the emulation,
+where a copy is an ordinary store, checks the same accesses.
+
+Left plain: a scaled tile's copy (it computes ``c * A[e]``), element types of 1 or
+2 bytes (``cp.async`` copies 4, 8 or 16), and the kernels whose barriers another
+part of code generation prints (tensor-core contractions, tree reductions).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .placement import SHARED, KernelPlacement, Placement
+from .shared import SharedTile, element_bytes
+
+if TYPE_CHECKING:
+    from ..model import Scop
+
+#: The element sizes cp.async copies (16 is no C scalar type polycu reads).
+COPY_BYTES = (4, 8)
+
+
+def asynchronous(scop: Scop, tile: SharedTile) -> bool:
+    """Whether ``tile``'s copy can be one ``cp.async`` per element."""
+    return tile.scale is None and \
+        element_bytes(scop.array(tile.array).element_type) in COPY_BYTES
+
+
+def with_async_copies(placement: Placement, barriers: frozenset[str]) -> Placement:
+    """``placement`` with the shared tiles of each kernel not in ``barriers`` (the
+    kernels whose barriers are printed elsewhere) marked to load asynchronously."""
+    scop = placement.program.scop
+    return replace(placement, kernels=tuple(
+        placed if placed.kernel in barriers else _marked(scop, placed)
+        for placed in placement.kernels))
+
+
+def _marked(scop: Scop, placed: KernelPlacement) -> KernelPlacement:
+    tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in placed.shared)
+    copied = {t.array for t in tiles if t.asynchronous}
+    choices = tuple(replace(c, reason=f"{c.reason}; copied with cp.async")
+                    if c.kind == SHARED and c.array in copied else c
+                    for c in placed.choices)
+    return replace(placed, shared=tiles, choices=choices)

@@ -1,0 +1,110 @@
+"""Shared tiles copied with cp.async, and the tiles that pay by latency in kernels too
+small to hide it (--async-copies: polycu/memory/asynchronous.py, memory/shared.py)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import polycu
+from polycu.driver import compile_scops, placement_of, program_of
+from polycu.memory.shared import LATENCY_STRIP, LATENCY_THREADS, latency_bound
+from polycu.options import Options
+from polycu.runtime.emulate import emulate_scop, scop_translation_unit
+
+GEMM = """
+void gemm(int ni, int nj, int nk, double alpha, double beta, double C[90][100],
+          double A[90][111], double B[110][100])
+{
+#pragma scop
+  for (int i = 0; i < ni; i++) {
+    for (int j = 0; j < nj; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++)
+        C[i][j] += BODY;
+  }
+#pragma endscop
+}
+"""
+
+# gramschmidt's R[k][j] = sum_i Q[i][k] A[i][j] for one k: one thread a column, a
+# sequential loop down the rows; COLUMNS threads in all.
+DOT = """
+void dot(int n, int m, T R[COLUMNS], T Q[1000], T A[1000][COLUMNS])
+{
+#pragma scop
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < m; i++)
+      R[j] += Q[i] * A[i][j];
+#pragma endscop
+}
+"""
+
+
+def load(tmp_path, text: str):
+    source = tmp_path / "kernel.c"
+    source.write_text(text)
+    return polycu.load(str(source))[0]
+
+
+def emulated(scop, options: Options, params: dict[str, int]):
+    description = compile_scops(scop.location.file, [scop], options).description["scops"][0]
+    cuda = scop_translation_unit(description)
+    report = emulate_scop(scop, cuda, description["host_function"], seed=20, params=params)
+    return cuda, report
+
+
+def kernels_of(cuda: str) -> list[str]:
+    return re.findall(r"__global__ void \w+\(.*?\n}\n", cuda, re.S)
+
+
+def test_tiles_copy_with_cp_async_and_wait_before_every_barrier(tmp_path):
+    scop = load(tmp_path, GEMM.replace("BODY", "alpha * A[i][k] * B[k][j]"))
+    options = Options(async_copies=True, tensor_cores=False)
+    placement = placement_of(scop, options)
+    (placed,) = placement.kernels
+    tiles = {t.array: t for t in placed.shared}
+    # A's tile holds alpha * A[..] (scaled): its copy computes, so it stays a store
+    assert (tiles["A"].scale, tiles["A"].asynchronous) == ("alpha", False)
+    assert (tiles["B"].scale, tiles["B"].asynchronous) == (None, True)
+    assert placed.of("B").reason.endswith("copied with cp.async")
+    cuda, report = emulated(scop, options, {"ni": 37, "nj": 45, "nk": 29})
+    assert report.ok, report.format()
+    (kernel,) = kernels_of(cuda)
+    lines = [line.strip() for line in kernel.splitlines()]
+    assert any(line.startswith("POLYCU_COPY_ASYNC(s1[") and ", B[" in line for line in lines)
+    assert not any(line.startswith("POLYCU_COPY_ASYNC(s0[") for line in lines)
+    barriers = [k for k, line in enumerate(lines) if line == "__syncthreads();"]
+    assert barriers and all(lines[k - 1] == "POLYCU_COPY_WAIT();" for k in barriers)
+    # without the option nothing changes
+    cuda, _ = emulated(scop, Options(tensor_cores=False), {"ni": 5, "nj": 5, "nk": 5})
+    assert "POLYCU_COPY_ASYNC(" not in kernels_of(cuda)[0]
+    assert "POLYCU_COPY_WAIT" not in kernels_of(cuda)[0]
+
+
+@pytest.mark.parametrize("columns,bound", [(1200, True), (LATENCY_THREADS, True),
+                                           (LATENCY_THREADS + 1, False)])
+def test_a_kernel_is_latency_bound_up_to_one_warp_per_sm(tmp_path, columns, bound):
+    scop = load(tmp_path, DOT.replace("COLUMNS", str(columns)).replace("T ", "double "))
+    (kernel,) = program_of(scop).kernels
+    assert latency_bound(program_of(scop), kernel) is bound
+
+
+@pytest.mark.parametrize("ctype,copied", [("double", True), ("float", True),
+                                          ("short", False)])
+def test_a_latency_bound_kernel_gets_tiles_only_with_async_copies(tmp_path, ctype, copied):
+    scop = load(tmp_path, DOT.replace("COLUMNS", "1200").replace("T ", ctype + " "))
+    plain = placement_of(scop, Options())
+    assert not plain.kernels[0].shared        # one thread reads each element: no tile
+    options = Options(async_copies=True)
+    placement = placement_of(scop, options)
+    tiles = {t.array: t for t in placement.kernels[0].shared}
+    assert sorted(tiles) == ["A", "Q"]
+    assert tiles["A"].size == (LATENCY_STRIP, 32) and tiles["Q"].size == (LATENCY_STRIP,)
+    assert {t.asynchronous for t in tiles.values()} == {copied}
+    # full strips, a partial last one, and fewer rows than one strip
+    for m in (2 * LATENCY_STRIP, 150, 7):
+        cuda, report = emulated(scop, options, {"n": 70, "m": m})
+        assert report.ok, report.format()
+        assert ("POLYCU_COPY_ASYNC(" in kernels_of(cuda)[0]) is copied
