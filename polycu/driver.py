@@ -43,7 +43,6 @@ from .memory import (REGISTER, SHARED, Placement, format_placement, place,
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.contraction import with_tensor_cores
 from .memory.asynchronous import with_async_copies
-from .memory.forwarding import with_forwarding
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
 from .model import Scop
@@ -407,9 +406,7 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
             if on:
                 placement = with_tensor_cores(placement, forced | frozenset(trees))
             elsewhere = frozenset(placement.tensor) | frozenset(trees)
-            if options.async_copies:
-                placement = with_async_copies(placement, elsewhere)
-            return with_forwarding(placement, elsewhere) if options.forward_stores \
+            return with_async_copies(placement, elsewhere) if options.async_copies \
                 else placement
         for name in sorted(failed - plain):
             reporter.note(

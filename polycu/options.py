@@ -130,13 +130,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--tensor-cores", "bool", True, "run the kernels that are contractions of "
            "doubles (W[i][j] += s * X[i][k] * Y[k][j]) on the FP64 tensor cores, four "
            "products of k at a time (docs/memory.md)"),
-    Option("--async-copies", "bool", False, "load shared tiles with cp.async, global "
+    Option("--async-copies", "bool", True, "load shared tiles with cp.async, global "
            "to shared memory without a register, so that every copy of a strip is in "
-           "flight at once (docs/memory.md)"),
-    Option("--forward-stores", "bool", False, "keep the value each thread last stored "
-           "to an array in a register and read it from there when the thread reads that "
-           "element back (a recurrence down a row: p[i][j] from p[i][j - 1]); the address "
-           "is compared at run time (docs/memory.md)"),
+           "flight at once, and give kernels of at most one warp per SM tiles that hide "
+           "their loads' latency (docs/memory.md)"),
     Option("--parallel-reductions", "bool", False, "run a kernel whose inner loop sums "
            "into one cell a row (y[i] += A[i][k] * x[k]) with many threads a row, adding "
            "their partial sums in a tree: the terms are added in another order, so "

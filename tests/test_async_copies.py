@@ -78,7 +78,8 @@ def test_tiles_copy_with_cp_async_and_wait_before_every_barrier(tmp_path):
     barriers = [k for k, line in enumerate(lines) if line == "__syncthreads();"]
     assert barriers and all(lines[k - 1] == "POLYCU_COPY_WAIT();" for k in barriers)
     # without the option nothing changes
-    cuda, _ = emulated(scop, Options(tensor_cores=False), {"ni": 5, "nj": 5, "nk": 5})
+    cuda, _ = emulated(scop, Options(async_copies=False, tensor_cores=False),
+                       {"ni": 5, "nj": 5, "nk": 5})
     assert "POLYCU_COPY_ASYNC(" not in kernels_of(cuda)[0]
     assert "POLYCU_COPY_WAIT" not in kernels_of(cuda)[0]
 
@@ -95,7 +96,7 @@ def test_a_kernel_is_latency_bound_up_to_one_warp_per_sm(tmp_path, columns, boun
                                           ("short", False)])
 def test_a_latency_bound_kernel_gets_tiles_only_with_async_copies(tmp_path, ctype, copied):
     scop = load(tmp_path, DOT.replace("COLUMNS", "1200").replace("T ", ctype + " "))
-    plain = placement_of(scop, Options())
+    plain = placement_of(scop, Options(async_copies=False))
     assert not plain.kernels[0].shared        # one thread reads each element: no tile
     options = Options(async_copies=True)
     placement = placement_of(scop, options)

@@ -73,7 +73,8 @@ def test_dump_memory_names_every_kernel_and_array(capsys):
     assert "  C: register (read and written; 8 element(s) per thread for each value of the " \
         "first 0 schedule dimension(s), reused below them)" in out
     assert "  B: shared (read; a 16x32 tile per block and step of schedule dimension 1, " \
-        "loaded once, coalesced: each element is read by 16 threads in 8 warp(s))" in out
+        "loaded once, coalesced: each element is read by 16 threads in 8 warp(s); copied " \
+        "with cp.async)" in out
     # one warp reads each element of A: it is tiled only because that pads S1
     assert "  A: shared (read; a 64x16 tile per block and step of schedule dimension 1, " \
         "loaded once, coalesced: each element is read by 16 threads in 1 warp(s), and the " \
@@ -233,7 +234,8 @@ def test_a_removed_barrier_is_caught_as_a_race():
     description = compile_scops(gemm, [scop], Options(tensor_cores=False)  # its own test
                                 ).description["scops"][0]
     cuda = scop_translation_unit(description)
-    copy = "s1[t0 * 33 + (t1 + 16 * c9)] = B[((t0 + 16 * c3)) * 220 + (32 * b1 + t1 + 16 * c9)];"
+    copy = "POLYCU_COPY_ASYNC(s1[t0 * 33 + (t1 + 16 * c9)], B[((t0 + 16 * c3)) * 220 + " \
+        "(32 * b1 + t1 + 16 * c9)]);"
     assert copy in cuda
     good = emulate_scop(scop, cuda, description["host_function"], seed=3, nvcc=False,
                         params={"ni": 70, "nj": 70, "nk": 40})

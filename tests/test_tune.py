@@ -146,8 +146,10 @@ def test_tuning_with_reordered_reductions_checks_them(tmp_path: Path,
     assert evaluations[1]["same_as"] is None      # other code, measured on its own
     default = compile(str(ATAX), Options(include_dir=[UTILITIES]))
     tree = compile(str(ATAX), Options(include_dir=[UTILITIES], parallel_reductions=True))
-    # the partial sums of a row meet in shared memory, between barriers
-    assert "__syncthreads" in tree.cuda and "__syncthreads" not in default.cuda
+    # the partial sums of a row meet in shared memory, between barriers; the default
+    # kernels are launched with no __launch_bounds__ of a tree
+    assert "__syncthreads" in tree.cuda and "__launch_bounds__" in tree.cuda
+    assert "__launch_bounds__" not in default.cuda and default.cuda != tree.cuda
 
 
 def test_a_second_tune_finds_the_winner_and_builds_nothing(

@@ -377,22 +377,10 @@ def statement_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, La
     return printer.visit(stmt.body) + ";"
 
 
-def rvalue_text(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
-                private: frozenset[str], scop: Scop, promoted: Mapping[int, str],
-                views: frozenset[str]) -> str:
-    """The C text of the right side of ``stmt``'s assignment body in ``S(args)``,
-    printed like ``statement_text``."""
-    return _printer(stmt, args, arrays, private, scop, promoted, views).visit(
-        stmt.body.rvalue)
-
-
 def reference_text(stmt: Statement, args: tuple[Expr, ...], node: c_ast.Node,
-                   arrays: dict[str, Layout], scop: Scop,
-                   private: frozenset[str] = frozenset()) -> str:
-    """The C text of ``node``, an array reference of ``stmt``, in instance ``S(args)``
-    (``private``: the kernel's local scalars, which a data-dependent subscript may
-    read)."""
-    return _printer(stmt, args, arrays, private, scop, None, frozenset()).visit(node)
+                   arrays: dict[str, Layout], scop: Scop) -> str:
+    """The C text of ``node``, an array reference of ``stmt``, in instance ``S(args)``."""
+    return _printer(stmt, args, arrays, frozenset(), scop, None, frozenset()).visit(node)
 
 
 def _printer(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],

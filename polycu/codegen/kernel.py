@@ -20,12 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Access, Array, Scop, Statement, storage_names
+from ..model import Array, Scop, storage_names
 from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, POINT, SURFACE, TEXTURE_2D,
                       KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
-from .cuda import (INDENT, Layout, atom, c_expr, index_type, linearise, print_node,
-                   reference_text, rvalue_text, statement_text)
+from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
 from .grid import block_loops
 from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
 from .mma import launch_bounds
@@ -170,14 +169,6 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
     copies = {name: (p, name == p.load) for p in memory.registers
               for name in (p.load, p.store)}
     loads = {t.copy: t for t in memory.shared}
-    # memory/forwarding.py: per array, the value of the thread's last store and its
-    # address, two registers after the promoted ones
-    first = len(memory.registers)
-    held = sorted({a.array for s in scop.statements for a in s.accesses
-                   if a.ref in memory.forwarded})
-    forwarded = {a: (program.names.register_id(first + 2 * k),
-                     program.names.register_id(first + 2 * k + 1))
-                 for k, a in enumerate(held)}
     zeros = {t.zero: t for t in memory.shared if t.zeros is not None}
 
     # A register's index is its lane (LANE_INDEX): the lane loops' iterators, which
@@ -228,33 +219,8 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
                 index = node.ref(LANE_INDEX) if promotions[access.array].lanes else ()
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)
-            elif (access.ref in memory.forwarded
-                  and access.node is not getattr(stmt.body, "lvalue", None)):
-                promoted[id(access.node)] = forwarded_read(stmt, access, node)
-        stored = [a for a in stmt.accesses if a.is_write and a.array in forwarded]
-        if not stored:
-            return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
-                                   kernel.private, scop, promoted, views)]
-        # the body is the assignment to the stored cell (forwarding.py); where it is
-        # compound and its cell's read forwarded, X op= e is printed X = X' op (e)
-        (store,) = stored
-        value, address = forwarded[store.array]
-        cell = reference_text(stmt, node.args, store.node, arrays, scop, kernel.private)
-        old = [a for a in stmt.accesses if a.node is store.node and a.ref in memory.forwarded]
-        if old and stmt.body.op != "=":
-            rhs = rvalue_text(stmt, node.args, arrays, kernel.private, scop, promoted, views)
-            text = (f"{cell} = {forwarded_read(stmt, old[0], node)} {stmt.body.op[:-1]} "
-                    f"({rhs})")
-        else:       # never atomic: arrays updated with atomics are not forwarded
-            text = statement_text(stmt, node.args, arrays, False, kernel.private, scop,
-                                  promoted, views).removesuffix(";")
-        return [f"{value} = ({text}); {address} = &{cell};"]
-
-    def forwarded_read(stmt: Statement, access: Access, node: User) -> str:
-        """A forwarded read: the register when it holds the cell, else the cell."""
-        value, address = forwarded[access.array]
-        cell = reference_text(stmt, node.args, access.node, arrays, scop, kernel.private)
-        return f"({address} == &{cell} ? {value} : {cell})"
+        return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
+                               kernel.private, scop, promoted, views)]
 
     lines = []
     for array in scop.arrays:
@@ -268,10 +234,6 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
             # padded lanes read registers no copy loads: give them a value
             zero = " = {}" if memory.padded and promotions[array.name].lanes else ""
             lines.append(f"{INDENT}{array.element_type} {registers[array.name]}{shape}{zero};")
-        if array.name in forwarded:
-            value, address = forwarded[array.name]
-            lines.append(f"{INDENT}{array.element_type} {value};")
-            lines.append(f"{INDENT}const {array.element_type} *{address} = 0;")
         for tile in memory.shared:
             if tile.array == array.name:
                 lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "

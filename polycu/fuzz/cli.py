@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="seconds for polycu and for each build (default 120)")
     ap.add_argument("--polycu-flags", default="", metavar="FLAGS",
                     help="polycu options added to every program's own, given with '=': "
-                         "--polycu-flags=--forward-stores (campaigns and --run)")
+                         "--polycu-flags=--no-async-copies (campaigns and --run)")
     ap.add_argument("--emit", type=int, metavar="SEED", help="print the program of SEED and stop")
     ap.add_argument("--run", nargs="+", metavar="FILE.c", help="classify these files and stop")
     ap.add_argument("--minimise", "--minimize", metavar="FILE.c",

@@ -6,11 +6,7 @@ Out: one line per kernel and array: where it lives and why.
 """
 from __future__ import annotations
 
-from pycparser import c_generator
-
 from .placement import Placement
-
-_C = c_generator.CGenerator()
 
 
 def format_placement(placement: Placement) -> str:
@@ -25,11 +21,6 @@ def format_placement(placement: Placement) -> str:
             lines.append(f"  padded: {', '.join(sorted(placed.padded))} run on every lane "
                          "of the register tile, in range or not (no guard in edge blocks; "
                          "the extra lanes' results are never stored)")
-        if placed.forwarded:                         # memory/forwarding.py
-            refs = [f"{_C.visit(a.node)} in {stmt.name}" for stmt in scop.statements
-                    for a in stmt.accesses if a.ref in placed.forwarded]
-            lines.append(f"  forwarded: {', '.join(refs)} (the thread's last store to the "
-                         "array kept in a register, read where it was to that cell)")
         if not placed.choices:
             lines.append("  (no array)")
         if placed.kernel in placement.trees:        # gpu/tree.py

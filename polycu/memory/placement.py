@@ -79,7 +79,6 @@ class KernelPlacement:
     full: isl.Set | None = None
     padded: frozenset[str] = frozenset()   # statements run on every lane (padding.py)
     strips: tuple[int, isl.UnionMap] | None = None   # strips.py: (c's dimension, M_f)
-    forwarded: frozenset[str] = frozenset()          # forwarding.py: read references
 
     @property
     def lane_dimensions(self) -> range:
