@@ -5,10 +5,11 @@
 #include <cuda_runtime.h>
 #define N 1000
 // (a) as generated: thread i walks row i of p and q (stride N across a warp)
+template <int B>
 __global__ void k_gen(int n, double a, double b, double c, double d, double f,
                       double *__restrict__ v, double *__restrict__ p, double *__restrict__ q,
                       const double *__restrict__ u) {
-  int i = 32 * blockIdx.x + threadIdx.x;
+  int i = B * blockIdx.x + threadIdx.x;
   if (!(n >= i + 2 && i >= 1)) return;
   v[(n - 1) * N + i] = 1.0; p[i * N] = 0.0; v[i] = 1.0; q[i * N] = v[i];
   for (int j = 1; j <= n - 2; j++) {
@@ -62,37 +63,13 @@ __global__ void k_trreg(int n, double a, double b, double c, double d, double f,
   double rv = 1.0;
   for (int j = n - 2; j >= 1; j--) { rv = p[j * N + i] * rv + q[j * N + i]; v[j * N + i] = rv; }
 }
-__global__ void k_gen_b8(int n, double a, double b, double c, double d, double f,
-                      double *__restrict__ v, double *__restrict__ p, double *__restrict__ q,
-                      const double *__restrict__ u) {
-  int i = 8 * blockIdx.x + threadIdx.x;
-  if (!(n >= i + 2 && i >= 1)) return;
-  v[(n - 1) * N + i] = 1.0; p[i * N] = 0.0; v[i] = 1.0; q[i * N] = v[i];
-  for (int j = 1; j <= n - 2; j++) {
-    q[i * N + j] = (((-d) * u[j * N + i - 1] + (1.0 + 2.0 * d) * u[j * N + i]) - f * u[j * N + i + 1] - a * q[i * N + j - 1]) / (a * p[i * N + j - 1] + b);
-    p[i * N + j] = (-c) / (a * p[i * N + j - 1] + b);
-  }
-  for (int j = n - 2; j >= 1; j--) v[j * N + i] = p[i * N + j] * v[(j + 1) * N + i] + q[i * N + j];
-}
-__global__ void k_gen_b4(int n, double a, double b, double c, double d, double f,
-                      double *__restrict__ v, double *__restrict__ p, double *__restrict__ q,
-                      const double *__restrict__ u) {
-  int i = 4 * blockIdx.x + threadIdx.x;
-  if (!(n >= i + 2 && i >= 1)) return;
-  v[(n - 1) * N + i] = 1.0; p[i * N] = 0.0; v[i] = 1.0; q[i * N] = v[i];
-  for (int j = 1; j <= n - 2; j++) {
-    q[i * N + j] = (((-d) * u[j * N + i - 1] + (1.0 + 2.0 * d) * u[j * N + i]) - f * u[j * N + i + 1] - a * q[i * N + j - 1]) / (a * p[i * N + j - 1] + b);
-    p[i * N + j] = (-c) / (a * p[i * N + j - 1] + b);
-  }
-  for (int j = n - 2; j >= 1; j--) v[j * N + i] = p[i * N + j] * v[(j + 1) * N + i] + q[i * N + j];
-}
 typedef void (*K)(int, double, double, double, double, double, double *, double *, double *, const double *);
 int main() {
   size_t bytes = (size_t)N * N * sizeof(double);
   double *v, *p, *q, *u;
   cudaMalloc(&v, bytes); cudaMalloc(&p, bytes); cudaMalloc(&q, bytes); cudaMalloc(&u, bytes);
   cudaMemset(u, 0, bytes); cudaMemset(p, 0, bytes); cudaMemset(q, 0, bytes); cudaMemset(v, 0, bytes);
-  K ks[] = {k_gen, k_reg, k_tr, k_trreg, k_gen_b8, k_gen_b4};
+  K ks[] = {k_gen<32>, k_reg, k_tr, k_trreg, k_gen<8>, k_gen<4>};
   const char *names[] = {"generated", "registers", "transposed", "transposed+registers", "gen blocks of 8", "gen blocks of 4"};
   int bs[] = {32, 32, 32, 32, 8, 4};
   cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);

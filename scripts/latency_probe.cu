@@ -16,15 +16,10 @@ __global__ void k2_reg(int n, int m, int h0, const double *__restrict__ A, doubl
   for (int c1 = 0; c1 <= m - 1; c1 += 1) r += A[c1 * R_ + h0] * A[c1 * R_ + h0];
   nrm[h0] = r; R[h0 * R_ + h0] = sqrt(r);
 }
-__global__ void k2_reg_u16(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, double *__restrict__ nrm) {
+template <int U>
+__global__ void k2_reg_unrolled(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, double *__restrict__ nrm) {
   double r = nrm[h0];
-#pragma unroll 16
-  for (int c1 = 0; c1 <= m - 1; c1 += 1) r += A[c1 * R_ + h0] * A[c1 * R_ + h0];
-  nrm[h0] = r; R[h0 * R_ + h0] = sqrt(r);
-}
-__global__ void k2_reg_u64(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, double *__restrict__ nrm) {
-  double r = nrm[h0];
-#pragma unroll 64
+#pragma unroll U
   for (int c1 = 0; c1 <= m - 1; c1 += 1) r += A[c1 * R_ + h0] * A[c1 * R_ + h0];
   nrm[h0] = r; R[h0 * R_ + h0] = sqrt(r);
 }
@@ -45,14 +40,15 @@ __global__ void k2_staged(int n, int m, int h0, const double *__restrict__ A, do
   }
   if (threadIdx.x == 0) { nrm[h0] = r; R[h0 * R_ + h0] = sqrt(r); }
 }
+template <int B>
 __global__ void k4_gen(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
   double r0[1];
   const int b0 = blockIdx.x, t0 = threadIdx.x;
-  if (32 * b0 + t0 >= (h0 + 1) % 32 && (h0 + 1) % 32 + n >= h0 + 32 * b0 + t0 + 2) {
-    r0[0] = R[h0 * R_ + (-((h0 + 1) % 32) + h0 + 32 * b0 + t0 + 1)];
+  if (B * b0 + t0 >= (h0 + 1) % B && (h0 + 1) % B + n >= h0 + B * b0 + t0 + 2) {
+    r0[0] = R[h0 * R_ + (-((h0 + 1) % B) + h0 + B * b0 + t0 + 1)];
     for (int c2 = 0; c2 <= m - 1; c2 += 1)
-      r0[0] += Q[c2 * R_ + h0] * A[c2 * R_ + (-((h0 + 1) % 32) + h0 + 32 * b0 + t0 + 1)];
-    R[h0 * R_ + (-((h0 + 1) % 32) + h0 + 32 * b0 + t0 + 1)] = r0[0];
+      r0[0] += Q[c2 * R_ + h0] * A[c2 * R_ + (-((h0 + 1) % B) + h0 + B * b0 + t0 + 1)];
+    R[h0 * R_ + (-((h0 + 1) % B) + h0 + B * b0 + t0 + 1)] = r0[0];
   }
 }
 __global__ void k4_u16(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
@@ -76,36 +72,6 @@ __global__ void k5(int n, int m, int h0, double *__restrict__ A, const double *_
   if (32 * b1 + t1 >= (h0 + 1) % 32 && (h0 + 1) % 32 + n >= h0 + 32 * b1 + t1 + 2)
     for (int c1 = 32 * b0 + t0; c1 <= min(m - 1, 32 * b0 + 31); c1 += 8)
       A[c1 * R_ + (-((h0 + 1) % 32) + h0 + 32 * b1 + t1 + 1)] -= Q[c1 * R_ + h0] * R[h0 * R_ + (-((h0 + 1) % 32) + h0 + 32 * b1 + t1 + 1)];
-}
-__global__ void k4_b16(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
-  double r0[1];
-  const int b0 = blockIdx.x, t0 = threadIdx.x;
-  if (16 * b0 + t0 >= (h0 + 1) % 16 && (h0 + 1) % 16 + n >= h0 + 16 * b0 + t0 + 2) {
-    r0[0] = R[h0 * R_ + (-((h0 + 1) % 16) + h0 + 16 * b0 + t0 + 1)];
-    for (int c2 = 0; c2 <= m - 1; c2 += 1)
-      r0[0] += Q[c2 * R_ + h0] * A[c2 * R_ + (-((h0 + 1) % 16) + h0 + 16 * b0 + t0 + 1)];
-    R[h0 * R_ + (-((h0 + 1) % 16) + h0 + 16 * b0 + t0 + 1)] = r0[0];
-  }
-}
-__global__ void k4_b8(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
-  double r0[1];
-  const int b0 = blockIdx.x, t0 = threadIdx.x;
-  if (8 * b0 + t0 >= (h0 + 1) % 8 && (h0 + 1) % 8 + n >= h0 + 8 * b0 + t0 + 2) {
-    r0[0] = R[h0 * R_ + (-((h0 + 1) % 8) + h0 + 8 * b0 + t0 + 1)];
-    for (int c2 = 0; c2 <= m - 1; c2 += 1)
-      r0[0] += Q[c2 * R_ + h0] * A[c2 * R_ + (-((h0 + 1) % 8) + h0 + 8 * b0 + t0 + 1)];
-    R[h0 * R_ + (-((h0 + 1) % 8) + h0 + 8 * b0 + t0 + 1)] = r0[0];
-  }
-}
-__global__ void k4_b4(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
-  double r0[1];
-  const int b0 = blockIdx.x, t0 = threadIdx.x;
-  if (4 * b0 + t0 >= (h0 + 1) % 4 && (h0 + 1) % 4 + n >= h0 + 4 * b0 + t0 + 2) {
-    r0[0] = R[h0 * R_ + (-((h0 + 1) % 4) + h0 + 4 * b0 + t0 + 1)];
-    for (int c2 = 0; c2 <= m - 1; c2 += 1)
-      r0[0] += Q[c2 * R_ + h0] * A[c2 * R_ + (-((h0 + 1) % 4) + h0 + 4 * b0 + t0 + 1)];
-    R[h0 * R_ + (-((h0 + 1) % 4) + h0 + 4 * b0 + t0 + 1)] = r0[0];
-  }
 }
 #define COL (-((h0 + 1) % 32) + h0 + 32 * b0 + t0 + 1)
 #define GUARD (32 * b0 + t0 >= (h0 + 1) % 32 && (h0 + 1) % 32 + n >= h0 + 32 * b0 + t0 + 2)
@@ -169,9 +135,10 @@ __global__ void k2_regstrip(int n, int m, int h0, const double *__restrict__ A, 
   nrm[h0] = r; R[h0 * R_ + h0] = sqrt(r);
 }
 // one warp per block: strips of T rows of the block's 32 columns copied to shared memory
-// (an unrolled copy loop, as polycu's shared tiles), then summed in order
-template <int T>
-__global__ void k4_wstrip(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
+// by an unrolled copy loop (ASYNC false, as polycu's plain tiles) or by cp.async, then
+// summed in order
+template <int T, bool ASYNC>
+__global__ void k4_strip(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
   __shared__ double sa[T][32];
   __shared__ double sq[T];
   const int b0 = blockIdx.x, t0 = threadIdx.x;
@@ -179,37 +146,19 @@ __global__ void k4_wstrip(int n, int m, int h0, const double *__restrict__ A, do
   double r = in ? R[h0 * R_ + COL] : 0.0;
   int c2 = 0;
   for (; c2 + T <= m; c2 += T) {
+    if (ASYNC) {
 #pragma unroll
-    for (int z = 0; z < T; z++) if (in) sa[z][t0] = A[(c2 + z) * R_ + COL];
+      for (int z = 0; z < T; z++) if (in) __pipeline_memcpy_async(&sa[z][t0], &A[(c2 + z) * R_ + COL], 8);
 #pragma unroll
-    for (int z = t0; z < T; z += 32) sq[z] = Q[(c2 + z) * R_ + h0];
-    __syncwarp();
-    if (in) {
+      for (int z = t0; z < T; z += 32) __pipeline_memcpy_async(&sq[z], &Q[(c2 + z) * R_ + h0], 8);
+      __pipeline_commit();
+      __pipeline_wait_prior(0);
+    } else {
 #pragma unroll
-      for (int z = 0; z < T; z++) r += sq[z] * sa[z][t0];
+      for (int z = 0; z < T; z++) if (in) sa[z][t0] = A[(c2 + z) * R_ + COL];
+#pragma unroll
+      for (int z = t0; z < T; z += 32) sq[z] = Q[(c2 + z) * R_ + h0];
     }
-    __syncwarp();
-  }
-  if (in) {
-    for (; c2 < m; c2++) r += Q[c2 * R_ + h0] * A[c2 * R_ + COL];
-    R[h0 * R_ + COL] = r;
-  }
-}
-template <int T>
-__global__ void k4_cpasync(int n, int m, int h0, const double *__restrict__ A, double *__restrict__ R, const double *__restrict__ Q) {
-  __shared__ double sa[T][32];
-  __shared__ double sq[T];
-  const int b0 = blockIdx.x, t0 = threadIdx.x;
-  bool in = GUARD;
-  double r = in ? R[h0 * R_ + COL] : 0.0;
-  int c2 = 0;
-  for (; c2 + T <= m; c2 += T) {
-#pragma unroll
-    for (int z = 0; z < T; z++) if (in) __pipeline_memcpy_async(&sa[z][t0], &A[(c2 + z) * R_ + COL], 8);
-#pragma unroll
-    for (int z = t0; z < T; z += 32) __pipeline_memcpy_async(&sq[z], &Q[(c2 + z) * R_ + h0], 8);
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
     __syncwarp();
     if (in) {
 #pragma unroll
@@ -252,30 +201,30 @@ int main() {
   printf("%-12s %8.2f us per launch (mean over k)\n", name, 1000.0 * ms / (n - 1));
   TIME("k2_gen", (k2_gen<<<1, 1>>>(n, m, h0, A, R, nrm)));
   TIME("k2_reg", (k2_reg<<<1, 1>>>(n, m, h0, A, R, nrm)));
-  TIME("k2_reg_u16", (k2_reg_u16<<<1, 1>>>(n, m, h0, A, R, nrm)));
-  TIME("k2_reg_u64", (k2_reg_u64<<<1, 1>>>(n, m, h0, A, R, nrm)));
+  TIME("k2_reg_u16", (k2_reg_unrolled<16><<<1, 1>>>(n, m, h0, A, R, nrm)));
+  TIME("k2_reg_u64", (k2_reg_unrolled<64><<<1, 1>>>(n, m, h0, A, R, nrm)));
   TIME("k2_staged", (k2_staged<<<1, 1024>>>(n, m, h0, A, R, nrm)));
   TIME("k3", (k3<<<(m + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
-  TIME("k4_gen", (k4_gen<<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_gen", (k4_gen<32><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
   TIME("k4_u16", (k4_u16<<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
   TIME("k5", (k5<<<dim3((n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, (m + 31) / 32), dim3(32, 8)>>>(n, m, h0, A, R, Q)));
   TIME("empty", (k3<<<1, 32>>>(n, 0, h0, A, R, Q)));
   TIME("k4_regstrip", (k4_regstrip<<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
   TIME("k4_shared8", (k4_shared8<<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, dim3(32, 8)>>>(n, m, h0, A, R, Q)));
   TIME("k4_chain", (k4_chain<<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
-  TIME("k4_gen_1blk", (k4_gen<<<1, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_gen_1blk", (k4_gen<32><<<1, 32>>>(n, m, h0, A, R, Q)));
   TIME("k2_regstrip", (k2_regstrip<<<1, 1>>>(n, m, h0, A, R, nrm)));
-  TIME("k4_b16", (k4_b16<<<(n - h0 - 1 + (h0 + 1) % 16 + 15) / 16, 16>>>(n, m, h0, A, R, Q)));
-  TIME("k4_b8", (k4_b8<<<(n - h0 - 1 + (h0 + 1) % 8 + 7) / 8, 8>>>(n, m, h0, A, R, Q)));
-  TIME("k4_b4", (k4_b4<<<(n - h0 - 1 + (h0 + 1) % 4 + 3) / 4, 4>>>(n, m, h0, A, R, Q)));
-  TIME("k4_wstrip16", (k4_wstrip<16><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
-  TIME("k4_cpasync16", (k4_cpasync<16><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_b16", (k4_gen<16><<<(n - h0 - 1 + (h0 + 1) % 16 + 15) / 16, 16>>>(n, m, h0, A, R, Q)));
+  TIME("k4_b8", (k4_gen<8><<<(n - h0 - 1 + (h0 + 1) % 8 + 7) / 8, 8>>>(n, m, h0, A, R, Q)));
+  TIME("k4_b4", (k4_gen<4><<<(n - h0 - 1 + (h0 + 1) % 4 + 3) / 4, 4>>>(n, m, h0, A, R, Q)));
+  TIME("k4_wstrip16", (k4_strip<16, false><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_cpasync16", (k4_strip<16, true><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
   TIME("k2_strip16", (k2_strip<16><<<1, 1>>>(n, m, h0, A, R, nrm)));
-  TIME("k4_wstrip32", (k4_wstrip<32><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
-  TIME("k4_cpasync32", (k4_cpasync<32><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_wstrip32", (k4_strip<32, false><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_cpasync32", (k4_strip<32, true><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
   TIME("k2_strip32", (k2_strip<32><<<1, 1>>>(n, m, h0, A, R, nrm)));
-  TIME("k4_wstrip64", (k4_wstrip<64><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
-  TIME("k4_cpasync64", (k4_cpasync<64><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_wstrip64", (k4_strip<64, false><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
+  TIME("k4_cpasync64", (k4_strip<64, true><<<(n - h0 - 1 + (h0 + 1) % 32 + 31) / 32, 32>>>(n, m, h0, A, R, Q)));
   TIME("k2_strip64", (k2_strip<64><<<1, 1>>>(n, m, h0, A, R, nrm)));
   printf("%s\n", cudaGetErrorString(cudaGetLastError()));
 }

@@ -11,22 +11,7 @@ from polycu.driver import compile_scops, placement_of, program_of
 from polycu.memory.shared import LATENCY_STRIP, LATENCY_THREADS, latency_bound
 from polycu.options import Options
 from polycu.runtime.emulate import emulate_scop, scop_translation_unit
-
-GEMM = """
-void gemm(int ni, int nj, int nk, double alpha, double beta, double C[90][100],
-          double A[90][111], double B[110][100])
-{
-#pragma scop
-  for (int i = 0; i < ni; i++) {
-    for (int j = 0; j < nj; j++)
-      C[i][j] *= beta;
-    for (int k = 0; k < nk; k++)
-      for (int j = 0; j < nj; j++)
-        C[i][j] += BODY;
-  }
-#pragma endscop
-}
-"""
+from test_shared_tiles import GEMM
 
 # gramschmidt's R[k][j] = sum_i Q[i][k] A[i][j] for one k: one thread a column, a
 # sequential loop down the rows; COLUMNS threads in all.
@@ -60,7 +45,8 @@ def kernels_of(cuda: str) -> list[str]:
 
 
 def test_tiles_copy_with_cp_async_and_wait_before_every_barrier(tmp_path):
-    scop = load(tmp_path, GEMM.replace("BODY", "alpha * A[i][k] * B[k][j]"))
+    scop = load(tmp_path, GEMM.replace("BODY", "alpha * A[i][k] * B[k][j]")
+                .replace("SCALAR", "double"))
     options = Options(async_copies=True, tensor_cores=False)
     placement = placement_of(scop, options)
     (placed,) = placement.kernels
