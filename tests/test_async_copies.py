@@ -95,3 +95,24 @@ def test_a_latency_bound_kernel_gets_tiles_only_with_async_copies(tmp_path, ctyp
         cuda, report = emulated(scop, options, {"n": 70, "m": m})
         assert report.ok, report.format()
         assert ("POLYCU_COPY_ASYNC(" in kernels_of(cuda)[0]) is copied
+
+
+def test_a_missing_wait_is_caught(tmp_path):
+    """The emulation lands a cp.async copy when its thread waits, and a barrier
+    reached with copies pending stops the run: a missing wait cannot pass."""
+    from polycu.diagnostics import PolycuError
+    scop = load(tmp_path, DOT.replace("COLUMNS", "1200").replace("T ", "double "))
+    description = compile_scops(scop.location.file, [scop], Options()).description["scops"][0]
+    cuda = scop_translation_unit(description)
+    params = {"n": 70, "m": 150}
+    good = emulate_scop(scop, cuda, description["host_function"], seed=4, nvcc=False,
+                        params=params)
+    assert good.ok, good.format()
+    lines = cuda.splitlines()
+    copy = next(k for k, line in enumerate(lines) if "POLYCU_COPY_ASYNC(s" in line)
+    wait = next(k for k in range(copy, len(lines)) if "POLYCU_COPY_WAIT();" in lines[k])
+    assert lines[wait + 1].strip() == "__syncthreads();"
+    without = "\n".join(lines[:wait] + lines[wait + 1:])
+    with pytest.raises(PolycuError, match=r"cp.async copies not waited for"):
+        emulate_scop(scop, without, description["host_function"], seed=4, nvcc=False,
+                     params=params)

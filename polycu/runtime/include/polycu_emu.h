@@ -29,6 +29,9 @@
  *   read, or written with = += -= *= /=) are checked: two threads touching an
  *   element between the same two barriers, one writing, are a fatal race, and
  *   so is reading an element no thread of the block wrote, whatever the timing.
+ * - A tile's cp.async copy (POLYCU_COPY_ASYNC) lands in shared memory only when
+ *   its thread waits (POLYCU_COPY_WAIT); a barrier reached with copies pending
+ *   is fatal (a missing wait).
  * - POLYCU_LAUNCH_NOSYNC (kernels without barriers) runs the threads of a
  *   block one after another and the blocks in parallel (sequentially when the
  *   program has __shared__ variables).  Blocks and threads run in reverse
@@ -76,6 +79,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <vector>
 #include <math.h>  // the C math functions kernels call, with C++'s float overloads
 #include <pthread.h>
 #include <type_traits>
@@ -492,6 +497,9 @@ struct Barrier {
 inline thread_local Barrier *current_barrier = nullptr;
 inline thread_local unsigned current_thread = 0;
 
+/* The thread's cp.async copies not waited for yet (POLYCU_COPY_ASYNC below). */
+inline thread_local std::vector<std::function<void()>> pending_copies;
+
 /* A warp's meeting point for mma.sync (the tensor-core section below): a barrier of
    its 32 lanes, apart from the block's so that the race check's epochs stay those
    of __syncthreads, and the fragments the lanes leave there. */
@@ -633,6 +641,11 @@ inline void __syncthreads() {
   if (barrier == nullptr)
     polycu_emu::fatal("__syncthreads() in %s, which was not launched with POLYCU_LAUNCH",
                       polycu_emu::current_kernel ? polycu_emu::current_kernel : "host code");
+  if (!polycu_emu::pending_copies.empty())
+    polycu_emu::fatal("kernel %s, block (%u,%u,%u): thread %u reaches __syncthreads() with %zu "
+                      "cp.async copies not waited for (a missing POLYCU_COPY_WAIT)",
+                      polycu_emu::current_kernel, blockIdx.x, blockIdx.y, blockIdx.z,
+                      polycu_emu::current_thread, polycu_emu::pending_copies.size());
   barrier->wait(polycu_emu::current_thread);
 }
 
@@ -721,10 +734,18 @@ template <class polycu_T, std::size_t polycu_N, class polycu_Name> struct Shared
   struct polycu_shared_##name { static const char *get() { return #name; } };     \
   __shared__ ::polycu_emu::SharedArray<T, (n), polycu_shared_##name> name
 
-/* A tile's cp.async copy (--async-copies) is an ordinary store here, checked for
-   races as any other; the wait before a barrier has nothing left to complete. */
-#define POLYCU_COPY_ASYNC(to, from) ((to) = (from))
-#define POLYCU_COPY_WAIT() ((void)0)
+/* A tile's cp.async copy (--async-copies) reads its source when issued and lands,
+   as a race-checked store, when its thread waits (POLYCU_COPY_WAIT): a read of the
+   element before the wait sees what was there, and a barrier reached with copies
+   pending is fatal (__syncthreads above). */
+#define POLYCU_COPY_ASYNC(to, from)                                                   \
+  (::polycu_emu::pending_copies.push_back(                                           \
+      [polycu_to = (to), polycu_value = (from)]() { polycu_to = polycu_value; }))
+#define POLYCU_COPY_WAIT()                                                           \
+  do {                                                                               \
+    for (auto &polycu_copy : ::polycu_emu::pending_copies) polycu_copy();            \
+    ::polycu_emu::pending_copies.clear();                                            \
+  } while (0)
 
 /* ---------------------------------------------------------------------- */
 /* Device functions the kernels call                                      */
