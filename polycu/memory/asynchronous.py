@@ -26,13 +26,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .placement import SHARED, KernelPlacement, Placement
-from .shared import SharedTile, element_bytes
+from .shared import COPY_BYTES, LATENCY_THREADS, SharedTile, element_bytes
 
 if TYPE_CHECKING:
     from ..model import Scop
 
-#: The element sizes cp.async copies (16 is no C scalar type polycu reads).
-COPY_BYTES = (4, 8)
+_COPIED = "; copied with cp.async"
+_LATENCY = (f"; copied with cp.async, a strip in flight at once: the launch has at most "
+            f"{LATENCY_THREADS} threads (one warp per SM), too few to hide a load's latency")
 
 
 def asynchronous(scop: Scop, tile: SharedTile) -> bool:
@@ -52,8 +53,8 @@ def with_async_copies(placement: Placement, barriers: frozenset[str]) -> Placeme
 
 def _marked(scop: Scop, placed: KernelPlacement) -> KernelPlacement:
     tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in placed.shared)
-    copied = {t.array for t in tiles if t.asynchronous}
-    choices = tuple(replace(c, reason=f"{c.reason}; copied with cp.async")
+    copied = {t.array: t.latency for t in tiles if t.asynchronous}
+    choices = tuple(replace(c, reason=c.reason + (_LATENCY if copied[c.array] else _COPIED))
                     if c.kind == SHARED and c.array in copied else c
                     for c in placed.choices)
     return replace(placed, shared=tiles, choices=choices)

@@ -61,6 +61,8 @@ STRIP = 16
 LATENCY_STRIP = 64
 #: At most one warp per SM (132 x 2048 resident threads / 64).
 LATENCY_THREADS = RESIDENT_THREADS // 64
+#: The element sizes cp.async copies (asynchronous.py; 16 is no C scalar type).
+COPY_BYTES = (4, 8)
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +82,7 @@ class SharedTile:
     zeros: isl.UnionSet | None = None   # this thread's zero fills zero_A[p, e] (padding)
     scale: str | None = None     # a by-value scalar c: the tile holds c * A[e] (scaled)
     asynchronous: bool = False   # copied with cp.async (asynchronous.py)
+    latency: bool = False        # worth it only for the latency it hides (latency_bound)
 
     @property
     def copy(self) -> str:
@@ -253,7 +256,10 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
             extents = size[:-1] + (size[-1] + 1 if size[-1] % 2 == 0 and len(size) > 1
                                    else size[-1],)
             bytes_ = math.prod(extents) * element_bytes(array.element_type)
-            if (warps < 2 and not by_latency and array.name not in forced) or \
+            # a tile for latency alone only where cp.async can copy it
+            latency = warps < 2 and by_latency and \
+                element_bytes(array.element_type) in COPY_BYTES
+            if (warps < 2 and not latency and array.name not in forced) or \
                     used + bytes_ > budget:
                 continue
             storage = program.names.shared_id(len(found))
@@ -262,7 +268,8 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
                 continue
             used += bytes_
             found.append(SharedTile(array.name, storage, offset, size, extents, copies,
-                                    sharing, warps, maps_of(group.block)[0], group.refs))
+                                    sharing, warps, maps_of(group.block)[0], group.refs,
+                                    latency=latency))
     if not found:
         return None
     room = q + 3 + max(len(t.size) for t in found) + len(mined.lanes)
