@@ -42,7 +42,6 @@ from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.contraction import with_tensor_cores
-from .memory.asynchronous import with_async_copies
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
 from .model import Scop
@@ -405,9 +404,7 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
             on = options.tensor_cores and shared
             if on:
                 placement = with_tensor_cores(placement, forced | frozenset(trees))
-            elsewhere = frozenset(placement.tensor) | frozenset(trees)
-            return with_async_copies(placement, elsewhere) if options.async_copies \
-                else placement
+            return placement
         for name in sorted(failed - plain):
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "

@@ -11,6 +11,8 @@ as gcc compiles the original, once as polycu emits it (emulated).
 """
 from __future__ import annotations
 
+import re
+
 import subprocess
 from pathlib import Path
 
@@ -72,7 +74,8 @@ def test_a_row_argument_binds_the_parameter_to_the_row_and_an_address_to_the_ele
 
 def test_call_statements_emulate_like_the_original_and_the_cuda_calls_nothing(emulated):
     generated = compile_file(str(emulated(ROWS, SIZES)))
-    assert "copy" not in generated.cuda and "add_one" not in generated.cuda
+    # no call of either function is left in the CUDA (comments may say "copy")
+    assert re.search(r"\b(copy|add_one)\s*\(", generated.cuda) is None
     # the host program is the original with the SCoP replaced: only the definitions remain
     assert generated.host.count("copy(") == generated.host.count("static void copy(") == 1
     assert generated.host.count("add_one(") == 1

@@ -121,8 +121,8 @@ def test_gemm_keeps_a_register_tile_of_c_and_a_shared_tile_of_b():
     # each thread copies its two rows of the strip in an unrolled lane loop, and sets
     # the elements of the box outside the footprint to zero
     # (in a full strip, memory.strips: no guard on k)
-    copy = body.index("s1[((t0 + 8 * c8)) * 33 + t1] = B[((t0 + 16 * c3 + 8 * c8)) * 220 + "
-                      "(32 * b1 + t1)];")
+    copy = body.index("POLYCU_COPY_ASYNC(s1[((t0 + 8 * c8)) * 33 + t1], B[((t0 + 16 * c3 + "
+                      "8 * c8)) * 220 + (32 * b1 + t1)]);")
     assert body[copy - 2:copy] == ["for (int c8 = 0; c8 <= 1; c8 += 1) {",
                                    "if (nj >= 32 * b1 + t1 + 1) {"]
     assert body[copy + 1:copy + 3] == ["} else {", "s1[((t0 + 8 * c8)) * 33 + t1] = 0;"]

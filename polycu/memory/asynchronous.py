@@ -13,23 +13,25 @@ text does: each copy is ``POLYCU_COPY_ASYNC(s[z], A[e])`` and each barrier of th
 kernel is preceded by ``POLYCU_COPY_WAIT()`` (``__pipeline_commit();
 __pipeline_wait_prior(0);``), which completes the thread's own copies before the
 barrier makes them visible to the block.  So the values a statement reads from
-the tile are the ones plain copies give, and the race detector of the emulation,
-where a copy is an ordinary store, checks the same accesses.
+the tile are the ones plain copies give.  The emulation lands a copy at its
+thread's wait, as a race-checked store, and stops at a barrier reached with
+copies pending (``polycu_emu.h``).
 
-Left plain: a scaled tile's copy (it computes ``c * A[e]``), element types of 1 or
-2 bytes (``cp.async`` copies 4, 8 or 16), and the kernels whose barriers another
-part of code generation prints (tensor-core contractions, tree reductions).
+Left plain: a scaled tile's copy (it computes ``c * A[e]``) and element types of 1
+or 2 bytes (``cp.async`` copies 4, 8 or 16).  The tensor-core and tree-reduction
+kernels print their own code, which ignores the marks.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .placement import SHARED, KernelPlacement, Placement
+from .kinds import SHARED
 from .shared import COPY_BYTES, LATENCY_THREADS, SharedTile, element_bytes
 
 if TYPE_CHECKING:
     from ..model import Scop
+    from .placement import KernelPlacement
 
 _COPIED = "; copied with cp.async"
 _LATENCY = (f"; copied with cp.async, a strip in flight at once: the launch has at most "
@@ -42,16 +44,9 @@ def asynchronous(scop: Scop, tile: SharedTile) -> bool:
         element_bytes(scop.array(tile.array).element_type) in COPY_BYTES
 
 
-def with_async_copies(placement: Placement, barriers: frozenset[str]) -> Placement:
-    """``placement`` with the shared tiles of each kernel not in ``barriers`` (the
-    kernels whose barriers are printed elsewhere) marked to load asynchronously."""
-    scop = placement.program.scop
-    return replace(placement, kernels=tuple(
-        placed if placed.kernel in barriers else _marked(scop, placed)
-        for placed in placement.kernels))
-
-
-def _marked(scop: Scop, placed: KernelPlacement) -> KernelPlacement:
+def marked(scop: Scop, placed: KernelPlacement) -> KernelPlacement:
+    """``placed`` with the tiles cp.async can copy marked so, and their reasons saying
+    it (the tensor-core and tree kernels print their own copies and ignore both)."""
     tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in placed.shared)
     copied = {t.array: t.latency for t in tiles if t.asynchronous}
     choices = tuple(replace(c, reason=c.reason + (_LATENCY if copied[c.array] else _COPIED))

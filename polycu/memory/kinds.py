@@ -38,6 +38,9 @@ from ..model import Access, Array, Scop, Statement, maps_of
 from .calibration import bandwidth
 
 GLOBAL = "global"
+PARAMETER = "parameter"         # on chip (placement.py): a scalar passed by value,
+REGISTER = "register"           # registers of one thread,
+SHARED = "shared"               # a tile of the block
 READ_ONLY = "read-only"
 TEXTURE = "texture"
 TEXTURE_2D = "texture-2d"

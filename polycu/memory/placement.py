@@ -26,11 +26,9 @@ from .scaling import scaled
 from .shared import SharedOrder, SharedTile, copy_lanes, serving, tile_index, tiles, with_zeros
 from .strips import apart
 from . import kinds
+from .asynchronous import marked
 
-GLOBAL = kinds.GLOBAL
-PARAMETER = "parameter"
-REGISTER = "register"
-SHARED = "shared"
+GLOBAL, PARAMETER, REGISTER, SHARED = kinds.GLOBAL, kinds.PARAMETER, kinds.REGISTER, kinds.SHARED
 #: The kinds of memory code generation can print: device memory (plain, through the
 #: read-only path, a texture, a surface or constant memory: kinds.py), a kernel
 #: parameter (a scalar passed by value, in the launch's constant parameter space),
@@ -127,7 +125,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
           max_shared_memory: int = MAX_SHARED_MEMORY, plain: frozenset[str] = frozenset(),
           overrides: Overrides | None = None, max_operations: int = 0,
           constant_taken: int = 0, trees: frozenset[str] = frozenset(),
-          latency: bool = False) -> Placement:
+          async_copies: bool = True) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
@@ -140,7 +138,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     A kernel whose analysis takes more than ``max_operations`` isl operations (0:
     no limit) keeps its own order and global memory.  ``constant_taken`` bytes of
     constant memory are used by the file's earlier SCoPs.  ``trees`` sum in a tree
-    (gpu/tree.py), arrays in device memory; ``latency``: shared.py's tiles() says."""
+    (gpu/tree.py), arrays in device memory; ``async_copies``: asynchronous.py."""
     overrides = overrides or {}
     ctx = program.scop.context.get_ctx()
     kernels = []
@@ -154,10 +152,10 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
             continue
         try:
             with operation_budget(ctx, max_operations):
-                placed = _kernel(program, k, private_memory and k.name not in plain,
-                                 shared_memory and k.name not in plain,
-                                 max_shared_memory, chosen, latency)
-                kernels.append(_paths(program, k, placed, chosen, constants))
+                placed = _paths(program, k, _kernel(
+                    program, k, private_memory and k.name not in plain, shared_memory and
+                    k.name not in plain, max_shared_memory, chosen, async_copies), chosen, constants)
+                kernels.append(marked(program.scop, placed) if async_copies else placed)
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
                                   "ran out of its isl budget"))
