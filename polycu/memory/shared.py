@@ -257,9 +257,9 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
                                    else size[-1],)
             bytes_ = math.prod(extents) * element_bytes(array.element_type)
             # a tile for latency alone only where cp.async can copy it
-            latency = warps < 2 and by_latency and \
+            for_latency = warps < 2 and by_latency and \
                 element_bytes(array.element_type) in COPY_BYTES
-            if (warps < 2 and not latency and array.name not in forced) or \
+            if (warps < 2 and not for_latency and array.name not in forced) or \
                     used + bytes_ > budget:
                 continue
             storage = program.names.shared_id(len(found))
@@ -269,7 +269,7 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
             used += bytes_
             found.append(SharedTile(array.name, storage, offset, size, extents, copies,
                                     sharing, warps, maps_of(group.block)[0], group.refs,
-                                    latency=latency))
+                                    latency=for_latency))
     if not found:
         return None
     room = q + 3 + max(len(t.size) for t in found) + len(mined.lanes)
