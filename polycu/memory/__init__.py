@@ -5,7 +5,9 @@ Out: a ``Placement``: for every kernel and every array it touches, a ``Choice``
      (the kind of memory and the reason), the thread's order with the copies that
      move data between the kinds, which code generation prints.
 
-An array a block reads across a loop goes to a shared tile (shared.py), array
+An array a block reads across a loop goes to a shared tile (shared.py; copied with
+cp.async, and in launches too small to hide latency read by one warp or not:
+asynchronous.py), array
 elements one thread reuses to its registers (registers.py, one per lane of the
 thread's register tile: lanes.py; statements that may run on every lane of it
 are padded: padding.py; the strips of a shared tile's loop that are full get code
