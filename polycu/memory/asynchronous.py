@@ -24,14 +24,13 @@ kernels print their own code, which ignores the marks.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .kinds import SHARED
 from .shared import COPY_BYTES, LATENCY_THREADS, SharedTile, element_bytes
 
 if TYPE_CHECKING:
     from ..model import Scop
-    from .placement import KernelPlacement
 
 _COPIED = "; copied with cp.async"
 _LATENCY = (f"; copied with cp.async, a strip in flight at once: the launch has at most "
@@ -44,12 +43,14 @@ def asynchronous(scop: Scop, tile: SharedTile) -> bool:
         element_bytes(scop.array(tile.array).element_type) in COPY_BYTES
 
 
-def marked(scop: Scop, placed: KernelPlacement) -> KernelPlacement:
-    """``placed`` with the tiles cp.async can copy marked so, and their reasons saying
-    it (the tensor-core and tree kernels print their own copies and ignore both)."""
-    tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in placed.shared)
+def marked(scop: Scop, tiles: tuple[SharedTile, ...], choices: tuple[Any, ...]
+           ) -> dict[str, tuple[Any, ...]]:
+    """A kernel's ``tiles`` with those cp.async can copy marked so, and its
+    ``choices`` (placement.py's) saying it, as fields of its placement (the
+    tensor-core and tree kernels print their own copies and ignore both)."""
+    tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in tiles)
     copied = {t.array: t.latency for t in tiles if t.asynchronous}
     choices = tuple(replace(c, reason=c.reason + (_LATENCY if copied[c.array] else _COPIED))
                     if c.kind == SHARED and c.array in copied else c
-                    for c in placed.choices)
-    return replace(placed, shared=tiles, choices=choices)
+                    for c in choices)
+    return {"shared": tiles, "choices": choices}

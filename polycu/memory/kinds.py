@@ -38,9 +38,7 @@ from ..model import Access, Array, Scop, Statement, maps_of
 from .calibration import bandwidth
 
 GLOBAL = "global"
-PARAMETER = "parameter"         # on chip (placement.py): a scalar passed by value,
-REGISTER = "register"           # registers of one thread,
-SHARED = "shared"               # a tile of the block
+PARAMETER, REGISTER, SHARED = "parameter", "register", "shared"   # placement.py's
 READ_ONLY = "read-only"
 TEXTURE = "texture"
 TEXTURE_2D = "texture-2d"

@@ -153,9 +153,11 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
         try:
             with operation_budget(ctx, max_operations):
                 placed = _paths(program, k, _kernel(
-                    program, k, private_memory and k.name not in plain, shared_memory and
-                    k.name not in plain, max_shared_memory, chosen, async_copies), chosen, constants)
-                kernels.append(marked(program.scop, placed) if async_copies else placed)
+                    program, k, private_memory and k.name not in plain,
+                    shared_memory and k.name not in plain, max_shared_memory, chosen,
+                    async_copies), chosen, constants)
+                kernels.append(replace(placed, **marked(
+                    program.scop, placed.shared, placed.choices)) if async_copies else placed)
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
                                   "ran out of its isl budget"))
