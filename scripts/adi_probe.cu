@@ -4,64 +4,40 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 #define N 1000
-// (a) as generated: thread i walks row i of p and q (stride N across a warp)
-template <int B>
+// Row i of p and q at column j: polycu's layout (thread i walks its row, stride N
+// across a warp) or transposed (coalesced).
+template <bool T>
+__device__ inline int at(int i, int j) { return T ? j * N + i : i * N + j; }
+// (a) as generated, B threads a block, (c) with T: p and q transposed; memory chains kept
+template <int B, bool T>
 __global__ void k_gen(int n, double a, double b, double c, double d, double f,
                       double *__restrict__ v, double *__restrict__ p, double *__restrict__ q,
                       const double *__restrict__ u) {
   int i = B * blockIdx.x + threadIdx.x;
   if (!(n >= i + 2 && i >= 1)) return;
-  v[(n - 1) * N + i] = 1.0; p[i * N] = 0.0; v[i] = 1.0; q[i * N] = v[i];
+  v[(n - 1) * N + i] = 1.0; p[at<T>(i, 0)] = 0.0; v[i] = 1.0; q[at<T>(i, 0)] = v[i];
   for (int j = 1; j <= n - 2; j++) {
-    q[i * N + j] = (((-d) * u[j * N + i - 1] + (1.0 + 2.0 * d) * u[j * N + i]) - f * u[j * N + i + 1] - a * q[i * N + j - 1]) / (a * p[i * N + j - 1] + b);
-    p[i * N + j] = (-c) / (a * p[i * N + j - 1] + b);
+    q[at<T>(i, j)] = (((-d) * u[j * N + i - 1] + (1.0 + 2.0 * d) * u[j * N + i]) - f * u[j * N + i + 1] - a * q[at<T>(i, j - 1)]) / (a * p[at<T>(i, j - 1)] + b);
+    p[at<T>(i, j)] = (-c) / (a * p[at<T>(i, j - 1)] + b);
   }
-  for (int j = n - 2; j >= 1; j--) v[j * N + i] = p[i * N + j] * v[(j + 1) * N + i] + q[i * N + j];
+  for (int j = n - 2; j >= 1; j--) v[j * N + i] = p[at<T>(i, j)] * v[(j + 1) * N + i] + q[at<T>(i, j)];
 }
-// (b) same layout, the carried values in registers (scalar replacement)
+// (b) the carried values in registers (scalar replacement), (d) with T: transposed too
+template <bool T>
 __global__ void k_reg(int n, double a, double b, double c, double d, double f,
                       double *__restrict__ v, double *__restrict__ p, double *__restrict__ q,
                       const double *__restrict__ u) {
   int i = 32 * blockIdx.x + threadIdx.x;
   if (!(n >= i + 2 && i >= 1)) return;
-  v[(n - 1) * N + i] = 1.0; p[i * N] = 0.0; v[i] = 1.0; q[i * N] = 1.0;
+  v[(n - 1) * N + i] = 1.0; p[at<T>(i, 0)] = 0.0; v[i] = 1.0; q[at<T>(i, 0)] = 1.0;
   double rp = 0.0, rq = 1.0;
   for (int j = 1; j <= n - 2; j++) {
     double nq = (((-d) * u[j * N + i - 1] + (1.0 + 2.0 * d) * u[j * N + i]) - f * u[j * N + i + 1] - a * rq) / (a * rp + b);
     double np = (-c) / (a * rp + b);
-    q[i * N + j] = nq; p[i * N + j] = np; rq = nq; rp = np;
+    q[at<T>(i, j)] = nq; p[at<T>(i, j)] = np; rq = nq; rp = np;
   }
   double rv = 1.0;
-  for (int j = n - 2; j >= 1; j--) { rv = p[i * N + j] * rv + q[i * N + j]; v[j * N + i] = rv; }
-}
-// (c) p and q transposed (coalesced), memory chains kept
-__global__ void k_tr(int n, double a, double b, double c, double d, double f,
-                     double *__restrict__ v, double *__restrict__ p, double *__restrict__ q,
-                     const double *__restrict__ u) {
-  int i = 32 * blockIdx.x + threadIdx.x;
-  if (!(n >= i + 2 && i >= 1)) return;
-  v[(n - 1) * N + i] = 1.0; p[i] = 0.0; v[i] = 1.0; q[i] = v[i];
-  for (int j = 1; j <= n - 2; j++) {
-    q[j * N + i] = (((-d) * u[j * N + i - 1] + (1.0 + 2.0 * d) * u[j * N + i]) - f * u[j * N + i + 1] - a * q[(j - 1) * N + i]) / (a * p[(j - 1) * N + i] + b);
-    p[j * N + i] = (-c) / (a * p[(j - 1) * N + i] + b);
-  }
-  for (int j = n - 2; j >= 1; j--) v[j * N + i] = p[j * N + i] * v[(j + 1) * N + i] + q[j * N + i];
-}
-// (d) transposed and registers
-__global__ void k_trreg(int n, double a, double b, double c, double d, double f,
-                        double *__restrict__ v, double *__restrict__ p, double *__restrict__ q,
-                        const double *__restrict__ u) {
-  int i = 32 * blockIdx.x + threadIdx.x;
-  if (!(n >= i + 2 && i >= 1)) return;
-  v[(n - 1) * N + i] = 1.0; p[i] = 0.0; v[i] = 1.0; q[i] = 1.0;
-  double rp = 0.0, rq = 1.0;
-  for (int j = 1; j <= n - 2; j++) {
-    double nq = (((-d) * u[j * N + i - 1] + (1.0 + 2.0 * d) * u[j * N + i]) - f * u[j * N + i + 1] - a * rq) / (a * rp + b);
-    double np = (-c) / (a * rp + b);
-    q[j * N + i] = nq; p[j * N + i] = np; rq = nq; rp = np;
-  }
-  double rv = 1.0;
-  for (int j = n - 2; j >= 1; j--) { rv = p[j * N + i] * rv + q[j * N + i]; v[j * N + i] = rv; }
+  for (int j = n - 2; j >= 1; j--) { rv = p[at<T>(i, j)] * rv + q[at<T>(i, j)]; v[j * N + i] = rv; }
 }
 typedef void (*K)(int, double, double, double, double, double, double *, double *, double *, const double *);
 int main() {
@@ -69,7 +45,7 @@ int main() {
   double *v, *p, *q, *u;
   cudaMalloc(&v, bytes); cudaMalloc(&p, bytes); cudaMalloc(&q, bytes); cudaMalloc(&u, bytes);
   cudaMemset(u, 0, bytes); cudaMemset(p, 0, bytes); cudaMemset(q, 0, bytes); cudaMemset(v, 0, bytes);
-  K ks[] = {k_gen<32>, k_reg, k_tr, k_trreg, k_gen<8>, k_gen<4>};
+  K ks[] = {k_gen<32, false>, k_reg<false>, k_gen<32, true>, k_reg<true>, k_gen<8, false>, k_gen<4, false>};
   const char *names[] = {"generated", "registers", "transposed", "transposed+registers", "gen blocks of 8", "gen blocks of 4"};
   int bs[] = {32, 32, 32, 32, 8, 4};
   cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
