@@ -21,12 +21,14 @@ from dataclasses import dataclass
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, storage_names
-from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, POINT, SURFACE, TEXTURE_2D,
-                      KernelPlacement, Placement, product_of, serving)
+from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, LATENCY_STRIP, POINT,
+                      SURFACE, TEXTURE_2D, KernelPlacement, Placement, product_of, serving)
 from .ast import Expr, User, placed_kernel_ast
-from .cuda import INDENT, Layout, atom, c_expr, index_type, linearise, print_node, statement_text
+from .cuda import (INDENT, Layout, atom, c_expr, index_type, linearise, print_node, reference_text,
+                   statement_text)
 from .grid import block_loops
 from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
+from .staging import staged
 from .mma import launch_bounds
 from .tensor import tensor_kernel_body
 from .tree import launch_bounds as tree_bounds, tree_kernel_body
@@ -180,6 +182,12 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
 
     # memory/asynchronous.py: the thread's cp.async copies complete before each barrier
     waits = any(t.asynchronous for t in memory.shared)
+    ast = placement.asts[kernel.name] if placement.asts is not None else \
+        placed_kernel_ast(program, kernel, memory)
+    # a one-thread kernel's reads copied ahead in strips (staging.py)
+    stage = staged(ast, statements, memory.staged, lambda a: scop.array(a).element_type,
+                   lambda stmt, args, node: reference_text(stmt, args, node, arrays, scop),
+                   program.names.iterator, program.names.shared_id)
 
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
@@ -203,11 +211,13 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
             if tile.asynchronous:
                 return [f"POLYCU_COPY_ASYNC({storage}, {cell});"]
             return [f"{storage} = {value};"]
+        if node.name in stage.lines:
+            return [stage.lines[node.name]]
         if node.name in zeros:
             tile = zeros[node.name]
             return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = 0;"]
         stmt = statements[node.name]
-        promoted = {}
+        promoted = dict(stage.reads.get(id(node), {}))
         for position, access in enumerate(stmt.accesses):
             if access.ref in tiles:
                 tile = tiles[access.ref]
@@ -238,13 +248,13 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
             if tile.array == array.name:
                 lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
                              f"{tile.elements});")
+    lines += [f"{INDENT}POLYCU_SHARED({element}, {name}, {LATENCY_STRIP});"
+              for element, name in stage.buffers]
     looped = kernel.looped(scop)      # their block ids are loops' (grid.block_loops)
     ids = tuple(f"{INDENT}const {itype} {m.thread_id} = threadIdx.{m.axis};"
                 if m.axis in looped else
                 f"{INDENT}const {itype} {m.block_id} = blockIdx.{m.axis}, "
                 f"{m.thread_id} = threadIdx.{m.axis};"
                 for m in sorted(kernel.mapped, key=lambda m: m.member))
-    ast = placement.asts[kernel.name] if placement.asts is not None else \
-        placed_kernel_ast(program, kernel, memory)
-    body = print_node(ast, expand, host=False, itype=itype, unrolled=unrolled)
+    body = print_node(stage.ast, expand, host=False, itype=itype, unrolled=unrolled)
     return KernelText(args, tuple(lines), ids, tuple(body))

@@ -25,10 +25,10 @@ from .kinds import CONSTANT, READ_ONLY, SURFACE, TEXTURE, TEXTURE_2D
 from .lanes import LANES
 from .registers import Promotion
 from .scaling import product_of
-from .shared import BARRIERS, SharedTile, serving
+from .shared import BARRIERS, LATENCY_STRIP, SharedTile, serving
 from .strips import POINT
 
 __all__ = ["GLOBAL", "READ_ONLY", "TEXTURE", "TEXTURE_2D", "SURFACE", "CONSTANT", "PARAMETER", "REGISTER", "SHARED", "KINDS", "MAX_SHARED_MEMORY",
-           "COPY_INDEX", "LANE_INDEX", "LANES", "BARRIERS", "Promotion", "SharedTile", "product_of", "serving", "passed_by_value", "Choice",
+           "COPY_INDEX", "LANE_INDEX", "LANES", "BARRIERS", "LATENCY_STRIP", "Promotion", "SharedTile", "product_of", "serving", "passed_by_value", "Choice",
            "KernelPlacement", "Placement", "place", "format_placement", "indices", "reads_on_chip",
            "too_many_lanes", "uneven_lanes", "POINT"]

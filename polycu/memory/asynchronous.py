@@ -20,19 +20,30 @@ copies pending (``polycu_emu.h``).
 Left plain: a scaled tile's copy (it computes ``c * A[e]``) and element types of 1
 or 2 bytes (``cp.async`` copies 4, 8 or 16).  The tensor-core and tree-reduction
 kernels print their own code, which ignores the marks.
+
+A kernel with no mapped member runs on one thread, which has no block to share a
+tile with, but pays a load's latency for every element it reads in a loop
+(gramschmidt's norm, ludcmp's back substitution).  Its arrays in device memory of
+4- or 8-byte elements are marked *staged*: codegen/staging.py copies each strip of
+``LATENCY_STRIP`` iterations of an innermost loop's reads ahead with cp.async,
+where that loop writes no element of the array.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .kinds import SHARED
-from .shared import COPY_BYTES, LATENCY_THREADS, SharedTile, element_bytes
+from .kinds import GLOBAL, READ_ONLY, SHARED
+from .shared import COPY_BYTES, LATENCY_STRIP, LATENCY_THREADS, SharedTile, element_bytes
 
 if TYPE_CHECKING:
+    from ..gpu.kernel import Kernel
     from ..model import Scop
 
 _COPIED = "; copied with cp.async"
+_STAGED = (f"; its reads in a loop that does not write it copied ahead with cp.async, "
+           f"{LATENCY_STRIP} iterations at once: the kernel runs on one thread, which "
+           f"would wait a load's latency for each")
 _LATENCY = (f"; copied with cp.async, a strip in flight at once: the launch has at most "
             f"{LATENCY_THREADS} threads (one warp per SM), too few to hide a load's latency")
 
@@ -43,14 +54,19 @@ def asynchronous(scop: Scop, tile: SharedTile) -> bool:
         element_bytes(scop.array(tile.array).element_type) in COPY_BYTES
 
 
-def marked(scop: Scop, tiles: tuple[SharedTile, ...], choices: tuple[Any, ...]
-           ) -> dict[str, tuple[Any, ...]]:
-    """A kernel's ``tiles`` with those cp.async can copy marked so, and its
-    ``choices`` (placement.py's) saying it, as fields of its placement (the
-    tensor-core and tree kernels print their own copies and ignore both)."""
+def marked(scop: Scop, kernel: Kernel, tiles: tuple[SharedTile, ...],
+           choices: tuple[Any, ...]) -> dict[str, Any]:
+    """A kernel's ``tiles`` with those cp.async can copy marked so, the arrays its
+    one thread stages (none when it has mapped members), and its ``choices``
+    (placement.py's) saying both, as fields of its placement (the tensor-core and
+    tree kernels print their own copies and ignore the marks)."""
     tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in tiles)
     copied = {t.array: t.latency for t in tiles if t.asynchronous}
+    staged = frozenset() if kernel.mapped else frozenset(
+        c.array for c in choices if c.kind in (GLOBAL, READ_ONLY)
+        and element_bytes(scop.array(c.array).element_type) in COPY_BYTES)
     choices = tuple(replace(c, reason=c.reason + (_LATENCY if copied[c.array] else _COPIED))
-                    if c.kind == SHARED and c.array in copied else c
+                    if c.kind == SHARED and c.array in copied else
+                    replace(c, reason=c.reason + _STAGED) if c.array in staged else c
                     for c in choices)
-    return {"shared": tiles, "choices": choices}
+    return {"shared": tiles, "choices": choices, "staged": staged}

@@ -77,6 +77,7 @@ class KernelPlacement:
     full: isl.Set | None = None
     padded: frozenset[str] = frozenset()   # statements run on every lane (padding.py)
     strips: tuple[int, isl.UnionMap] | None = None   # strips.py: (c's dimension, M_f)
+    staged: frozenset[str] = frozenset()   # read in strips by its one thread (asynchronous.py)
 
     @property
     def lane_dimensions(self) -> range:
@@ -157,7 +158,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
                     shared_memory and k.name not in plain, max_shared_memory, chosen,
                     async_copies), chosen, constants)
                 kernels.append(replace(placed, **marked(
-                    program.scop, placed.shared, placed.choices)) if async_copies else placed)
+                    program.scop, k, placed.shared, placed.choices)) if async_copies else placed)
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
                                   "ran out of its isl budget"))
