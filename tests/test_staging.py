@@ -16,7 +16,7 @@ from test_async_copies import kernels_of, load
 # Back substitution (ludcmp's last loop): one thread, the row's dot product with the
 # solution so far in a sequential loop.
 BACK = """
-void back(int n, T A[300][300], T b[300], T x[300])
+void back(int n, T A[300][300], T b[300], T x[X])
 {
   T w;
 #pragma scop
@@ -32,9 +32,10 @@ void back(int n, T A[300][300], T b[300], T x[300])
 
 # A sequential row loop whose inner loop reads A (staged), x (staged: written only
 # outside the inner loop), B under ?: (not: the read may not happen) and y, which
-# the inner loop writes (not: a copy would read stale values).
+# the inner loop writes (not: a copy would read stale values).  Every array is
+# larger than one SM's L1 cache (arrays that fit in it are not staged).
 GUARDED = """
-void rows(int n, double A[300][300], double B[300][300], double x[300], double y[300])
+void rows(int n, double A[300][300], double B[300][300], double x[70000], double y[70000])
 {
   double w;
 #pragma scop
@@ -63,23 +64,28 @@ def staged_reads(kernel: str) -> list[str]:
     return re.findall(r"POLYCU_COPY_ASYNC\(s\d+\[\(c1 - c100\)\], (\w+)\[", kernel)
 
 
-@pytest.mark.parametrize("ctype", ["double", "float"])
-def test_a_one_thread_loop_reads_in_strips_copied_ahead(tmp_path, ctype):
-    scop = load(tmp_path, BACK.replace("T ", ctype + " "))
+@pytest.mark.parametrize("ctype,x,staged", [
+    ("double", 300, {"A"}),                 # x: 2.4 KB, in the L1 cache: not staged
+    ("double", 70000, {"A", "x"}),
+    ("float", 70000, {"A", "x"})])          # 280 KB > L1_BYTES
+def test_a_one_thread_loop_reads_in_strips_copied_ahead(tmp_path, ctype, x, staged):
+    scop = load(tmp_path, BACK.replace("T ", ctype + " ").replace("[X]", f"[{x}]"))
     options = Options(**ON_GPU)
     placement = placement_of(scop, options)
     (single,) = [k for k, g in zip(placement.kernels, placement.program.kernels) if not g.mapped]
-    assert single.staged == {"A", "x", "w_x0"}
+    assert single.staged == staged
     assert "copied ahead with cp.async" in single.of("A").reason
+    assert "copied ahead" not in single.of("w_x0").reason     # 2.4 KB
     description = compile_scops(scop.location.file, [scop], options).description["scops"][0]
     cuda = scop_translation_unit(description)
     kernel = one_thread_kernel(cuda)
-    assert staged_reads(kernel) == ["A", "x"]         # w_x0: the loop writes it
+    assert staged_reads(kernel) == sorted(staged)
     lines = [line.strip() for line in kernel.splitlines()]
     assert f"for (int c100 = -c0 + 1; c100 <= n - 1; c100 += {LATENCY_STRIP}) {{" in lines
     assert lines.count("POLYCU_COPY_WAIT();") == 1
-    assert any(re.fullmatch(r"w_x0\[\(-c0\)\] -= s0\[\(c1 - c100\)\] \* s1\[\(c1 - c100\)\];",
-                            line) for line in lines)
+    x_read = r"s1\[\(c1 - c100\)\]" if "x" in staged else r"x\[c1\]"
+    assert any(re.fullmatch(rf"w_x0\[\(-c0\)\] -= s0\[\(c1 - c100\)\] \* {x_read};", line)
+               for line in lines)
     # full strips and a partial one (n = 150: rows of 0 .. 149 terms), fewer than a strip
     for n, nvcc in ((150, True), (2 * LATENCY_STRIP + 1, False), (7, False)):
         report = emulate_scop(scop, cuda, description["host_function"], seed=11,
@@ -102,7 +108,7 @@ def test_no_copy_of_a_read_that_may_not_happen_or_that_the_loop_writes(tmp_path)
 
 
 def test_nothing_staged_without_async_copies(tmp_path):
-    scop = load(tmp_path, BACK.replace("T ", "double "))
+    scop = load(tmp_path, BACK.replace("T ", "double ").replace("[X]", "[300]"))
     options = Options(async_copies=False, **ON_GPU)
     assert all(not k.staged for k in placement_of(scop, options).kernels)
     description = compile_scops(scop.location.file, [scop], options).description["scops"][0]
@@ -112,7 +118,7 @@ def test_nothing_staged_without_async_copies(tmp_path):
 def test_a_missing_wait_in_a_strip_is_caught(tmp_path):
     """Without the wait the copies never land: the statement reads a shared element
     no copy wrote, which stops the emulation."""
-    scop = load(tmp_path, BACK.replace("T ", "double "))
+    scop = load(tmp_path, BACK.replace("T ", "double ").replace("[X]", "[300]"))
     description = compile_scops(scop.location.file, [scop],
                                 Options(**ON_GPU)).description["scops"][0]
     cuda = scop_translation_unit(description)
