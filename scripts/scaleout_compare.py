@@ -28,6 +28,10 @@ from pathlib import Path
 NOISE = 0.03
 
 
+#: A bench worker's steps on one kernel (polycu/bench/result.py's STEPS, which this
+#: script, run on the device without the package installed, does not import).
+STEPS = ("compile", "check", "time", "library")
+
 #: The status scaleout.sh records for a stage its DEADLINE stopped.
 CUT = "124"
 
@@ -76,7 +80,7 @@ def bench_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
         lines.append(f"kernel-time ratio ({other} GPUs over 1): geometric mean "
                      f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f}, "
                      f"range {min(ratios):.3f}-{max(ratios):.3f}")
-    return lines, same
+    return lines + step_rows(ref, new, reference, other), same
 
 
 def _bench_results(run: Path) -> dict[str, dict]:
@@ -91,8 +95,27 @@ def _bench_results(run: Path) -> dict[str, dict]:
             "mismatches": int(row["mismatches"]) if row["mismatches"] else None,
             "max_rel_error": float(row["max_rel_error"]) if row["max_rel_error"] else None,
             "kernel_s": float(row["kernel_ms"]) / 1e3 if row["kernel_ms"] else None,
-            "seconds": float(row["worker_s"]) if row.get("worker_s") else None}
+            "seconds": float(row["worker_s"]) if row.get("worker_s") else None,
+            "phases": {step: float(row[f"step_{step}_s"]) for step in STEPS
+                       if row.get(f"step_{step}_s")}}
             for row in csv.DictReader(f)}
+
+
+def step_rows(ref: dict[str, dict], new: dict[str, dict], reference: int,
+              other: int) -> list[str]:
+    """The workers' seconds by step (bench's ``phases``) over the kernels both runs
+    did: the step that grows with more workers at once is where they contend."""
+    both = [name for name in ref if name in new]
+    if not both or not any(ref[n].get("phases") for n in both):
+        return []
+    lines = ["", f"| step | workers' s, {reference} GPU | workers' s, {other} GPUs | growth |",
+             "|---|--:|--:|--:|"]
+    for step in STEPS:
+        a = sum(ref[n].get("phases", {}).get(step, 0.0) for n in both)
+        b = sum(new[n].get("phases", {}).get(step, 0.0) for n in both)
+        growth = f"{(b / a - 1) * 100:+.0f}%" if a else "-"
+        lines.append(f"| {step} | {a:.1f} | {b:.1f} | {growth} |")
+    return lines
 
 
 def tune_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:

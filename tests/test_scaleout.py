@@ -203,10 +203,15 @@ def test_bench_over_two_workers_reports_like_one(tmp_path: Path,
     two = _bench(tmp_path / "two", files, "--gpus", "2")
     assert [(r["kernel"], r["status"]) for r in one["results"]] == \
         [("jacobi-1d", "ok"), ("broken", "failed"), ("atax", "ok")]
-    # The same records, but for the seconds each worker spent on each kernel.
+    # The same records, but for the seconds each worker spent on each kernel and on
+    # each of its steps (a kernel that fails to compile has none).
     assert all(r["seconds"] > 0 for r in one["results"] + two["results"])
-    assert [{**r, "seconds": None} for r in one["results"]] == \
-        [{**r, "seconds": None} for r in two["results"]]
+    for r in one["results"] + two["results"]:
+        steps = list(r["phases"])
+        assert steps == ([] if r["status"] == "failed" else list(bench_run.STEPS))
+        assert sum(r["phases"].values()) <= r["seconds"] + 0.01 * len(steps)
+    assert [{**r, "seconds": None, "phases": None} for r in one["results"]] == \
+        [{**r, "seconds": None, "phases": None} for r in two["results"]]
     assert one["meta"]["workers"] == "this process" and two["meta"]["workers"].startswith(
         "2 processes")
 
@@ -262,3 +267,33 @@ def test_more_ray_workers_than_the_cluster_has_is_an_error() -> None:
         workers._ray_count(cluster, "3", gpu=False)
     assert workers._ray_count(cluster, "all", gpu=False) == 2
     assert workers._ray_count(cluster, "2", gpu=False) == 2
+
+
+def test_scaleout_compare_sums_the_steps_of_both_runs(tmp_path: Path) -> None:
+    """scripts/scaleout_compare.py on two runs of one part: wall times, the check
+    agreement and the workers' seconds by step, with their growth."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("scaleout_compare",
+                                                  ROOT / "scripts" / "scaleout_compare.py")
+    compare = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(compare)
+    assert compare.STEPS == bench_run.STEPS
+    (tmp_path / "walls.csv").write_text("stage,gpus,seconds,status\nbench,2,60.0,0\n"
+                                        "bench,1,100.0,0\n")
+    columns = ["kernel", "status", "mismatches", "max_rel_error", "kernel_ms", "worker_s",
+               *(f"step_{s}_s" for s in bench_run.STEPS)]
+    rows = {1: [("a", "ok", 0, 0.0, 1.0, 40.0, 10, 20, 5, 5),
+                ("b", "ok", 0, 0.0, 2.0, 60.0, 20, 30, 5, 5)],
+            2: [("a", "ok", 0, 0.0, 1.0, 44.0, 11, 23, 5, 5),
+                ("b", "ok", 0, 0.0, 2.0, 66.0, 22, 34, 5, 5)]}
+    for n, table in rows.items():
+        (tmp_path / f"gpus{n}" / "bench").mkdir(parents=True)
+        lines = [",".join(columns)] + [",".join(map(str, row)) for row in table]
+        (tmp_path / f"gpus{n}" / "bench" / "results.csv").write_text("\n".join(lines) + "\n")
+    assert compare.main([tmp_path]) == 0
+    summary = (tmp_path / "summary.md").read_text()
+    assert "| bench | 2 | 60.0 | 1.67x |" in summary
+    assert "every check the same as on 1 GPU: yes" in summary
+    assert "| compile | 30.0 | 33.0 | +10% |" in summary
+    assert "| check | 50.0 | 57.0 | +14% |" in summary
+    assert "| time | 10.0 | 10.0 | +0% |" in summary

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .plots import write_plots
-from .result import ON_CPU, BenchResult
+from .result import ON_CPU, STEPS, BenchResult
 
 CSV_COLUMNS = (
     "kernel", "category", "dataset", "parameters", "status", "error", "launches",
@@ -28,6 +28,7 @@ CSV_COLUMNS = (
     "minimum_ms", "ratio_to_minimum", "roofline_fraction", "flops", "bytes",
     "footprint_bytes", "max_rel_error", "mismatches", "cpu_ms", "omp_ms", "library_ms",
     "library", "speedup_cpu", "speedup_omp", "speedup_library", "notes", "worker_s",
+    *(f"step_{name}_s" for name in STEPS),
 )
 
 
@@ -60,6 +61,7 @@ def csv_row(r: BenchResult) -> dict[str, Any]:
         "speedup_library": r.speedup(r.library_s),
         "notes": "; ".join(note.strip().splitlines()[0] for note in r.notes if note.strip()),
         "worker_s": r.seconds,
+        **{f"step_{name}_s": r.phases.get(name) for name in STEPS},
     }
 
 

@@ -46,6 +46,7 @@ class BenchResult:
     notes: list[str] = field(default_factory=list)  # baselines that failed
     seconds: float | None = None        # the worker's wall time on this kernel, cuBLAS
                                         # included (the CPU baselines run beside)
+    phases: dict[str, float] = field(default_factory=dict)   # those seconds by STEPS
 
     @property
     def kernel_s(self) -> float | None:
@@ -59,6 +60,13 @@ class BenchResult:
         if baseline_s is None or not self.kernel_s:
             return None
         return baseline_s / self.kernel_s
+
+
+#: The steps of a worker on one kernel (``phases``): polycu's compile and the work
+#: count; the check (gcc's reference beside nvcc, then the GPU run and the
+#: comparison); the timed runs; cuBLAS.  What grows when several workers run at once
+#: tells where they contend (docs/results/scaleout.md).
+STEPS = ("compile", "check", "time", "library")
 
 
 def failure_reason(exc: BaseException) -> str:

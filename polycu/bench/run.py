@@ -45,7 +45,7 @@ from . import cpu as cpu_suite
 from .baseline import SERIAL_WORKERS, cpu_baselines, cpu_description, read_cpu_times
 from .library import library_seconds
 from .report import markdown, write_csv, write_reports
-from .result import ON_CPU, BenchResult, failure_reason
+from .result import ON_CPU, STEPS, BenchResult, failure_reason
 
 
 def polybench_cpu() -> ModuleType:
@@ -113,8 +113,15 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
     from ..runtime.check import check_target, targets
     from ..runtime.metrics import figures, scop_work
 
-    started = time.perf_counter()
+    started = lap = time.perf_counter()
     result = BenchResult(kernel.name, kernel.category, dataset, str(kernel.source))
+
+    def step(name: str) -> None:        # the seconds since the last step (STEPS)
+        nonlocal lap
+        now = time.perf_counter()
+        result.phases[name] = round(now - lap, 2)
+        lap = now
+
     try:
         found = targets(str(kernel.source), options, dataset=dataset)
         if len(found) != 1:
@@ -125,8 +132,10 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         work = scop_work(target.scop, target.params)
         result.flops, result.bytes = work.flops, work.bytes
         result.footprint_bytes = work.footprint_bytes
+        step("compile")
         # The program that is timed below is the one that was checked.
         checked = check_target(target, seed, init=options.init, fmad=options.fmad)
+        step("check")
         arrays = checked.report.arrays
         result.max_rel_error = max((c.max_rel_error for c in arrays), default=0.0)
         result.mismatches = sum(c.mismatches for c in arrays)
@@ -138,6 +147,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
             result.status, result.error = "mismatch", failure.describe()
         else:
             timing = checked.program.time(repeat=repeat)
+            step("time")
             result.timing = timing.as_dict()
             result.figures = asdict(figures(work, timing.kernel.median, ceilings))
             result.status = "ok"
@@ -150,6 +160,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
             result.library = "cuBLAS (CuPy)" if result.library_s is not None else ""
         except Exception as exc:  # noqa: BLE001
             result.notes.append(f"cuBLAS baseline: {failure_reason(exc)}")
+        step("library")
     if cpu_times is not None:
         result.cpu_s = cpu_times.get(kernel.name)
         if result.cpu_s is None:
