@@ -262,3 +262,42 @@ def test_programs_compute_what_gcc_computes(tmp_path: Path, name: str) -> None:
 
 def test_there_are_at_least_four_programs() -> None:
     assert len(list(PROGRAMS.glob("*.c"))) >= 4
+
+
+# fuzz seed 5602003 (--run-on gpu), minimised: j's final value is assigned where
+# n >= 1 and n + 2147483645 >= m (j stops before INT_MAX), a guard that overflowed
+# in int, so j was never assigned and kept its value from before the SCoP.
+OVERFLOWING_GUARD = """
+long f(int n, int m, double A[40])
+{
+  int i, j;
+#pragma scop
+  for (i = n - 1; i > -1; i -= 2)
+    for (j = i + 1; j <= m - i; ++j)
+      A[j] += 1.0;
+#pragma endscop
+  return i + j;
+}
+"""
+
+
+def test_a_guard_with_a_type_limit_is_computed_in_long_long(emulated, tmp_path: Path) -> None:
+    path = emulated(OVERFLOWING_GUARD, [{"n": 10, "m": 12}, {"n": 9, "m": 30},
+                                        {"n": 0, "m": 3}, {"n": 20, "m": 5}])
+    compile_file(str(path)).write(tmp_path / "out.cu")
+    text = (tmp_path / "out.cu").read_text()
+    assert "if (n >= 1 && n + 2147483645LL >= m) {" in text          # the kernel's guard
+    assert "if (!(n >= 1 && n + 2147483645LL >= m)) POLYCU_CHECK(cudaMemcpy(dev_j" in text
+
+
+def test_min_and_max_of_a_long_long_literal_take_long_long_arguments() -> None:
+    """CUDA's min(int, long long) is ambiguous: with a literal past 2^30 every
+    argument is cast; the host's macros take any type."""
+    from polycu.codegen.ast import Expr
+    from polycu.codegen.cuda import c_expr
+    n, m = Expr.id_("n"), Expr.id_("m")
+    e = Expr("min", (n, Expr("add", (m, Expr.int_(2147483645)))))
+    assert c_expr(e) == "min((long long)(n), (long long)(m + 2147483645LL))"
+    assert c_expr(e, host=True) == "polycu_min(n, m + 2147483645LL)"
+    assert c_expr(Expr("max", (n, Expr.int_(1 << 30)))) == "max(n, 1073741824)"
+    assert c_expr(Expr.int_(-(1 << 31))) == "-2147483648LL"

@@ -48,6 +48,20 @@ _C_OPS = {"or": "||", "and": "&&", "eq": "==", "le": "<=", "lt": "<", "ge": ">="
           "zdiv_r": "%"}
 _PRIMARY = 16
 
+#: Literals beyond this magnitude print as ``long long`` (``2147483645LL``): isl's
+#: guards and bounds carry C's type limits (``n + 2147483645 >= m``: a counter stops
+#: before INT_MAX), and added to a parameter in ``int`` they would overflow (fuzz
+#: seed 5602003: a final value never assigned).  In ``long long`` every such sum of
+#: ``int`` values and literals below 2^62 is exact.
+BIG_LITERAL = 1 << 30
+
+
+def big(e: Expr) -> bool:
+    """Whether ``e`` has a literal beyond ``BIG_LITERAL`` (its C type is then long long)."""
+    if e.op == "int":
+        return abs(int(e.value)) > BIG_LITERAL      # type: ignore[arg-type]
+    return any(big(a) for a in e.args)
+
 
 def _prec(e: Expr) -> int:
     if e.op == "int":
@@ -60,15 +74,18 @@ def c_expr(e: Expr, host: bool = False, wide: bool = False) -> str:
     ``wide`` (device code counting in ``long long``) converts a constant argument of
     CUDA's overloaded min/max, whose (int, long long) call would be ambiguous."""
     if e.op == "int":
-        return str(e.value)
+        return f"{e.value}LL" if big(e) else str(e.value)
     if e.op == "id":
         return str(e.value)
     if e.op in ("min", "max"):
         name = f"polycu_{e.op}" if host else e.op
+        # CUDA's min(int, long long) is ambiguous: every argument in long long
+        longs = not host and not wide and big(e)
 
         def arg_text(arg: Expr) -> str:
             text = c_expr(arg, host, wide)
-            return f"(long long)({text})" if wide and not host and _constant(arg) else text
+            cast = longs or (wide and not host and _constant(arg))
+            return f"(long long)({text})" if cast else text
 
         text = arg_text(e.args[0])
         for arg in e.args[1:]:
@@ -388,7 +405,9 @@ def _printer(stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
              views: frozenset[str]) -> _BodyPrinter:
     """The printer of instance ``S(args)`` (see ``statement_text``)."""
     itype = index_type(scop) if scop is not None else "int"
-    values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it), itype)
+    # a value with a long long literal is cast back to the iterator's own C type
+    values = {it: _as_type(atom(arg, wide=itype != "int"), stmt.iterator_type(it),
+                           "long long" if big(arg) else itype)
               for it, arg in zip(stmt.iterators, args)}
     if scop is not None:
         for p in scop.parameters:
