@@ -395,7 +395,8 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
         shared = options.shared_memory and not program.single_block
         placement = place(program, options.private_memory, shared,
                           options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
-                          constant_taken, frozenset(trees), options.async_copies)
+                          constant_taken, frozenset(trees), options.async_copies,
+                          options.min_staged_bytes)
         placement = replace(placement, trees=trees)
         placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
         if not failed - plain:

@@ -134,6 +134,10 @@ OPTIONS: tuple[Option, ...] = (
            "to shared memory without a register, so that every copy of a strip is in "
            "flight at once, and give kernels of at most one warp per SM tiles that hide "
            "their loads' latency (docs/memory.md)"),
+    Option("--min-staged-bytes", "int", 256 * 1024, "with --async-copies, the arrays "
+           "larger than this that a kernel running on one thread reads in a loop are "
+           "read from strips copied ahead (smaller ones stay in the L1 cache; "
+           "docs/memory.md)", minimum=0, metavar="BYTES"),
     Option("--parallel-reductions", "bool", False, "run a kernel whose inner loop sums "
            "into one cell a row (y[i] += A[i][k] * x[k]) with many threads a row, adding "
            "their partial sums in a tree: the terms are added in another order, so "

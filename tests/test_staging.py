@@ -64,22 +64,23 @@ def staged_reads(kernel: str) -> list[str]:
     return re.findall(r"POLYCU_COPY_ASYNC\(s\d+\[\(c1 - c100\)\], (\w+)\[", kernel)
 
 
-@pytest.mark.parametrize("ctype,x,staged", [
-    ("double", 300, {"A"}),                 # x: 2.4 KB, in the L1 cache: not staged
-    ("double", 70000, {"A", "x"}),
-    ("float", 70000, {"A", "x"})])          # 280 KB > L1_BYTES
-def test_a_one_thread_loop_reads_in_strips_copied_ahead(tmp_path, ctype, x, staged):
+@pytest.mark.parametrize("ctype,x,least,staged", [
+    ("double", 300, None, {"A"}),           # x: 2.4 KB, in the L1 cache: not staged
+    ("double", 70000, None, {"A", "x"}),
+    ("float", 70000, None, {"A", "x"}),     # 280 KB > L1_BYTES
+    ("double", 300, 0, {"A", "x", "w_x0"})])   # --min-staged-bytes 0
+def test_a_one_thread_loop_reads_in_strips_copied_ahead(tmp_path, ctype, x, least, staged):
     scop = load(tmp_path, BACK.replace("T ", ctype + " ").replace("[X]", f"[{x}]"))
-    options = Options(**ON_GPU)
+    options = Options(**ON_GPU, **({} if least is None else {"min_staged_bytes": least}))
     placement = placement_of(scop, options)
     (single,) = [k for k, g in zip(placement.kernels, placement.program.kernels) if not g.mapped]
     assert single.staged == staged
     assert "copied ahead with cp.async" in single.of("A").reason
-    assert "copied ahead" not in single.of("w_x0").reason     # 2.4 KB
+    assert ("copied ahead" in single.of("w_x0").reason) is ("w_x0" in staged)
     description = compile_scops(scop.location.file, [scop], options).description["scops"][0]
     cuda = scop_translation_unit(description)
     kernel = one_thread_kernel(cuda)
-    assert staged_reads(kernel) == sorted(staged)
+    assert staged_reads(kernel) == sorted(staged - {"w_x0"})     # the loop writes w_x0
     lines = [line.strip() for line in kernel.splitlines()]
     assert f"for (int c100 = -c0 + 1; c100 <= n - 1; c100 += {LATENCY_STRIP}) {{" in lines
     assert lines.count("POLYCU_COPY_WAIT();") == 1

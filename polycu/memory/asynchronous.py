@@ -27,9 +27,9 @@ tile with, but pays a load's latency for every element it reads in a loop
 4- or 8-byte elements are marked *staged*: codegen/staging.py copies each strip of
 ``LATENCY_STRIP`` iterations of an innermost loop's reads ahead with cp.async,
 where that loop writes no element of the array.  Not an array of at most
-``L1_BYTES`` at the problem's sizes: its loads hit the L1 cache, as fast as the
-shared copies, and the strips only add work (durbin's 16 KB vectors on an H200,
-with --run-on gpu: 19.2 ms, and 50.3 ms staged).
+``L1_BYTES`` at the problem's sizes (--min-staged-bytes): its loads hit the L1
+cache, as fast as the shared copies, and the strips only add work (durbin's 16 KB
+vectors on an H200, with --run-on gpu: 19.2 ms, and 50.3 ms staged).
 """
 from __future__ import annotations
 
@@ -61,9 +61,10 @@ def asynchronous(scop: Scop, tile: SharedTile) -> bool:
 
 
 def marked(scop: Scop, kernel: Kernel, tiles: tuple[SharedTile, ...],
-           choices: tuple[Any, ...]) -> dict[str, Any]:
+           choices: tuple[Any, ...], stage_bytes: int = L1_BYTES) -> dict[str, Any]:
     """A kernel's ``tiles`` with those cp.async can copy marked so, the arrays its
-    one thread stages (none when it has mapped members), and its ``choices``
+    one thread stages (none when it has mapped members; those of more than
+    ``stage_bytes``, --min-staged-bytes), and its ``choices``
     (placement.py's) saying both, as fields of its placement (the tensor-core and
     tree kernels print their own copies and ignore the marks)."""
     tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in tiles)
@@ -74,7 +75,7 @@ def marked(scop: Scop, kernel: Kernel, tiles: tuple[SharedTile, ...],
         staged = frozenset(
             c.array for c in choices if c.kind in (GLOBAL, READ_ONLY)
             and element_bytes(scop.array(c.array).element_type) in COPY_BYTES
-            and array_bytes(scop.array(c.array), point) > L1_BYTES)
+            and array_bytes(scop.array(c.array), point) > stage_bytes)
     choices = tuple(replace(c, reason=c.reason + (_LATENCY if copied[c.array] else _COPIED))
                     if c.kind == SHARED and c.array in copied else
                     replace(c, reason=c.reason + _STAGED) if c.array in staged else c

@@ -26,7 +26,7 @@ from .scaling import scaled
 from .shared import SharedOrder, SharedTile, copy_lanes, serving, tile_index, tiles, with_zeros
 from .strips import apart
 from . import kinds
-from .asynchronous import marked
+from .asynchronous import L1_BYTES, marked
 
 GLOBAL, PARAMETER, REGISTER, SHARED = kinds.GLOBAL, kinds.PARAMETER, kinds.REGISTER, kinds.SHARED
 #: The kinds of memory code generation can print: device memory (plain, through the
@@ -126,7 +126,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
           max_shared_memory: int = MAX_SHARED_MEMORY, plain: frozenset[str] = frozenset(),
           overrides: Overrides | None = None, max_operations: int = 0,
           constant_taken: int = 0, trees: frozenset[str] = frozenset(),
-          async_copies: bool = True) -> Placement:
+          async_copies: bool = True, stage_bytes: int = L1_BYTES) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
@@ -139,7 +139,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     A kernel whose analysis takes more than ``max_operations`` isl operations (0:
     no limit) keeps its own order and global memory.  ``constant_taken`` bytes of
     constant memory are used by the file's earlier SCoPs.  ``trees`` sum in a tree
-    (gpu/tree.py), arrays in device memory; ``async_copies``: asynchronous.py."""
+    (gpu/tree.py), arrays in device memory; ``async_copies``, ``stage_bytes``: asynchronous.py."""
     overrides = overrides or {}
     ctx = program.scop.context.get_ctx()
     kernels = []
@@ -157,8 +157,8 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
                     program, k, private_memory and k.name not in plain,
                     shared_memory and k.name not in plain, max_shared_memory, chosen,
                     async_copies), chosen, constants)
-                kernels.append(replace(placed, **marked(
-                    program.scop, k, placed.shared, placed.choices)) if async_copies else placed)
+                kernels.append(replace(placed, **marked(program.scop, k, placed.shared,
+                    placed.choices, stage_bytes)) if async_copies else placed)
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
                                   "ran out of its isl budget"))
