@@ -148,7 +148,8 @@ def _always_read(stmt: Statement, access: Access) -> bool:
     depends on the iterators alone: not under a conditional operator, a subscript
     without array reads or calls."""
     node = access.node
-    if not isinstance(node, c_ast.ArrayRef):
+    # one element an instance (not a data-dependent or approximated reference)
+    if not isinstance(node, c_ast.ArrayRef) or not access.relation.is_single_valued():
         return False
     inner = node
     while isinstance(inner, c_ast.ArrayRef):
