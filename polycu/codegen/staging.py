@@ -26,8 +26,9 @@ read the values S reads when (1) no statement of the loop writes A_k, so nothing
 changes A_k between a copy and its use (the kernel's one thread is the launch's
 only writer), and (2) every address copied is one S reads at that iteration: S
 has no guard inside the loop, the reference is evaluated whenever S runs (not
-under ``?:``, ``&&`` or ``||``) and its subscripts read no array and call
-nothing.  So the loop's results are bit-identical.
+under ``?:``, ``&&`` or ``||``), names one element an instance and its
+subscripts read no array and call nothing.  So the loop's results are
+bit-identical.
 """
 from __future__ import annotations
 
