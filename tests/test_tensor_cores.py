@@ -264,3 +264,14 @@ def test_registers_of_a_sub_partition() -> None:
     warp, whole units of 256, are 96 a thread; two blocks leave 168, four 80."""
     assert [mma.thread_registers(b, 6) for b in (1, 2, 3, 4)] == [255, 168, 96, 80]
     assert mma.thread_registers(4, 4) == 128
+
+
+def test_conditions_print_type_limits_in_long_long() -> None:
+    """A constant past 2^30 (isl's guards carry C's type limits) is a long long
+    literal, so that the sum with a parameter does not overflow an int (codegen/
+    cuda.py's BIG_LITERAL; fuzz seed 5602003 in the kernels' own printer)."""
+    import islpy as isl
+    from polycu.codegen.tensor import condition
+    bset = isl.BasicSet("[n] -> { [k] : 0 <= k <= n + 2147483645 }")
+    assert set(condition(bset, ["k"]).split(" && ")) == {
+        "(k >= 0)", "(-1 * k + n + 2147483645LL >= 0)"}
