@@ -12,7 +12,6 @@ as gcc compiles the original, once as polycu emits it (emulated).
 from __future__ import annotations
 
 import re
-
 import subprocess
 from pathlib import Path
 

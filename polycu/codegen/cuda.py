@@ -56,6 +56,11 @@ _PRIMARY = 16
 BIG_LITERAL = 1 << 30
 
 
+def literal(value: int) -> str:
+    """C text of an integer literal: ``long long`` past ``BIG_LITERAL``."""
+    return f"{value}LL" if abs(value) > BIG_LITERAL else str(value)
+
+
 def big(e: Expr) -> bool:
     """Whether ``e`` has a literal beyond ``BIG_LITERAL`` (its C type is then long long)."""
     if e.op == "int":
@@ -74,7 +79,7 @@ def c_expr(e: Expr, host: bool = False, wide: bool = False) -> str:
     ``wide`` (device code counting in ``long long``) converts a constant argument of
     CUDA's overloaded min/max, whose (int, long long) call would be ambiguous."""
     if e.op == "int":
-        return f"{e.value}LL" if big(e) else str(e.value)
+        return literal(int(e.value))      # type: ignore[arg-type]
     if e.op == "id":
         return str(e.value)
     if e.op in ("min", "max"):

@@ -71,6 +71,8 @@ def staged(ast: Node, statements: dict[str, Statement], arrays: frozenset[str],
     module docstring); ``reference`` prints a reference of an instance, ``iterator``
     is the kernel's iterator prefix and ``shared(k)`` names the k-th buffer."""
     result = Staged(ast)
+    if not arrays:
+        return result
 
     def visit(node: Node) -> Node:
         if isinstance(node, Block):

@@ -35,7 +35,7 @@ from ..gpu.kernel import GpuProgram
 from ..memory import Placement
 from ..memory.contraction import PAD, Contraction, Operand, tile_rows
 from .ast import Expr
-from .cuda import (BIG_LITERAL, INDENT, Layout, expression_text, index_type, linearise,
+from .cuda import (INDENT, Layout, expression_text, index_type, linearise, literal,
                    statement_text)
 from .grid import block_loops
 from .mma import WIDE_STEP
@@ -74,17 +74,11 @@ def terms(constraint: isl.Constraint, texts: list[str], skip: int | None = None)
             if coefficient:
                 name = texts[d] if kind == isl.dim_type.set else \
                     constraint.get_space().get_dim_name(kind, d)
-                parts.append(f"{_literal(coefficient)} * {name}" if coefficient != 1 else name)
+                parts.append(f"{literal(coefficient)} * {name}" if coefficient != 1 else name)
     constant = constraint.get_constant_val().to_python()
     if constant or not parts:
-        parts.append(_literal(constant))
+        parts.append(literal(constant))
     return " + ".join(parts).replace("+ -", "- ")
-
-
-def _literal(value: int) -> str:
-    """A literal past ``BIG_LITERAL`` in long long (cuda.py: sums with C's type limits
-    would overflow an int)."""
-    return f"{value}LL" if abs(value) > BIG_LITERAL else str(value)
 
 
 def condition(bset: isl.BasicSet, texts: list[str]) -> str:
