@@ -41,7 +41,7 @@ from .gpu.where import CPU, CpuScop, decide
 from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
-from .memory.contraction import with_tensor_cores
+from .memory.contraction import contraction, with_tensor_cores
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
 from .model import Scop
@@ -82,6 +82,12 @@ ROWS = {"tile": (16, 64), "block": (32, 16)}
 #: 16 x 32 cells (measured on an H100 at LARGE against 32x32 to 128x128 tiles,
 #: docs/results/memory.md); the lanes of the block (32, 6) go unused.
 TENSOR = {"tile": (48, 64), "block": (32, 6)}
+#: isl operations for the code of one placed kernel (its tiles, lanes and strips)
+#: that will not run on tensor cores.  Triangular kernels need more than a schedule
+#: step's ``MAX_OPERATIONS``: symm's (ROWS sizes) and syr2k's took 5-8 million and
+#: kept global memory below that.  A contraction keeps the smaller budget: its code
+#: is the tensor cores' when that placed code fails (2mm's compile would double).
+PLACED_OPERATIONS = 3 * MAX_OPERATIONS
 
 
 def strategy_of(options: Options) -> Strategy:
@@ -398,12 +404,14 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
                           constant_taken, frozenset(trees), options.async_copies,
                           options.min_staged_bytes)
         placement = replace(placement, trees=trees)
-        placement, failed = with_kernel_asts(placement, MAX_OPERATIONS)
+        tensor = options.tensor_cores and shared
+        larger = {k.name: PLACED_OPERATIONS for k in program.kernels
+                  if not (tensor and contraction(program, k, {}))}
+        placement, failed = with_kernel_asts(placement, MAX_OPERATIONS, larger)
         if not failed - plain:
             # the tensor-core kernels stage their operands in shared memory, and
             # keep none where --memory placed it
-            on = options.tensor_cores and shared
-            if on:
+            if tensor:
                 placement = with_tensor_cores(placement, forced | frozenset(trees))
             return placement
         for name in sorted(failed - plain):

@@ -333,3 +333,58 @@ def test_a_negative_index_of_a_pointer_parameter_is_a_checked_assumption(
                          timeout=120, env=emulation_env())
     assert ran.returncode == 1
     assert "are outside the values the GPU code assumes" in ran.stderr
+
+
+# The differential tester's seed 5602628, reduced: with an unsigned n, k <= n - 1
+# holds for every int k when n == 0 (n - 1 wraps to UINT_MAX), so k runs up to
+# INT_MAX and overflows: undefined.  Modelled, that case gave k a range of 2^31
+# whose strips every thread of the shared-tile kernel looped over, whatever n was.
+# Now the parameters for which an int iterator overflows are assumed away (and
+# checked by the host), so every loop is bounded by n.
+OVERFLOWING = """
+#include <stdio.h>
+
+void kernel(unsigned n, double A[4], double B[8])
+{
+#pragma scop
+  for (int j = 0; j < 4; j++)
+    for (int k = 0; k <= n - 1; k++)
+      A[j] += B[k] * j;
+#pragma endscop
+}
+
+int main(void)
+{
+  static double A[4], B[8];
+  for (int k = 0; k < 8; k++)
+    B[k] = 0.5 * k + 1.0;
+  kernel(N, A, B);
+  for (int j = 0; j < 4; j++)
+    printf("%.17g\\n", A[j]);
+  return 0;
+}
+"""
+
+
+def test_a_signed_iterator_that_overflows_is_a_checked_assumption(tmp_path: Path) -> None:
+    scop = scop_of(tmp_path, OVERFLOWING.replace("kernel(N,", "kernel(5u,"))
+    assert scop.context.intersect(isl.Set("[n] -> { : n = 0 }")).is_empty()
+    assert not scop.context.intersect(isl.Set("[n] -> { : n = 5 }")).is_empty()
+    # k is bounded by n - 1 under the context: no point beyond it, none at INT_MAX
+    beyond = isl.Set("[n] -> { S1[j, k] : k >= n }")
+    domain = scop.domain().intersect_params(scop.context)
+    assert domain.intersect(isl.UnionSet(beyond)).is_empty()
+    expected, actual = differential(tmp_path, "overflow", OVERFLOWING.replace(
+        "kernel(N,", "kernel(5u,"), polycu.Options(run_on="gpu"))
+    assert actual == expected == "".join(f"{10.0 * j:.17g}\n" for j in range(4))
+    assert "outside the values the GPU code assumes" in compile_file(
+        str(tmp_path / "overflow.c"), polycu.Options(run_on="gpu")).cuda
+
+
+def test_an_iterator_that_overflows_for_every_parameter_is_rejected(tmp_path: Path) -> None:
+    source = tmp_path / "always.c"
+    source.write_text("void f(double A[8])\n{\n#pragma scop\n"
+                      "  for (int i = 0; i <= 2147483647; i++)\n    A[i % 8] += 1.0;\n"
+                      "#pragma endscop\n}\n")
+    with pytest.raises(PolycuError, match=r"always\.c:4:3: .*'i' of type 'int' overflows"):
+        compile_file(str(source))

@@ -198,6 +198,27 @@ def test_register_tiles_need_the_same_iterations_in_every_lane():
     assert placed.order is None and not placed.registers and not placed.shared
 
 
+def test_symm_is_mapped_again_with_a_shared_tile_and_registers():
+    """symm's lanes along i run different k (k < i), so its kernel is mapped again
+    with ROWS; isl needs more than a schedule step's budget for that kernel's code
+    (driver.PLACED_OPERATIONS), which it then builds: B in a shared tile, C and the
+    expanded temp2 in registers, two lanes along j.  The emulation checks it."""
+    import io
+    from polycu.diagnostics import Reporter
+    from polycu.runtime.emulate import emulate_file
+    options = Options(define=["SMALL_DATASET"], include_dir=[str(ROOT / "polybench/utilities")])
+    symm = ROOT / "polybench/linear-algebra/blas/symm/symm.c"
+    scop = polycu.load(str(symm), defines=options.define, includes=options.include_dir)[0]
+    placement = placement_of(scop, options, reporter=Reporter(stream=io.StringIO()))
+    (kernel,) = placement.program.kernels
+    assert [(m.tile, m.block) for m in kernel.mapped] == [(16, 16), (64, 32)]
+    placed = placement.kernel(kernel.name)
+    assert placed.lanes == (1, 2) and [t.array for t in placed.shared] == ["B"]
+    assert sorted(p.array for p in placed.registers) == ["C", "temp2_x0"]
+    for report in emulate_file(str(symm), options, seed=11):
+        assert report.ok, report.format()
+
+
 def test_memory_overrides_and_switches(capsys):
     gemm = str(ROOT / "examples" / "gemm.c")
     assert main(["--dump-memory", "--no-tensor-cores", "--memory", "0:B=global", "--memory", "*:A=shared",

@@ -384,13 +384,14 @@ def _names(e: Expr) -> set[str]:
     return set().union(*(_names(a) for a in e.args)) if e.args else set()
 
 
-def with_kernel_asts(placement: Placement, max_operations: int = 0
+def with_kernel_asts(placement: Placement, max_operations: int = 0,
+                     larger: Mapping[str, int] | None = None
                      ) -> tuple[Placement, frozenset[str]]:
     """``placement`` with each kernel's AST built within ``max_operations`` isl
-    operations a kernel, and the kernels whose placed code could not be built
-    (over the budget, an AST that runs some instance not exactly once, a placed
-    reference isl cannot write, or a barrier in code that depends on the thread
-    id)."""
+    operations a kernel (``larger``: more for the kernels it names), and the kernels
+    whose placed code could not be built (over the budget, an AST that runs some
+    instance not exactly once, a placed reference isl cannot write, or a barrier in
+    code that depends on the thread id)."""
     program = placement.program
     ctx = program.scop.context.get_ctx()
     built: dict[str, Node] = {}
@@ -406,7 +407,8 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0
         for split in (True, False) if placed.strips is not None else (False,):
             for atomic in (False, True) if placed.barriers else (False,):
                 try:
-                    with operation_budget(ctx, max_operations):
+                    with operation_budget(ctx, (larger or {}).get(kernel.name,
+                                                                   max_operations)):
                         node = placed_kernel_ast(program, kernel, placed, atomic, split)
                 except (BudgetExceeded, WrongAst, Unexpressible):
                     break

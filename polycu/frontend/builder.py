@@ -330,33 +330,41 @@ class Builder:
     # i + s leaves [min, max] at the points W of the domain where it does; the loop
     # still ends there iff the condition fails at the wrapped value i + s -+ 2^w.
     # Parameter values for which it goes on are excluded by an assumption; a loop
-    # that goes on for every parameter value is rejected.
+    # that goes on for every parameter value is rejected.  A signed iterator (int or
+    # wider) overflows at W, undefined: W's parameters are excluded too (seed 5602628).
     def check_wrap(self, node: c_ast.For, dom: isl.Set, cond: isl.Set,
                    inner: tuple[str, ...], ctype: Arith, step: int) -> None:
-        """Reject a loop whose iterator wraps around and goes on (C's modular types)."""
-        if ctype.signed and ctype.bits >= INT.bits:
-            return  # overflow of a signed iterator is undefined: no valid program has it
+        """Reject a loop whose iterator wraps and goes on, or overflows everywhere."""
         env = self.env(inner)
         after = env.variable(inner[-1]).add(env.constant(step))
         wraps = dom.intersect(after.lt_set(env.constant(ctype.minimum)).union(
             after.gt_set(env.constant(ctype.maximum))))
         if wraps.is_empty():
             return
+        if ctype.signed and ctype.bits >= INT.bits:
+            bad = env.within_types(wraps).params()
+            if not bad.is_empty():
+                self.exclude(node, bad, f"loop iterator '{inner[-1]}' of type "
+                             f"'{ctype.name}' overflows for every parameter value")
+            return
         delta = step - (1 << ctype.bits) if step > 0 else step + (1 << ctype.bits)
         names = ", ".join(inner)
         moved = ", ".join(list(inner[:-1]) + [f"{inner[-1]} + ({delta})"])
         wrapped = wraps.apply(isl.Map(f"{{ [{names}] -> [{moved}] }}"))
         going_on = env.within_types(wrapped.intersect(cond)).params()
-        if going_on.is_empty():
-            return
-        params = [going_on.get_dim_name(isl.dim_type.param, k)
-                  for k in range(going_on.dim(isl.dim_type.param))]
-        fine = env.within_types(env.universe(), params).params().subtract(going_on)
+        if not going_on.is_empty():
+            self.exclude(node, going_on, f"loop iterator '{inner[-1]}' of type "
+                         f"'{ctype.name}' wraps around and the loop condition still "
+                         "holds (the loop does not end where it seems to)")
+
+    def exclude(self, node: c_ast.For, bad: isl.Set, why: str) -> None:
+        """Assume the parameters outside ``bad``; reject the loop (``why``) if none is left."""
+        env = self.env(())
+        params = [bad.get_dim_name(isl.dim_type.param, k) for k in range(bad.n_param())]
+        fine = env.within_types(env.universe(), params).params().subtract(bad)
         if fine.is_empty():
-            raise Unsupported(node, f"loop iterator '{inner[-1]}' of type '{ctype.name}' "
-                              "wraps around and the loop condition still holds (the loop "
-                              "does not end where it seems to)", self.loc(node))
-        self.assumptions.append(fine)  # checked at run time by the generated code
+            raise Unsupported(node, why, self.loc(node))
+        self.assumptions.append(fine)
 
     def check_interval(self, node: c_ast.For, started: isl.Set, cond: isl.Set, depth: int,
                        step: int) -> None:
