@@ -34,7 +34,8 @@ export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 if [ "${1:-}" = "pytest" ]; then
   shift
-  exec python3 -m pytest "$@"
+  # one process: the device has no pytest-xdist, and the GPU tests share one GPU
+  exec python3 -m pytest -o addopts= "$@"
 fi
 if [ "${1:-}" = "script" ]; then
   shift

@@ -175,13 +175,18 @@ def convert(value: isl.PwAff, source: Arith | None, target: Arith, env: AffineEn
 ORDINARY = 1 << 20
 
 
-def _only_unusual(params: isl.Set) -> bool:
-    """Whether every point of ``params`` has a parameter outside [0, ORDINARY]."""
+def ordinary(params: isl.Set) -> isl.Set:
+    """The points of ``params`` whose parameters all lie in [0, ORDINARY]."""
     box = isl.Set.universe(params.get_space())
     for k in range(params.dim(isl.dim_type.param)):
         name = params.get_dim_name(isl.dim_type.param, k)
         box = box.intersect(isl.Set(f"[{name}] -> {{ : 0 <= {name} <= {ORDINARY} }}"))
-    return params.intersect(box).is_empty()
+    return params.intersect(box)
+
+
+def _only_unusual(params: isl.Set) -> bool:
+    """Whether every point of ``params`` has a parameter outside [0, ORDINARY]."""
+    return ordinary(params).is_empty()
 
 
 def _coordinate(point_set: isl.Set) -> int:

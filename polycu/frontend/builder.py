@@ -31,7 +31,7 @@ from pycparser import c_ast
 from ..diagnostics import Location
 from ..model import Statement
 from .accesses import AccessCollector
-from .affine import CTX, AffineEnv, NotAffine, convert, to_set, typed
+from .affine import CTX, AffineEnv, NotAffine, convert, ordinary, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
 from .conditions import body_text, check_branches, conjunction, conjuncts
 from .final_values import Loop
@@ -331,7 +331,7 @@ class Builder:
     # still ends there iff the condition fails at the wrapped value i + s -+ 2^w.
     # Parameter values for which it goes on are excluded by an assumption; a loop
     # that goes on for every parameter value is rejected.  A signed iterator (int or
-    # wider) overflows at W, undefined: W's parameters are excluded too (seed 5602628).
+    # wider) overflows at W, undefined: W's sizes in [0, 2^20] are excluded (seed 5602628).
     def check_wrap(self, node: c_ast.For, dom: isl.Set, cond: isl.Set,
                    inner: tuple[str, ...], ctype: Arith, step: int) -> None:
         """Reject a loop whose iterator wraps and goes on, or overflows everywhere."""
@@ -342,7 +342,7 @@ class Builder:
         if wraps.is_empty():
             return
         if ctype.signed and ctype.bits >= INT.bits:
-            bad = env.within_types(wraps).params()
+            bad = ordinary(env.within_types(wraps).params())
             if not bad.is_empty():
                 self.exclude(node, bad, f"loop iterator '{inner[-1]}' of type "
                              f"'{ctype.name}' overflows for every parameter value")
