@@ -418,8 +418,8 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
             reporter.note(
                 f"kernel {name}: its placed code could not be built (over the isl "
                 "budget, with isl's code running an instance not exactly once, with a "
-                "placed reference isl cannot write, or with barriers not every thread "
-                "passes); it keeps global memory",
+                "placed reference isl cannot write, with barriers not every thread "
+                "passes, or with an error inside isl); it keeps global memory",
                 program.scop.location)
         plain |= failed
 

@@ -390,8 +390,8 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0,
     """``placement`` with each kernel's AST built within ``max_operations`` isl
     operations a kernel (``larger``: more for the kernels it names), and the kernels
     whose placed code could not be built (over the budget, an AST that runs some
-    instance not exactly once, a placed reference isl cannot write, or a barrier in
-    code that depends on the thread id)."""
+    instance not exactly once, a placed reference isl cannot write, a barrier in
+    code that depends on the thread id, or an error inside isl)."""
     program = placement.program
     ctx = program.scop.context.get_ctx()
     built: dict[str, Node] = {}
@@ -410,8 +410,8 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0,
                     with operation_budget(ctx, (larger or {}).get(kernel.name,
                                                                    max_operations)):
                         node = placed_kernel_ast(program, kernel, placed, atomic, split)
-                except (BudgetExceeded, WrongAst, Unexpressible):
-                    break
+                except (BudgetExceeded, WrongAst, Unexpressible, isl.Error):
+                    break       # isl.Error: its AST builder failing inside (seed 5602937)
                 if not placed.barriers or uniform_barriers(node, threads):
                     built[kernel.name] = node
                     break
