@@ -401,14 +401,14 @@ def with_kernel_asts(placement: Placement, max_operations: int = 0,
             built[kernel.name] = kernel_ast(program, kernel)
             continue
         threads = frozenset(m.thread_id for m in kernel.mapped)
+        budget = (larger or {}).get(kernel.name, max_operations)
         # isl's separated loops read best; where they hoist a guard on the thread ids
         # above a barrier, one loop per dimension (atomic) keeps the block's loops;
         # where the full strips apart cost isl too much, without them.
         for split in (True, False) if placed.strips is not None else (False,):
             for atomic in (False, True) if placed.barriers else (False,):
                 try:
-                    with operation_budget(ctx, (larger or {}).get(kernel.name,
-                                                                   max_operations)):
+                    with operation_budget(ctx, budget):
                         node = placed_kernel_ast(program, kernel, placed, atomic, split)
                 except (BudgetExceeded, WrongAst, Unexpressible, isl.Error):
                     break       # isl.Error: its AST builder failing inside (seed 5602937)
