@@ -298,6 +298,10 @@ OPTIONS: tuple[Option, ...] = (
            "CPU processes, 'all' being every core); with --ray, Ray actors of one GPU "
            "each, 'all' every GPU of the cluster", commands=(BENCH, TUNE),
            metavar="N|all", syntax=_workers_syntax),
+    Option("--workers-per-gpu", "int", 1, "bench: worker processes on each of the --gpus "
+           "GPUs; they take turns for what runs on the GPU (checks, timings, cuBLAS), so "
+           "one compiles and builds its reference while another runs, and no timing holds "
+           "another's kernels", commands=(BENCH,), metavar="N", minimum=1),
     Option("--ray", "str", None, "run the --gpus workers as actors of the Ray cluster "
            "at ADDRESS (auto: the running one; local, or no address: start one on this "
            "host); without Ray installed, says how to install it and runs here",

@@ -6,7 +6,7 @@
 #   on device (carry: [".device"]):
 #       bash scripts/memory_ablation.sh OUTDIR DATASET POLICY...
 #   here:
-#       python3 scripts/memory_ablation_report.py SUMMARY.csv... > docs/results/memory_ablation.md
+#       python3 scripts/memory_ablation_report.py OUTDIR/summary.csv > TABLE.md
 #
 # Policies (each path applies where it is legal, the default elsewhere):
 #   global     plain loads and stores, no registers or shared tiles
@@ -19,8 +19,18 @@
 #   texture+on-chip, constant+on-chip
 #              registers and shared tiles, that path for the rest where legal
 #   model      polycu's defaults: the model's choice
+#
+# Every bench (one per policy and GPU) runs at the same time: benches that share a
+# GPU take turns on it for everything they run there (polycu/runtime/turns.py), so
+# the compiles overlap and no timing holds another bench's kernels.  With GPUS="0 1"
+# the kernels are split in two fixed halves, one per GPU, every policy of a kernel on
+# the same GPU (a kernel's policies compare on one GPU).
+#
+# Environment: KERNELS="a b" (default: all 30), GPUS (default "0"), BENCH_OPTIONS
+# (added to every policy's, e.g. --run-on=gpu), BENCH_TIMEOUT (seconds a bench may
+# run; its kernels done by then are kept).
 # OUTDIR/summary.csv gets one line per policy and kernel: policy, kernel, status,
-# kernel ms, spread.  KERNELS="a b" limits the kernels (default: all 30).
+# kernel ms, spread, the digest of the program that ran (polycu/bench/result.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -38,32 +48,49 @@ declare -A options=(
   [constant+on-chip]="--memory *:*=constant"
   [model]=""
 )
-files=()
-if [ -n "${KERNELS:-}" ]; then
-  for k in $KERNELS; do
-    files+=("$(find polybench -mindepth 2 -name "$k.c" ! -path '*/utilities/*' | head -1)")
-  done
-else
-  files=(polybench)
-fi
-bash scripts/device_run.sh device > /dev/null        # installs the wheels once
-mkdir -p "$out"
 for policy in "$@"; do
   [ -n "${options[$policy]+set}" ] || { echo "memory_ablation: no policy $policy" >&2; exit 2; }
-  set -f   # the policies' '*' are not globs
-  # shellcheck disable=SC2086
-  bash scripts/device_run.sh bench "${files[@]}" -I "$root/polybench/utilities" \
-    --dataset "$dataset" --no-cpu-baseline --repeat 5 --seed 7 ${options[$policy]} \
-    --out "$out/$policy" > "$out/$policy.log" 2>&1 \
-    || echo "memory_ablation: $policy: bench failed (see $policy.log)"
-  set +f
-  [ -f "$out/$policy/results.csv" ] && python3 - "$out/$policy/results.csv" "$policy" \
-    >> "$out/summary.csv" <<'PY'
+done
+if [ -n "${KERNELS:-}" ]; then
+  names=($KERNELS)
+else
+  names=($(find polybench -mindepth 2 -name '*.c' ! -path '*/utilities/*' -exec basename {} .c \; \
+           | sort))
+fi
+gpus=(${GPUS:-0})
+bash scripts/device_run.sh device > /dev/null        # installs the wheels once
+mkdir -p "$out"
+pids=()
+for g in "${!gpus[@]}"; do
+  files=()
+  for i in "${!names[@]}"; do           # kernel i to GPU i mod the number of GPUs
+    if [ $((i % ${#gpus[@]})) -eq "$g" ]; then
+      files+=("$(find polybench -mindepth 2 -name "${names[$i]}.c" ! -path '*/utilities/*' | head -1)")
+    fi
+  done
+  for policy in "$@"; do
+    run="$policy@${gpus[$g]}"
+    set -f   # the policies' '*' are not globs
+    # shellcheck disable=SC2086
+    CUDA_VISIBLE_DEVICES="${gpus[$g]}" timeout "${BENCH_TIMEOUT:-0}" \
+      bash scripts/device_run.sh bench "${files[@]}" -I "$root/polybench/utilities" \
+      --dataset "$dataset" --no-cpu-baseline --repeat 5 --seed 7 ${options[$policy]} \
+      ${BENCH_OPTIONS:-} --out "$out/$run" > "$out/$run.log" 2>&1 &
+    set +f
+    pids+=($!)
+  done
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+for policy in "$@"; do
+  for gpu in "${gpus[@]}"; do
+    results="$out/$policy@$gpu/results.csv"
+    [ -f "$results" ] || { echo "memory_ablation: $policy on GPU $gpu: no results" >&2; continue; }
+    python3 - "$results" "$policy" >> "$out/summary.csv" <<'PY'
 import csv, sys
 for row in csv.DictReader(open(sys.argv[1])):
     print(",".join([sys.argv[2], row["kernel"], row["status"], row["kernel_ms"],
-                    row["kernel_spread"]]))
+                    row["kernel_spread"], row.get("program", "")]))
 PY
-  rm -rf "${out:?}/$policy"
+  done
 done
 cat "$out/summary.csv"

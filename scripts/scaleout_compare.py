@@ -30,7 +30,7 @@ NOISE = 0.03
 
 #: A bench worker's steps on one kernel (polycu/bench/result.py's STEPS, which this
 #: script, run on the device without the package installed, does not import).
-STEPS = ("compile", "check", "time", "library")
+STEPS = ("compile", "check", "time", "library", "wait")
 
 #: The status scaleout.sh records for a stage its DEADLINE stopped.
 CUT = "124"

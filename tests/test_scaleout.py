@@ -156,6 +156,25 @@ def test_local_workers_keep_the_order_and_pin_their_gpu(monkeypatch: pytest.Monk
         workers.open_workers(os.getpid, count="3", gpu=True)
 
 
+def test_workers_sharing_a_gpu_are_pinned_to_it_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert workers.shared_gpus(["5", "7"], 3) == ["5", "7", "5", "7", "5", "7"]
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "5,7")
+    with workers.open_workers(os.getpid, count="all", gpu=True, per_gpu=2) as pool:
+        assert isinstance(pool, workers.LocalWorkers) and pool.count == 4
+        assert pool.label == "4 processes, 2 on each of GPUs 5,7"
+        seen = list(pool.map(_slowly, range(8)))
+    assert [item for _, _, item in seen] == list(range(8))
+    gpu_of: dict[int, str] = {}
+    for pid, gpu, _ in seen:
+        assert gpu_of.setdefault(pid, gpu) == gpu
+    assert sorted(gpu_of.values()) == ["5", "5", "7", "7"]
+    # one GPU, shared: processes too; the emulation's CPU workers ignore the option
+    with workers.open_workers(os.getpid, count="1", gpu=True, per_gpu=2) as pool:
+        assert isinstance(pool, workers.LocalWorkers) and pool.count == 2
+    assert isinstance(workers.open_workers(os.getpid, count="1", gpu=False, per_gpu=2),
+                      workers.InProcess)
+
+
 def _slowly(state: int, item: int) -> tuple[int, str, int]:
     """A task long enough that a batch of them spreads over the workers: the
     worker's state, its GPU, the item."""
@@ -201,19 +220,27 @@ def test_bench_over_two_workers_reports_like_one(tmp_path: Path,
     monkeypatch.setattr(HostProgram, "scops", {})
     one = _bench(tmp_path / "one", files)
     two = _bench(tmp_path / "two", files, "--gpus", "2")
+    # two workers sharing one GPU, taking turns on it
+    shared = _bench(tmp_path / "shared", files, "--workers-per-gpu", "2")
     assert [(r["kernel"], r["status"]) for r in one["results"]] == \
         [("jacobi-1d", "ok"), ("broken", "failed"), ("atax", "ok")]
     # The same records, but for the seconds each worker spent on each kernel and on
-    # each of its steps (a kernel that fails to compile has none).
-    assert all(r["seconds"] > 0 for r in one["results"] + two["results"])
-    for r in one["results"] + two["results"]:
+    # each of its steps (a kernel that fails to compile has none; the wait for the
+    # GPU is a part of the steps after the compile).
+    runs = one["results"] + two["results"] + shared["results"]
+    assert all(r["seconds"] > 0 for r in runs)
+    for r in runs:
         steps = list(r["phases"])
         assert steps == ([] if r["status"] == "failed" else list(bench_run.STEPS))
-        assert sum(r["phases"].values()) <= r["seconds"] + 0.01 * len(steps)
-    assert [{**r, "seconds": None, "phases": None} for r in one["results"]] == \
-        [{**r, "seconds": None, "phases": None} for r in two["results"]]
+        assert sum(v for k, v in r["phases"].items() if k != "wait") <= \
+            r["seconds"] + 0.01 * len(steps)
+        assert r["phases"].get("wait", 0) <= r["seconds"] - r["phases"].get("compile", 0) + 0.01
+    for other in two, shared:
+        assert [{**r, "seconds": None, "phases": None} for r in one["results"]] == \
+            [{**r, "seconds": None, "phases": None} for r in other["results"]]
     assert one["meta"]["workers"] == "this process" and two["meta"]["workers"].startswith(
         "2 processes")
+    assert shared["meta"]["workers"].startswith("2 processes, 2 on each of GPUs ")
 
 
 def test_workers_take_the_longest_kernels_first(tmp_path: Path) -> None:

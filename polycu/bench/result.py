@@ -9,6 +9,8 @@ Why apart: the batch (``run``), the baselines (``baseline``) and the reports
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +49,7 @@ class BenchResult:
     seconds: float | None = None        # the worker's wall time on this kernel, cuBLAS
                                         # included (the CPU baselines run beside)
     phases: dict[str, float] = field(default_factory=dict)   # those seconds by STEPS
+    program: str = ""                   # program_digest of what ran on the GPU
 
     @property
     def kernel_s(self) -> float | None:
@@ -64,9 +67,25 @@ class BenchResult:
 
 #: The steps of a worker on one kernel (``phases``): polycu's compile and the work
 #: count; the check (gcc's reference beside nvcc, then the GPU run and the
-#: comparison); the timed runs; cuBLAS.  What grows when several workers run at once
-#: tells where they contend (docs/results/scaleout.md).
-STEPS = ("compile", "check", "time", "library")
+#: comparison); the timed runs; cuBLAS; and the part of the check, time and library
+#: steps spent waiting for the GPU's turn (``runtime.turns``: workers that share a
+#: GPU).  What grows when several workers run at once tells where they contend
+#: (docs/results/scaleout.md).
+STEPS = ("compile", "check", "time", "library", "wait")
+
+
+def program_digest(description: dict[str, Any]) -> str:
+    """A digest of what a SCoP's program runs: its device code, its host code, its
+    launch sequence and its texture, surface and constant objects.  Two benches of a
+    kernel with the same digest timed one program, whatever options chose it (an
+    ablation's policies often agree: scripts/memory_ablation_report.py)."""
+    text = json.dumps([description.get(key) for key in PROGRAM_KEYS], sort_keys=True,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+#: The entries of a SCoP's description that say what its program runs.
+PROGRAM_KEYS = ("device_source", "host_source", "host", "objects")
 
 
 def failure_reason(exc: BaseException) -> str:

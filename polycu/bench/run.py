@@ -40,12 +40,13 @@ import islpy as isl
 from ..diagnostics import error
 from ..options import OPTIONS, Options
 from ..runtime.device import DeviceInfo
+from ..runtime.turns import turn, waited
 from ..runtime.workers import Workers, open_workers
 from . import cpu as cpu_suite
 from .baseline import SERIAL_WORKERS, cpu_baselines, cpu_description, read_cpu_times
 from .library import library_seconds
 from .report import markdown, write_csv, write_reports
-from .result import ON_CPU, STEPS, BenchResult, failure_reason
+from .result import ON_CPU, STEPS, BenchResult, failure_reason, program_digest
 
 
 def polybench_cpu() -> ModuleType:
@@ -114,6 +115,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
     from ..runtime.metrics import figures, scop_work
 
     started = lap = time.perf_counter()
+    waited_before = waited()
     result = BenchResult(kernel.name, kernel.category, dataset, str(kernel.source))
 
     def step(name: str) -> None:        # the seconds since the last step (STEPS)
@@ -128,6 +130,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
             raise error(f"bench times files of exactly one SCoP; {kernel.source} has "
                         f"{len(found)}")
         target = found[0]
+        result.program = program_digest(target.description)
         result.parameters = dict(target.params)
         work = scop_work(target.scop, target.params)
         result.flops, result.bytes = work.flops, work.bytes
@@ -146,7 +149,8 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         elif failure is not None:
             result.status, result.error = "mismatch", failure.describe()
         else:
-            timing = checked.program.time(repeat=repeat)
+            with turn():
+                timing = checked.program.time(repeat=repeat)
             step("time")
             result.timing = timing.as_dict()
             result.figures = asdict(figures(work, timing.kernel.median, ceilings))
@@ -156,11 +160,14 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
     # Baselines: a failure is a note, the kernel's own outcome stands.
     if result.status == "ok":
         try:
-            result.library_s = library_seconds(kernel.name, result.parameters, repeat)
+            with turn():
+                result.library_s = library_seconds(kernel.name, result.parameters, repeat)
             result.library = "cuBLAS (CuPy)" if result.library_s is not None else ""
         except Exception as exc:  # noqa: BLE001
             result.notes.append(f"cuBLAS baseline: {failure_reason(exc)}")
         step("library")
+    if result.phases:       # compiled: the steps that followed may have waited
+        result.phases["wait"] = round(waited() - waited_before, 2)
     if cpu_times is not None:
         result.cpu_s = cpu_times.get(kernel.name)
         if result.cpu_s is None:
@@ -220,7 +227,8 @@ def run_command(args: argparse.Namespace) -> int:
     cpu_times = read_cpu_times(args.cpu_times, dataset) if args.cpu_times else None
     setup = BenchSetup(dataset, {opt.dest: getattr(options, opt.dest) for opt in OPTIONS},
                        seed, max(args.repeat, 1), cpu_times)
-    with open_workers(setup, count=options.gpus, gpu=True, ray=options.ray) as workers:
+    with open_workers(setup, count=options.gpus, gpu=True, ray=options.ray,
+                      per_gpu=options.workers_per_gpu) as workers:
         return _bench(args, options, kernels, workers, out, cpu, cpu_times, seed)
 
 

@@ -37,6 +37,7 @@ from .program_init import init_inputs
 from .pycuda_run import DeviceProgram
 from .reference import data_index_hint, run_reference
 from .report import EmulationReport
+from .turns import turn
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,8 +132,9 @@ def check_target(target: Target, seed: int, *, rtol: float | None = None,
                                   timeout=timeout)
         DeviceProgram.prebuild(target.description, options)
         ran = reference.result()
-    program = DeviceProgram(target.description, params, ran.inputs, options=options)
-    actual = program.run()
+    with turn():    # the GPU is this process's while the program runs on it
+        program = DeviceProgram(target.description, params, ran.inputs, options=options)
+        actual = program.run()
     comparisons = compare_scop_arrays(scop, ran.expected, actual, rtol)
     report = EmulationReport(scop.name, params, seed, comparisons, location=scop.location,
                              profile=ran.profile, note=ran.note,

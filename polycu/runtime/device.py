@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import json
+import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from typing import Any
 from ..diagnostics import error
 from .metrics import Ceilings
 from .native import cache_dir
+from .turns import turn
 
 _COPY_SOURCE = r"""
 extern "C" __global__ void polycu_copy(const double2 *__restrict__ src,
@@ -130,7 +132,7 @@ def store(info: DeviceInfo, path: Path | None = None) -> None:
     data = _read_cache(path)
     data[info.name] = asdict(info)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")   # workers may store at once
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
     tmp.replace(path)
 
@@ -246,7 +248,8 @@ def device_info(refresh: bool = False, path: Path | None = None) -> DeviceInfo:
     name = drv.Context.get_device().name()
     info = None if refresh else cached(name, path)
     if info is None:
-        info = measure()
+        with turn():
+            info = measure()
         store(info, path)
     return info
 

@@ -2,7 +2,7 @@
 
 In:  a recipe (a picklable callable that builds a worker's state where the worker
      runs: an evaluator with its own CUDA context and its own reference run), how
-     many workers (``--gpus``) and where (``--ray``).
+     many workers (``--gpus``, ``--workers-per-gpu``) and where (``--ray``).
 Out: ``Workers``: ``map(function, items)`` runs ``function(state, item)`` on the
      workers and yields the results in the order of ``items``, whoever ran what, so
      that what a caller decides from them never depends on how the work was spread.
@@ -14,6 +14,11 @@ One interface, three transports (docs/scale-out.md):
   each pinned to one GPU by ``CUDA_VISIBLE_DEVICES``, set before its recipe runs;
 * Ray: one actor per worker (``num_gpus=1`` for a GPU worker, which Ray pins to its
   GPU; one CPU otherwise), fed in order by ``ray.util.ActorPool``.
+
+Several workers may share a GPU (``--workers-per-gpu``; Ray: a fraction of a GPU
+each): they take turns for what runs on it (``turns``), so one compiles, builds
+its reference and runs nvcc while another checks or times, and no timing has
+another worker's kernels in it.
 
 A recipe rebuilds its state where it runs (a SCoP's isl objects do not pickle),
 so a worker on another host needs only the files and polycu.
@@ -86,7 +91,10 @@ class LocalWorkers(Workers):
         for device in devices or [""] * count:
             queue.put(device)
         self.count = count
-        self.label = f"{count} processes" + (f" on GPUs {','.join(devices)}" if devices else "")
+        gpus = sorted(set(devices or ()), key=list(devices or ()).index)
+        share = f"{count // len(gpus)} on each of " if devices and len(gpus) < count else ""
+        self.label = f"{count} processes" + (f", {share}GPUs {','.join(gpus)}" if devices
+                                             else "")
         self.pool = concurrent.futures.ProcessPoolExecutor(
             count, mp_context=context, initializer=_start,
             initargs=(queue, context.Barrier(count), pickle.dumps(recipe)))
@@ -144,12 +152,15 @@ class _Actor:
 class RayWorkers(Workers):
     """``count`` actors of the Ray cluster this process is connected to."""
 
-    def __init__(self, ray: ModuleType, recipe: Recipe, count: int, gpu: bool):
+    def __init__(self, ray: ModuleType, recipe: Recipe, count: int, gpu: bool,
+                 per_gpu: int = 1):
         from ray.util import ActorPool
-        kind = ray.remote(num_gpus=1 if gpu else 0, num_cpus=1)(_Actor)
-        self.ray, self.count = ray, count
-        self.label = f"{count} Ray actors" + (" of one GPU each" if gpu else "")
-        self.actors = [kind.remote(recipe) for _ in range(count)]
+        kind = ray.remote(num_gpus=1 / per_gpu if gpu else 0, num_cpus=1)(_Actor)
+        self.ray, self.count = ray, count * per_gpu
+        self.label = f"{self.count} Ray actors" + (
+            (" of one GPU each" if per_gpu == 1 else f", {per_gpu} sharing each GPU")
+            if gpu else "")
+        self.actors = [kind.remote(recipe) for _ in range(self.count)]
         self.pool = ActorPool(self.actors)
 
     def map(self, function: Task, items: Iterable[Any]) -> Iterator[Any]:
@@ -166,14 +177,16 @@ def in_process(count: str, ray: str | None) -> bool:
 
 
 def open_workers(recipe: Recipe, *, count: str, gpu: bool, ray: str | None = None,
-                 here: Recipe | None = None) -> Workers:
-    """The workers ``--gpus count`` and ``--ray ray`` ask for (see the module doc);
-    ``here`` builds the state of a worker in this process when the caller already
-    holds what ``recipe`` would rebuild."""
+                 here: Recipe | None = None, per_gpu: int = 1) -> Workers:
+    """The workers ``--gpus count``, ``--workers-per-gpu per_gpu`` and ``--ray ray``
+    ask for (see the module doc); ``here`` builds the state of a worker in this
+    process when the caller already holds what ``recipe`` would rebuild.  Workers
+    that share a GPU take turns on it (``turns``): each compiles while another runs."""
     module = connect_ray(ray) if ray is not None else None
     if module is not None:
-        return RayWorkers(module, recipe, _ray_count(module, count, gpu), gpu)
-    if count == "1":
+        return RayWorkers(module, recipe, _ray_count(module, count, gpu), gpu,
+                          per_gpu if gpu else 1)
+    if count == "1" and (per_gpu == 1 or not gpu):
         return InProcess(here or recipe)
     devices = local_gpus() if gpu else []
     number = (len(devices) if gpu else os.cpu_count() or 1) if count == "all" else int(count)
@@ -183,10 +196,19 @@ def open_workers(recipe: Recipe, *, count: str, gpu: bool, ray: str | None = Non
     if gpu and number == 0:
         raise error("no GPU found on this host (CUDA_VISIBLE_DEVICES and nvidia-smi -L "
                     "name none)", Location("--gpus"))
-    if number == 1:
+    if not gpu:
+        return InProcess(here or recipe) if number == 1 else LocalWorkers(recipe, number, None)
+    if number == 1 and per_gpu == 1:
         return InProcess(here or recipe)
-    return LocalWorkers(recipe, number, (devices or [str(i) for i in range(number)])[:number]
-                        if gpu else None)
+    return LocalWorkers(recipe, number * per_gpu,
+                        shared_gpus((devices or [str(i) for i in range(number)])[:number],
+                                    per_gpu))
+
+
+def shared_gpus(devices: Sequence[str], per_gpu: int) -> list[str]:
+    """The GPU of each of ``per_gpu`` workers a GPU, the GPUs in turn (so that the
+    first tasks, the longest, spread over every GPU)."""
+    return [device for _ in range(per_gpu) for device in devices]
 
 
 def connect_ray(address: str) -> ModuleType | None:

@@ -33,6 +33,7 @@ from ..runtime.compiled import compile_program
 from ..runtime.emulate import build_emulated, emulation_env, scop_translation_unit
 from ..runtime.inputs import DEFAULT_PROFILE
 from ..runtime.reference import run_reference
+from ..runtime.turns import turn
 
 
 @dataclass(frozen=True)
@@ -109,13 +110,15 @@ class GpuEvaluator:
     def measure(self, entry: Mapping[str, Any]) -> Measured:
         from ..runtime.pycuda_run import DeviceProgram
         try:
-            program = DeviceProgram(entry, self.target.params, self.ran.inputs,
-                                    options=self.options)
-            compared = compare_scop_arrays(self.target.scop, self.ran.expected, program.run())
-            wrong = [c for c in compared if not c.ok]
-            if wrong:
-                return Measured("mismatch", detail=wrong[0].describe())
-            timing = program.time(self.repeat, kernel_only=True)
+            with turn():    # no other process's kernels in this one's times
+                program = DeviceProgram(entry, self.target.params, self.ran.inputs,
+                                        options=self.options)
+                compared = compare_scop_arrays(self.target.scop, self.ran.expected,
+                                               program.run())
+                wrong = [c for c in compared if not c.ok]
+                if wrong:
+                    return Measured("mismatch", detail=wrong[0].describe())
+                timing = program.time(self.repeat, kernel_only=True)
             return Measured("ok", timing.kernel.median)
         except Exception as exc:  # noqa: BLE001 - a launch failure discards the configuration
             return Measured("failed", detail=f"{type(exc).__name__}: {exc}"[:2000])

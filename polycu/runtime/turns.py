@@ -1,0 +1,79 @@
+"""Turns on a GPU: one process at a time runs on it, however many share it.
+
+In:  the GPU of this process's CUDA context (its PCI bus id names it for every
+     process of the host, whatever ``CUDA_VISIBLE_DEVICES`` each one sees).
+Out: ``turn()``, a context manager around the code that runs on the GPU (a check's
+     run, a timing, a library baseline, the device's measurement); ``waited()``,
+     the seconds this process has spent waiting for its turns.
+
+Why: a timing measured while another process's kernels share the GPU is the
+timing of both (contexts of different processes time-slice the GPU), so processes
+that share a GPU (``polycu bench --workers-per-gpu``, or two polycu commands at
+once) take turns for everything they run on it, and do everything else (polycu's
+compile, gcc's reference, nvcc) while another runs.  The turn is an exclusive
+``flock`` on a file named for the GPU in the temporary directory: the kernel
+releases it when its holder exits, however it exits.  Turns nest: the inner one
+is the outer one's.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import tempfile
+import time
+from typing import Iterator
+
+_held = 0          # the depth of the turns this process is in
+_waited = 0.0      # seconds spent waiting for turns
+
+
+def lock_path(gpu: str) -> str:
+    """The file whose lock is the turn on the GPU called ``gpu`` (a PCI bus id)."""
+    return os.path.join(tempfile.gettempdir(), "polycu-gpu-" + re.sub(r"[^\w-]", "_", gpu)
+                        + ".lock")
+
+
+def this_gpu() -> str:
+    """The PCI bus id of the GPU of this process's current CUDA context (made by
+    ``device.import_pycuda`` before anything runs on the GPU); 'none' without PyCUDA
+    or a context, where nothing of this process runs on a GPU (the CPU stand-ins of
+    the tests)."""
+    try:
+        import pycuda.driver as drv     # an optional dependency
+        return drv.Context.get_device().pci_bus_id()
+    except Exception:  # noqa: BLE001 - ImportError, or PyCUDA's own error: no context
+        return "none"
+
+
+@contextlib.contextmanager
+def turn(gpu: str | None = None) -> Iterator[None]:
+    """Hold the turn on ``gpu`` (default: this process's GPU) for the block."""
+    global _held, _waited
+    if _held:
+        _held += 1
+        try:
+            yield
+        finally:
+            _held -= 1
+        return
+    fd = os.open(lock_path(gpu if gpu is not None else this_gpu()), os.O_RDWR | os.O_CREAT,
+                 0o666)
+    try:
+        start = time.perf_counter()
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _waited += time.perf_counter() - start
+        _held = 1
+        try:
+            yield
+        finally:
+            _held = 0
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def waited() -> float:
+    """Seconds this process has waited for turns so far."""
+    return _waited
