@@ -18,7 +18,10 @@
 //           uniform (a warp reads one address), random (a hash of thread and step),
 //           broadcast (every warp reads the same address at each step, beside a
 //           strided stream read with plain loads: a vector swept by a sequential
-//           loop next to the rows of a matrix, as in y[i] += A[i][j] * x[j])
+//           loop next to the rows of a matrix, as in y[i] += A[i][j] * x[j]),
+//           diagonal (5-point neighbourhoods whose centres, lane to lane, are one
+//           row down and two columns left: the warp of a skewed wavefront, as in
+//           seidel-2d's A[t1 - c][h - 2 t1 - 2 c] with t1 on the threads)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,11 +40,11 @@
   } while (0)
 
 enum Kind { GLOBAL, LDG, TEX1D, TEX2D, SURF2D, CONSTANT, SHARED, KINDS };
-enum Pattern { COALESCED, STRIDED, STENCIL, UNIFORM, RANDOM, BROADCAST, PATTERNS };
+enum Pattern { COALESCED, STRIDED, STENCIL, UNIFORM, RANDOM, BROADCAST, DIAGONAL, PATTERNS };
 static const char *KIND_NAMES[] = {"global", "ldg", "tex1d", "tex2d", "surf2d", "constant",
                                    "shared"};
 static const char *PATTERN_NAMES[] = {"coalesced", "strided", "stencil", "uniform", "random",
-                                       "broadcast"};
+                                       "broadcast", "diagonal"};
 
 constexpr int R = 60;                 // reads per thread (stencil: 12 points of 5)
 constexpr unsigned THREADS = 1u << 20;
@@ -121,6 +124,15 @@ __global__ void __launch_bounds__(BLOCK) bench(Source<T> s, T *out, unsigned n, 
              load<T, K>(s, tile, ((y + 1) & hm) * w + x, logw) +
              load<T, K>(s, tile, ((y - 1) & hm) * w + x, logw);
     }
+  } else if constexpr (P == DIAGONAL) {
+    const unsigned w = 1u << logw, wm = w - 1, hm = (n >> logw) - 1;
+    for (int k = 0; k < R / 5; k++) {
+      const unsigned y = (t + 3 * k) & hm, x = (5 * k - 2 * t) & wm;
+      acc += load<T, K>(s, tile, y * w + x, logw) + load<T, K>(s, tile, y * w + ((x + 1) & wm), logw) +
+             load<T, K>(s, tile, y * w + ((x - 1) & wm), logw) +
+             load<T, K>(s, tile, ((y + 1) & hm) * w + x, logw) +
+             load<T, K>(s, tile, ((y - 1) & hm) * w + x, logw);
+    }
   } else if constexpr (P == BROADCAST) {
 #pragma unroll 4
     for (int r = 0; r < R; r++)
@@ -153,6 +165,7 @@ template <typename T, int K> void table_row(Launcher<T> *row) {
   row[UNIFORM] = launch<T, K, UNIFORM>;
   row[RANDOM] = launch<T, K, RANDOM>;
   row[BROADCAST] = launch<T, K, BROADCAST>;
+  row[DIAGONAL] = launch<T, K, DIAGONAL>;
 }
 
 template <typename T> void table(Launcher<T> (*t)[PATTERNS]) {

@@ -5,6 +5,7 @@ Skipped, with the reason, where PyCUDA or a CUDA device is missing (CI).
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 from pathlib import Path
@@ -223,3 +224,25 @@ def test_library_recipes_run(name, params):
     from polycu.bench.library import library_seconds
     seconds = library_seconds(name, params, repeat=3)
     assert seconds is not None and 0 < seconds < 0.1
+
+
+def test_a_gate_keeps_the_hosts_time_out_of_a_timing():
+    """Events recorded 0.2 s apart on the host: an idle GPU times the host's 0.2 s;
+    behind the gate it times only what ran between them (nothing)."""
+    import time
+
+    import pycuda.driver as drv
+
+    from polycu.runtime.gate import Gate
+
+    stream = drv.Stream()
+    gate = Gate(drv, stream)
+    start, end = drv.Event(), drv.Event()
+    for gated in (False, True):
+        with gate.closed() if gated else contextlib.nullcontext():
+            start.record(stream)
+            time.sleep(0.2)
+            end.record(stream)
+        end.synchronize()
+        ms = end.time_since(start)
+        assert (ms < 5.0) if gated else (ms > 190.0), (gated, ms)

@@ -32,10 +32,11 @@ import islpy as isl
 
 from ..diagnostics import error
 from ..frontend.ctype import parse_type
-from ..gpu.cost import box_size, representative_params, step_map, stride_ok
+from ..gpu.cost import box_size, representative_params
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Access, Array, Scop, Statement, maps_of
+from ..model import Array, Scop, maps_of
 from .calibration import bandwidth
+from .warps import accesses, warp_pattern, warp_uniform
 
 GLOBAL = "global"
 PARAMETER, REGISTER, SHARED = "parameter", "register", "shared"   # placement.py's
@@ -141,61 +142,6 @@ def extents(scop: Scop, array: Array) -> tuple[int, ...] | None:
     return tuple(sizes)
 
 
-def _accesses(scop: Scop, kernel: Kernel, name: str) -> list[tuple[Statement, Access]]:
-    """The statements of ``kernel`` and their accesses to ``name``."""
-    return [(s, a) for s in scop.statements if s.name in kernel.statements
-            for a in s.accesses if a.array == name]
-
-
-# The time step of a warp: with m_k = T_k q_k + r_k (0 <= r_k < T_k) for the member
-# mapped to axis k, thread t_k = r_k mod B_k runs it at step s_k = floor(r_k / B_k),
-# and the warp is floor((t_x + B_x t_y + B_x B_y t_z) / 32).  Two instances run by
-# one warp in one step agree on the kernel order's other coordinates, q, s and w.
-def warp_steps(kernel: Kernel, width: int) -> isl.Map:
-    """``[o] -> [rest of o, q, s, w]`` on the kernel order's time (``width`` dims)."""
-    mapped = {len(kernel.host_ids) + m.member: m for m in kernel.mapped}
-    dims = kernel.block_dims()
-    stride = {"x": 1, "y": dims[0], "z": dims[0] * dims[1]}
-    outs = [f"o{p}" for p in range(width) if p not in mapped]
-    lanes = []
-    for p, m in sorted(mapped.items()):
-        r = f"(o{p} mod {m.tile})"
-        outs += [f"floor(o{p} / {m.tile})", f"floor({r} / {m.block})"]
-        lanes.append(f"{stride[m.axis]} * ({r} mod {m.block})")
-    outs.append(f"floor(({' + '.join(lanes) or '0'}) / 32)")
-    names = ", ".join(f"o{p}" for p in range(width))
-    return isl.Map(f"{{ [{names}] -> [{', '.join(outs)}] }}")
-
-
-def _timed(kernel: Kernel, relation: isl.Map) -> isl.Map | None:
-    """``relation`` (S[i] -> ...) restricted to the kernel, with S[i] replaced by its
-    time in the kernel order."""
-    if kernel.order is None:
-        return None
-    order = [m for m in maps_of(kernel.order.intersect_domain(kernel.domain))
-             if m.get_tuple_name(isl.dim_type.in_) == relation.get_tuple_name(isl.dim_type.in_)]
-    if not order:
-        return None
-    return relation.apply_domain(order[0].align_params(relation.get_space()))
-
-
-def warp_uniform(scop: Scop, kernel: Kernel, name: str) -> bool:
-    """Whether every read of ``name`` in ``kernel`` reads one address per warp and
-    step (exactly: the address is a function of the warp's step)."""
-    for _, access in _accesses(scop, kernel, name):
-        if not access.is_read:
-            continue
-        timed = _timed(kernel, access.relation)
-        if timed is None:
-            if kernel.mapped:
-                return False
-            continue
-        steps = warp_steps(kernel, timed.dim(isl.dim_type.in_))
-        if not timed.apply_domain(steps.align_params(timed.get_space())).is_single_valued():
-            return False
-    return True
-
-
 # A value written in launch h of K and read in the same launch: write w and read r of
 # one cell, w != r, with O(w) <=lex O(r) and O(w), O(r) equal in their first
 # coordinates, h (O: the kernel order).  None such: the surface's reads see only
@@ -205,9 +151,9 @@ def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None
     same launch through a surface of ``name`` (empty: the surface is legal; None:
     the kernel has no order to prove it with)."""
     found = isl.UnionMap("{ }")
-    accesses = _accesses(scop, kernel, name)
-    for ws, write in accesses:
-        for rs, read in accesses:
+    listed = accesses(scop, kernel, name)
+    for ws, write in listed:
+        for rs, read in listed:
             if not (write.is_write and read.is_read):
                 continue
             inside = kernel.domain.intersect(isl.UnionSet.from_set(ws.domain))
@@ -228,39 +174,6 @@ def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None
                     later = later.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
                 found = found.union(isl.UnionMap.from_map(later))
     return found
-
-
-def _pattern(kernel: Kernel, access: Access) -> str:
-    """How a warp reads through ``access``: the same address for the whole launch
-    (broadcast), one address (uniform), consecutive elements (coalesced) or elements
-    apart (strided), from the instances of threads adjacent in x (``gpu.cost``'s
-    test)."""
-    x = [m for m in kernel.mapped if m.axis == "x"]
-    timed = _timed(kernel, access.relation) if x else None
-    if timed is None:
-        return "uniform"
-    step = step_map(timed.dim(isl.dim_type.in_), len(kernel.host_ids) + x[0].member)
-    deltas = timed.reverse().apply_range(step.align_params(timed.get_space())) \
-        .apply_range(timed).deltas()
-    if deltas.dim(isl.dim_type.set) == 0 or deltas.is_empty():
-        return "uniform"
-    zero = isl.Set.universe(deltas.get_space())
-    for k in range(deltas.dim(isl.dim_type.set)):
-        zero = zero.fix_val(isl.dim_type.set, k, isl.Val(0))
-    if deltas.is_subset(zero):
-        return "broadcast" if _broadcast(kernel, timed) else "uniform"
-    return "coalesced" if stride_ok(isl.UnionSet.from_set(deltas)) else "strided"
-
-
-def _broadcast(kernel: Kernel, timed: isl.Map) -> bool:
-    """Whether the address of ``timed`` (time -> address) is the same for every block
-    and thread at each step: a function of the time without the mapped members."""
-    width = timed.dim(isl.dim_type.in_)
-    mapped = {len(kernel.host_ids) + m.member for m in kernel.mapped}
-    names = [f"o{p}" for p in range(width)]
-    drop = isl.Map(f"{{ [{', '.join(names)}] -> "
-                   f"[{', '.join(n for p, n in enumerate(names) if p not in mapped)}] }}")
-    return timed.apply_domain(drop.align_params(timed.get_space())).is_single_valued()
 
 
 def _illegal(scop: Scop, kernel: Kernel, array: Array, kind: str, used: int,
@@ -327,19 +240,23 @@ def analyse(program: GpuProgram, kernel: Kernel, array: Array, used: int = 0) ->
     shape = extents(scop, array)
     size = element_bytes(array)
     nbytes = analyse_size(scop, array)
-    accesses = _accesses(scop, kernel, array.name)
+    found = accesses(scop, kernel, array.name)
     counted = []
-    for stmt, access in accesses:
+    for stmt, access in found:
         domain = kernel.domain.intersect(isl.UnionSet.from_set(stmt.domain))
         instances = sum(box_size(s.intersect_params(params))
                         for s in _sets(domain))
-        counted.append((instances, _pattern(kernel, access)))
+        counted.append((instances, warp_pattern(kernel, access)))
     launches = 1.0
     if kernel.host_ids:
         launches = max(1.0, box_size(kernel.launches.intersect_params(params)))
     # the host copies into a CUDA array or constant memory only after a kernel wrote
-    # the buffer (codegen/objects.py): once in all where no kernel writes the array
+    # the buffer (codegen/objects.py): once in all where no kernel writes the array;
+    # a surface's array goes back to the buffer before another kernel uses it, and
+    # once at the end: twice in all where no other kernel uses the array
     fills = launches if any(array.name in k.writes for k in program.kernels) else 1.0
+    shared = any(array.name in k.reads | k.writes for k in program.kernels if k is not kernel)
+    back_and_forth = 2 * launches if shared else 2.0
     estimates = []
     for kind in PATHS:
         why = _illegal(scop, kernel, array, kind, used, shape)
@@ -353,7 +270,7 @@ def analyse(program: GpuProgram, kernel: Kernel, array: Array, used: int = 0) ->
                 seconds = float("inf")
                 break
             seconds += instances * size / (gbps * 1e9)
-        copies = {TEXTURE_2D: fills, SURFACE: 2 * launches, CONSTANT: fills}.get(kind, 0.0)
+        copies = {TEXTURE_2D: fills, SURFACE: back_and_forth, CONSTANT: fills}.get(kind, 0.0)
         seconds += copies * (nbytes / (COPY_BANDWIDTH * 1e9) + COPY_CALL)
         seconds += launches * CONSTANT_LAUNCH if kind == CONSTANT else 0.0
         estimates.append(Estimate(kind, seconds))
