@@ -48,6 +48,7 @@ from ..model import maps_of, sets_of
 from .footprint import reference_groups
 from .lanes import LaneOrder, blockwide
 from .registers import accesses, insert_dimension, keep
+from .recurrence import carried
 
 #: Phases of one strip: barrier, copies, barrier, the instances.
 SYNC_BEFORE, COPY, SYNC_AFTER, RUN = 0, 1, 2, 3
@@ -241,7 +242,7 @@ def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozens
     q = first_loop(lanes, reading)
     if q is None:
         return None
-    by_latency = latency and latency_bound(program, kernel)
+    by_latency = latency and latency_bound(program, kernel) and not carried(scop, kernel)
     strip = kernel.strip or (LATENCY_STRIP if by_latency else STRIP)
     mined = strip_mine(lanes, q, strip)
     prefix = mined.order.apply_range(keep(mined.width, q + 1, 0, mined.order.get_space()))
