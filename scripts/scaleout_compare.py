@@ -30,7 +30,7 @@ NOISE = 0.03
 
 #: A bench worker's steps on one kernel (polycu/bench/result.py's STEPS, which this
 #: script, run on the device without the package installed, does not import).
-STEPS = ("compile", "check", "time", "library", "wait")
+STEPS = ("compile", "check", "time", "library", "wait", "gpu")
 
 #: The status scaleout.sh records for a stage its DEADLINE stopped.
 CUT = "124"
@@ -76,11 +76,32 @@ def bench_rows(out: Path, reference: int, other: int) -> tuple[list[str], bool]:
     longest = max((r.get("seconds") or 0.0 for r in {**ref, **new}.values()), default=0.0)
     lines.append(f"\nworkers' time on the kernels: {busy(ref)} on {reference} GPU, "
                  f"{busy(new)} over {other} GPUs; the longest kernel {longest:.1f} s")
+    gpu_ref, gpu_new = gpu_part(ref), gpu_part(new)
+    if gpu_ref and gpu_new:
+        lines.append(f"the GPU part (seconds the workers held a GPU's turn, by GPU): "
+                     f"{_by_gpu(gpu_ref)} on {reference} GPU, {_by_gpu(gpu_new)} over "
+                     f"{other} GPUs: {max(gpu_ref.values()):.1f} s and "
+                     f"{max(gpu_new.values()):.1f} s of the busiest GPU, a speed-up of "
+                     f"{max(gpu_ref.values()) / max(gpu_new.values()):.2f}x")
     if ratios:
         lines.append(f"kernel-time ratio ({other} GPUs over 1): geometric mean "
                      f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f}, "
                      f"range {min(ratios):.3f}-{max(ratios):.3f}")
     return lines + step_rows(ref, new, reference, other), same
+
+
+def gpu_part(runs: dict[str, dict]) -> dict[str, float]:
+    """The seconds the workers held each GPU's turn (the ``gpu`` step, by the GPU the
+    kernel ran on): the bench's GPU part, GPU by GPU ({} where not recorded)."""
+    busy: dict[str, float] = {}
+    for r in runs.values():
+        if r.get("gpu") and "gpu" in r.get("phases", {}):
+            busy[r["gpu"]] = busy.get(r["gpu"], 0.0) + r["phases"]["gpu"]
+    return busy
+
+
+def _by_gpu(busy: dict[str, float]) -> str:
+    return " + ".join(f"{seconds:.1f}" for _, seconds in sorted(busy.items())) + " s"
 
 
 def _bench_results(run: Path) -> dict[str, dict]:
@@ -96,6 +117,7 @@ def _bench_results(run: Path) -> dict[str, dict]:
             "max_rel_error": float(row["max_rel_error"]) if row["max_rel_error"] else None,
             "kernel_s": float(row["kernel_ms"]) / 1e3 if row["kernel_ms"] else None,
             "seconds": float(row["worker_s"]) if row.get("worker_s") else None,
+            "gpu": row.get("gpu", ""),
             "phases": {step: float(row[f"step_{step}_s"]) for step in STEPS
                        if row.get(f"step_{step}_s")}}
             for row in csv.DictReader(f)}

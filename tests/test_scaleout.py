@@ -232,9 +232,11 @@ def test_bench_over_two_workers_reports_like_one(tmp_path: Path,
     for r in runs:
         steps = list(r["phases"])
         assert steps == ([] if r["status"] == "failed" else list(bench_run.STEPS))
-        assert sum(v for k, v in r["phases"].items() if k != "wait") <= \
+        assert sum(v for k, v in r["phases"].items() if k not in ("wait", "gpu")) <= \
             r["seconds"] + 0.01 * len(steps)
-        assert r["phases"].get("wait", 0) <= r["seconds"] - r["phases"].get("compile", 0) + 0.01
+        assert r["phases"].get("wait", 0) + r["phases"].get("gpu", 0) <= \
+            r["seconds"] - r["phases"].get("compile", 0) + 0.02
+        assert (r["gpu"] == "none") == (r["status"] != "failed")   # no CUDA context here
     for other in two, shared:
         assert [{**r, "seconds": None, "phases": None} for r in one["results"]] == \
             [{**r, "seconds": None, "phases": None} for r in other["results"]]
@@ -308,11 +310,12 @@ def test_scaleout_compare_sums_the_steps_of_both_runs(tmp_path: Path) -> None:
     (tmp_path / "walls.csv").write_text("stage,gpus,seconds,status\nbench,2,60.0,0\n"
                                         "bench,1,100.0,0\n")
     columns = ["kernel", "status", "mismatches", "max_rel_error", "kernel_ms", "worker_s",
-               *(f"step_{s}_s" for s in bench_run.STEPS)]
-    rows = {1: [("a", "ok", 0, 0.0, 1.0, 40.0, 10, 20, 5, 5),
-                ("b", "ok", 0, 0.0, 2.0, 60.0, 20, 30, 5, 5)],
-            2: [("a", "ok", 0, 0.0, 1.0, 44.0, 11, 23, 5, 5),
-                ("b", "ok", 0, 0.0, 2.0, 66.0, 22, 34, 5, 5)]}
+               *(f"step_{s}_s" for s in bench_run.STEPS), "gpu"]
+    # steps: compile, check, time, library, wait, gpu; then the GPU's bus id
+    rows = {1: [("a", "ok", 0, 0.0, 1.0, 40.0, 10, 20, 5, 5, 3, 8, "g0"),
+                ("b", "ok", 0, 0.0, 2.0, 60.0, 20, 30, 5, 5, 4, 12, "g0")],
+            2: [("a", "ok", 0, 0.0, 1.0, 44.0, 11, 23, 5, 5, 1, 9, "g1"),
+                ("b", "ok", 0, 0.0, 2.0, 66.0, 22, 34, 5, 5, 2, 11, "g0")]}
     for n, table in rows.items():
         (tmp_path / f"gpus{n}" / "bench").mkdir(parents=True)
         lines = [",".join(columns)] + [",".join(map(str, row)) for row in table]
@@ -324,3 +327,6 @@ def test_scaleout_compare_sums_the_steps_of_both_runs(tmp_path: Path) -> None:
     assert "| compile | 30.0 | 33.0 | +10% |" in summary
     assert "| check | 50.0 | 57.0 | +14% |" in summary
     assert "| time | 10.0 | 10.0 | +0% |" in summary
+    # the GPU part: 20 s on one GPU; 11 s of the busier of two
+    assert "20.0 s on 1 GPU, 11.0 + 9.0 s over 2 GPUs: 20.0 s and 11.0 s of the busiest " \
+        "GPU, a speed-up of 1.82x" in summary

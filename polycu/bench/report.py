@@ -28,7 +28,7 @@ CSV_COLUMNS = (
     "minimum_ms", "ratio_to_minimum", "roofline_fraction", "flops", "bytes",
     "footprint_bytes", "max_rel_error", "mismatches", "cpu_ms", "omp_ms", "library_ms",
     "library", "speedup_cpu", "speedup_omp", "speedup_library", "notes", "worker_s",
-    *(f"step_{name}_s" for name in STEPS), "program",
+    *(f"step_{name}_s" for name in STEPS), "program", "gpu",
 )
 
 
@@ -62,7 +62,7 @@ def csv_row(r: BenchResult) -> dict[str, Any]:
         "notes": "; ".join(note.strip().splitlines()[0] for note in r.notes if note.strip()),
         "worker_s": r.seconds,
         **{f"step_{name}_s": r.phases.get(name) for name in STEPS},
-        "program": r.program,
+        "program": r.program, "gpu": r.gpu,
     }
 
 

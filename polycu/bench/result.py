@@ -50,6 +50,7 @@ class BenchResult:
                                         # included (the CPU baselines run beside)
     phases: dict[str, float] = field(default_factory=dict)   # those seconds by STEPS
     program: str = ""                   # program_digest of what ran on the GPU
+    gpu: str = ""                       # the PCI bus id of the GPU it ran on
 
     @property
     def kernel_s(self) -> float | None:
@@ -67,11 +68,12 @@ class BenchResult:
 
 #: The steps of a worker on one kernel (``phases``): polycu's compile and the work
 #: count; the check (gcc's reference beside nvcc, then the GPU run and the
-#: comparison); the timed runs; cuBLAS; and the part of the check, time and library
-#: steps spent waiting for the GPU's turn (``runtime.turns``: workers that share a
-#: GPU).  What grows when several workers run at once tells where they contend
+#: comparison); the timed runs; cuBLAS; then the parts of the check, time and
+#: library steps spent waiting for the GPU's turn and holding it (``runtime.turns``:
+#: workers that share a GPU; ``gpu`` is the kernel's share of the bench's GPU
+#: part).  What grows when several workers run at once tells where they contend
 #: (docs/results/scaleout.md).
-STEPS = ("compile", "check", "time", "library", "wait")
+STEPS = ("compile", "check", "time", "library", "wait", "gpu")
 
 
 def program_digest(description: dict[str, Any]) -> str:

@@ -40,7 +40,7 @@ import islpy as isl
 from ..diagnostics import error
 from ..options import OPTIONS, Options
 from ..runtime.device import DeviceInfo
-from ..runtime.turns import turn, waited
+from ..runtime.turns import held, this_gpu, turn, waited
 from ..runtime.workers import Workers, open_workers
 from . import cpu as cpu_suite
 from .baseline import SERIAL_WORKERS, cpu_baselines, cpu_description, read_cpu_times
@@ -115,7 +115,7 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
     from ..runtime.metrics import figures, scop_work
 
     started = lap = time.perf_counter()
-    waited_before = waited()
+    waited_before, held_before = waited(), held()
     result = BenchResult(kernel.name, kernel.category, dataset, str(kernel.source))
 
     def step(name: str) -> None:        # the seconds since the last step (STEPS)
@@ -166,8 +166,10 @@ def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, 
         except Exception as exc:  # noqa: BLE001
             result.notes.append(f"cuBLAS baseline: {failure_reason(exc)}")
         step("library")
-    if result.phases:       # compiled: the steps that followed may have waited
+    if result.phases:       # compiled: the steps that followed may have used the GPU
         result.phases["wait"] = round(waited() - waited_before, 2)
+        result.phases["gpu"] = round(held() - held_before, 2)
+        result.gpu = this_gpu()
     if cpu_times is not None:
         result.cpu_s = cpu_times.get(kernel.name)
         if result.cpu_s is None:

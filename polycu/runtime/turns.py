@@ -3,8 +3,9 @@
 In:  the GPU of this process's CUDA context (its PCI bus id names it for every
      process of the host, whatever ``CUDA_VISIBLE_DEVICES`` each one sees).
 Out: ``turn()``, a context manager around the code that runs on the GPU (a check's
-     run, a timing, a library baseline, the device's measurement); ``waited()``,
-     the seconds this process has spent waiting for its turns.
+     run, a timing, a library baseline, the device's measurement); ``waited()``
+     and ``held()``, the seconds this process has spent waiting for its turns and
+     holding them (the GPU's busy time, as far as this process is concerned).
 
 Why: a timing measured while another process's kernels share the GPU is the
 timing of both (contexts of different processes time-slice the GPU), so processes
@@ -27,6 +28,7 @@ from typing import Iterator
 
 _held = 0          # the depth of the turns this process is in
 _waited = 0.0      # seconds spent waiting for turns
+_held_s = 0.0      # seconds spent holding them
 
 
 def lock_path(gpu: str) -> str:
@@ -50,7 +52,7 @@ def this_gpu() -> str:
 @contextlib.contextmanager
 def turn(gpu: str | None = None) -> Iterator[None]:
     """Hold the turn on ``gpu`` (default: this process's GPU) for the block."""
-    global _held, _waited
+    global _held, _waited, _held_s
     if _held:
         _held += 1
         try:
@@ -63,12 +65,14 @@ def turn(gpu: str | None = None) -> Iterator[None]:
     try:
         start = time.perf_counter()
         fcntl.flock(fd, fcntl.LOCK_EX)
-        _waited += time.perf_counter() - start
+        got = time.perf_counter()
+        _waited += got - start
         _held = 1
         try:
             yield
         finally:
             _held = 0
+            _held_s += time.perf_counter() - got
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
@@ -77,3 +81,8 @@ def turn(gpu: str | None = None) -> Iterator[None]:
 def waited() -> float:
     """Seconds this process has waited for turns so far."""
     return _waited
+
+
+def held() -> float:
+    """Seconds this process has held turns so far."""
+    return _held_s
