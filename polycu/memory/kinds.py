@@ -36,7 +36,7 @@ from ..gpu.cost import box_size, representative_params
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Array, Scop, maps_of
 from .calibration import bandwidth
-from .warps import accesses, warp_pattern, warp_uniform
+from .warps import statement_accesses, warp_pattern, warp_uniform
 
 GLOBAL = "global"
 PARAMETER, REGISTER, SHARED = "parameter", "register", "shared"   # placement.py's
@@ -151,7 +151,7 @@ def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None
     same launch through a surface of ``name`` (empty: the surface is legal; None:
     the kernel has no order to prove it with)."""
     found = isl.UnionMap("{ }")
-    listed = accesses(scop, kernel, name)
+    listed = statement_accesses(scop, kernel, name)
     for ws, write in listed:
         for rs, read in listed:
             if not (write.is_write and read.is_read):
@@ -240,7 +240,7 @@ def analyse(program: GpuProgram, kernel: Kernel, array: Array, used: int = 0) ->
     shape = extents(scop, array)
     size = element_bytes(array)
     nbytes = analyse_size(scop, array)
-    found = accesses(scop, kernel, array.name)
+    found = statement_accesses(scop, kernel, array.name)
     counted = []
     for stmt, access in found:
         domain = kernel.domain.intersect(isl.UnionSet.from_set(stmt.domain))

@@ -25,7 +25,7 @@ import islpy as isl
 
 from ..gpu.kernel import Kernel
 from ..model import Scop, maps_of
-from .warps import accesses
+from .warps import statement_accesses
 
 
 # carried(K) <=> a statement S of K has a write w and a read r of one element X[e]
@@ -38,7 +38,7 @@ def carried(scop: Scop, kernel: Kernel) -> bool:
     if kernel.order is None:
         return False
     for name in sorted((kernel.writes & kernel.reads) - kernel.private):
-        listed = accesses(scop, kernel, name)
+        listed = statement_accesses(scop, kernel, name)
         for ws, write in listed:
             if not write.is_write:
                 continue

@@ -20,7 +20,7 @@ from ..gpu.kernel import Kernel
 from ..model import Access, Scop, Statement, maps_of
 
 
-def accesses(scop: Scop, kernel: Kernel, name: str) -> list[tuple[Statement, Access]]:
+def statement_accesses(scop: Scop, kernel: Kernel, name: str) -> list[tuple[Statement, Access]]:
     """The statements of ``kernel`` and their accesses to ``name``."""
     return [(s, a) for s in scop.statements if s.name in kernel.statements
             for a in s.accesses if a.array == name]
@@ -61,7 +61,7 @@ def timed_in(kernel: Kernel, relation: isl.Map) -> isl.Map | None:
 def warp_uniform(scop: Scop, kernel: Kernel, name: str) -> bool:
     """Whether every read of ``name`` in ``kernel`` reads one address per warp and
     step (exactly: the address is a function of the warp's step)."""
-    for _, access in accesses(scop, kernel, name):
+    for _, access in statement_accesses(scop, kernel, name):
         if not access.is_read:
             continue
         timed = timed_in(kernel, access.relation)
