@@ -12,7 +12,7 @@ timing of both (contexts of different processes time-slice the GPU), so processe
 that share a GPU (``polycu bench --workers-per-gpu``, or two polycu commands at
 once) take turns for everything they run on it, and do everything else (polycu's
 compile, gcc's reference, nvcc) while another runs.  The turn is an exclusive
-``flock`` on a file named for the GPU in the temporary directory: the kernel
+``flock`` on a file named for the GPU in /tmp: the kernel
 releases it when its holder exits, however it exits.  Turns nest: the inner one
 is the outer one's.
 """
@@ -32,9 +32,11 @@ _held_s = 0.0      # seconds spent holding them
 
 
 def lock_path(gpu: str) -> str:
-    """The file whose lock is the turn on the GPU called ``gpu`` (a PCI bus id)."""
-    return os.path.join(tempfile.gettempdir(), "polycu-gpu-" + re.sub(r"[^\w-]", "_", gpu)
-                        + ".lock")
+    """The file whose lock is the turn on the GPU called ``gpu`` (a PCI bus id): in
+    /tmp, whatever TMPDIR a process has (scripts/scaleout.sh gives each run its
+    own, for PyCUDA's caches), so that every process of the host finds it."""
+    where = "/tmp" if os.access("/tmp", os.W_OK) else tempfile.gettempdir()
+    return os.path.join(where, "polycu-gpu-" + re.sub(r"[^\w-]", "_", gpu) + ".lock")
 
 
 def this_gpu() -> str:
