@@ -21,6 +21,7 @@ import pytest
 
 from polycu.driver import compile_file
 from polycu.codegen.host import HOST_HELPERS
+from polycu.codegen.objects import HOST_HELPERS as OBJECT_HELPERS
 from test_codegen_polybench import KERNELS, generated_suite, options
 
 NVCC = shutil.which("nvcc")
@@ -51,7 +52,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.Comp
         device.write_text(scop["device_source"])
         jobs.append((f"{kernel.name}:device", device, ()))
         host = tmp / f"{kernel.name}_host.cu"
-        host.write_text(scop["device_source"] + HOST_HELPERS + scop["host_source"])
+        # the file's helpers, those of textures and surfaces where the SCoP has any
+        # (seidel-2d's surface), as the emitted file and the emulation put them
+        helpers = HOST_HELPERS + (OBJECT_HELPERS if scop.get("objects") else "")
+        host.write_text(scop["device_source"] + helpers + scop["host_source"])
         jobs.append((f"{kernel.name}:host", host, ()))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         results = pool.map(lambda job: (job[0], nvcc(job[1], *job[2])), jobs)
