@@ -25,7 +25,6 @@ import bisect
 #: ``__constant__``, then a shared tile (for comparison: shared memory is chosen by
 #: the reuse of a block's tiles, memory/shared.py).
 COLUMNS = ("global", "ldg", "tex1d", "tex2d", "surf2d", "constant", "shared")
-PATTERNS = ("coalesced", "strided", "stencil", "uniform", "diagonal", "broadcast")
 
 BANDWIDTH: dict[tuple[str, int, str], tuple[float | None, ...]] = {
     ("double", 2048, "coalesced"): (20347.5, 19960.2, 12998.9, 7238.2, 7329.3, 995.5, 21754.7),

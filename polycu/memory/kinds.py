@@ -34,9 +34,10 @@ from ..diagnostics import error
 from ..frontend.ctype import parse_type
 from ..gpu.cost import box_size, representative_params
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop, maps_of
+from ..model import Array, Scop
 from .calibration import bandwidth
-from .warps import statement_accesses, warp_pattern, warp_uniform
+from .warps import (in_one_launch, same_element, statement_accesses, warp_pattern,
+                    warp_uniform)
 
 GLOBAL = "global"
 PARAMETER, REGISTER, SHARED = "parameter", "register", "shared"   # placement.py's
@@ -156,10 +157,7 @@ def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None
         for rs, read in listed:
             if not (write.is_write and read.is_read):
                 continue
-            inside = kernel.domain.intersect(isl.UnionSet.from_set(ws.domain))
-            pairs = isl.UnionMap.from_map(write.relation).intersect_domain(inside) \
-                .apply_range(isl.UnionMap.from_map(read.relation).reverse()) \
-                .intersect_range(kernel.domain)
+            pairs = same_element(kernel, ws, write, read)
             if ws is rs and not ws.loop:      # a loop may read back what it wrote
                 pairs = pairs.subtract(isl.UnionMap.from_map(
                     isl.Map.identity(ws.domain.get_space().map_from_set())))
@@ -167,11 +165,7 @@ def surface_hazard(scop: Scop, kernel: Kernel, name: str) -> isl.UnionMap | None
                 if pairs.is_empty():
                     continue
                 return None
-            times = pairs.apply_domain(kernel.order).apply_range(kernel.order)
-            for m in maps_of(times):
-                later = m.intersect(isl.Map.lex_le(m.get_space().domain()))
-                for k in range(len(kernel.host_ids)):      # the same launch
-                    later = later.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
+            for later in in_one_launch(kernel, pairs, strict=False):
                 found = found.union(isl.UnionMap.from_map(later))
     return found
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import islpy as isl
 
 from ..gpu.kernel import Kernel
-from ..model import Scop, maps_of
-from .warps import statement_accesses
+from ..model import Scop
+from .warps import in_one_launch, same_element, statement_accesses
 
 
 # carried(K) <=> a statement S of K has a write w and a read r of one element X[e]
@@ -42,23 +42,16 @@ def carried(scop: Scop, kernel: Kernel) -> bool:
         for ws, write in listed:
             if not write.is_write:
                 continue
-            inside = kernel.domain.intersect(isl.UnionSet.from_set(ws.domain))
             for rs, read in listed:
                 if rs is not ws or not read.is_read:
                     continue
-                pairs = isl.UnionMap.from_map(write.relation).intersect_domain(inside) \
-                    .apply_range(isl.UnionMap.from_map(read.relation).reverse()) \
-                    .intersect_range(kernel.domain)
+                pairs = same_element(kernel, ws, write, read)
                 for update in rs.accesses:      # readers writing what they read
                     if update.is_write and update.array == name:
                         same = update.relation.intersect(
                             read.relation.align_params(update.relation.get_space()))
                         pairs = pairs.subtract_range(isl.UnionSet.from_set(same.domain()))
-                times = pairs.apply_domain(kernel.order).apply_range(kernel.order)
-                for m in maps_of(times):
-                    later = m.intersect(isl.Map.lex_lt(m.get_space().domain()))
-                    for k in range(len(kernel.host_ids)):      # the same launch
-                        later = later.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
-                    if not later.is_empty():
-                        return True
+                if any(not later.is_empty()
+                       for later in in_one_launch(kernel, pairs, strict=True)):
+                    return True
     return False

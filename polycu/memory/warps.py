@@ -10,6 +10,9 @@ Out: ``warp_pattern``: broadcast, uniform, coalesced, diagonal or strided (the r
 Both compare the instances of lanes that run at the same step: ``timed_in`` puts
 an access on the kernel order's time, ``warp_steps`` maps a time to its warp and
 step, and the deltas of the addresses of lanes adjacent in x give the pattern.
+``same_element`` and ``in_one_launch`` pair a write and a read of one element in
+one launch, for the surface's hazard proof (kinds.py) and the recurrences of
+recurrence.py.
 """
 from __future__ import annotations
 
@@ -24,6 +27,30 @@ def statement_accesses(scop: Scop, kernel: Kernel, name: str) -> list[tuple[Stat
     """The statements of ``kernel`` and their accesses to ``name``."""
     return [(s, a) for s in scop.statements if s.name in kernel.statements
             for a in s.accesses if a.array == name]
+
+
+def same_element(kernel: Kernel, ws: Statement, write: Access, read: Access) -> isl.UnionMap:
+    """The instance pairs of ``kernel`` (w -> r) where ``write`` of ``ws`` and ``read``
+    touch one element: write^-1 composed with read, on the kernel's domain."""
+    inside = kernel.domain.intersect(isl.UnionSet.from_set(ws.domain))
+    return isl.UnionMap.from_map(write.relation).intersect_domain(inside) \
+        .apply_range(isl.UnionMap.from_map(read.relation).reverse()) \
+        .intersect_range(kernel.domain)
+
+
+# Pairs w -> r with O(w) <=lex O(r) (<lex when strict) and O(w), O(r) equal in their
+# first coordinates, the host loops' h (O: the kernel order): r follows w in one launch.
+def in_one_launch(kernel: Kernel, pairs: isl.UnionMap, strict: bool) -> list[isl.Map]:
+    """The time pairs of ``pairs`` (instances) whose read follows its write in one
+    launch (``kernel.order`` must exist)."""
+    found = []
+    for m in maps_of(pairs.apply_domain(kernel.order).apply_range(kernel.order)):
+        order = isl.Map.lex_lt if strict else isl.Map.lex_le
+        later = m.intersect(order(m.get_space().domain()))
+        for k in range(len(kernel.host_ids)):
+            later = later.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
+        found.append(later)
+    return found
 
 
 # The time step of a warp: with m_k = T_k q_k + r_k (0 <= r_k < T_k) for the member
@@ -77,9 +104,9 @@ def warp_uniform(scop: Scop, kernel: Kernel, name: str) -> bool:
 
 def warp_pattern(kernel: Kernel, access: Access) -> str:
     """How a warp reads through ``access``: the same address for the whole launch
-    (broadcast), one address (uniform), consecutive elements (coalesced) or elements
-    apart (strided), from the instances of threads adjacent in x (``gpu.cost``'s
-    test)."""
+    (broadcast), one address (uniform), consecutive elements (coalesced), elements a
+    row or two down and a few columns aside (diagonal) or elements apart (strided),
+    from the instances of threads adjacent in x (``gpu.cost``'s test)."""
     x = [m for m in kernel.mapped if m.axis == "x"]
     timed = timed_in(kernel, access.relation) if x else None
     if timed is None:

@@ -26,7 +26,7 @@ import tempfile
 import time
 from typing import Iterator
 
-_held = 0          # the depth of the turns this process is in
+_depth = 0         # the depth of the turns this process is in
 _waited = 0.0      # seconds spent waiting for turns
 _held_s = 0.0      # seconds spent holding them
 
@@ -54,13 +54,13 @@ def this_gpu() -> str:
 @contextlib.contextmanager
 def turn(gpu: str | None = None) -> Iterator[None]:
     """Hold the turn on ``gpu`` (default: this process's GPU) for the block."""
-    global _held, _waited, _held_s
-    if _held:
-        _held += 1
+    global _depth, _waited, _held_s
+    if _depth:
+        _depth += 1
         try:
             yield
         finally:
-            _held -= 1
+            _depth -= 1
         return
     fd = os.open(lock_path(gpu if gpu is not None else this_gpu()), os.O_RDWR | os.O_CREAT,
                  0o666)
@@ -69,11 +69,11 @@ def turn(gpu: str | None = None) -> Iterator[None]:
         fcntl.flock(fd, fcntl.LOCK_EX)
         got = time.perf_counter()
         _waited += got - start
-        _held = 1
+        _depth = 1
         try:
             yield
         finally:
-            _held = 0
+            _depth = 0
             _held_s += time.perf_counter() - got
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:

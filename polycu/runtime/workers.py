@@ -91,7 +91,7 @@ class LocalWorkers(Workers):
         for device in devices or [""] * count:
             queue.put(device)
         self.count = count
-        gpus = sorted(set(devices or ()), key=list(devices or ()).index)
+        gpus = list(dict.fromkeys(devices or ()))       # each GPU once, in order
         share = f"{count // len(gpus)} on each of " if devices and len(gpus) < count else ""
         self.label = f"{count} processes" + (f", {share}GPUs {','.join(gpus)}" if devices
                                              else "")
