@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from polycu.diagnostics import PolycuError
+from polycu.runtime.pycuda_run import DeviceProgram
 from polycu.runtime.replay import Launch, evaluate, numpy_type, replay
 from polycu.runtime.timing import Samples, copies_for
 
@@ -39,14 +40,14 @@ def _record(tree, env):
 
 def test_replay_follows_loops_conditions_and_grids():
     launches = _record(TREE, {"tsteps": 3, "n": 70})
-    names = [(l.kernel, l.value("h0") if l.kernel != "k2" else l.value("h1"))
+    names = [(l.kernel, l.env["h0"] if l.kernel != "k2" else l.env["h1"])
              for l in launches]
     assert names == [("k0", 0), ("k1", 0), ("k0", 1), ("k1", 1), ("k0", 2), ("k1", 2),
                      ("k2", 69), ("k2", 71), ("k2", 73)]
     first = launches[1]
     assert first.grid == (3, 2) and first.block == (32, 2, 1)
     assert first.args == ("n", "h0", "B", "A")
-    assert first.value("n") == 70 and first.value("tsteps") == 3
+    assert first.env["n"] == 70 and first.env["tsteps"] == 3
     assert [l.grid for l in launches[-3:]] == [(1,), (1,), (3,)]
 
 
@@ -65,7 +66,7 @@ def test_replay_binds_host_values_before_the_grid():
         {"launch": "k", "bind": {"h0": _e("2 * c0 + 1")}, "grid": [_e("h0 / 4"), 1, 1],
          "block": [32, 4, 1], "args": ["n", "h0"]}]}]
     launches = _record(tree, {"n": 6})
-    assert [(l.value("c0"), l.value("h0"), l.grid) for l in launches] == [
+    assert [(l.env["c0"], l.env["h0"], l.grid) for l in launches] == [
         (3, 7, (1, 1, 1)), (5, 11, (2, 1, 1))]  # c0 = 1 gives h0 = 3: an empty grid
 
 
@@ -91,6 +92,50 @@ def test_expressions_use_floor_division_and_no_builtins():
     assert evaluate(7, {}) == 7
     with pytest.raises(PolycuError):
         evaluate(_e("__import__('os')"), {})
+
+
+class _Recorder:
+    """A DeviceProgram's launching state without PyCUDA: its launches are recorded."""
+
+    def __init__(self, kernels, host):
+        self.kernels, self.host, self.stream, self.calls = kernels, host, "stream", []
+        self.functions = {name: self for name in kernels}
+
+    _argument = DeviceProgram._argument
+
+    def prepared_async_call(self, grid, block, stream, *values):
+        self.calls.append((grid, block, values))
+
+    # the objects of a set of buffers: no texture in this program
+    def before(self, kernel, stream):
+        pass
+
+    def after(self, kernel):
+        pass
+
+
+def test_a_launch_site_works_out_its_arguments_once_and_converts_each_launch():
+    kernels = {"k0": {"args": [{"name": "n", "role": "param", "type": "int"},
+                                {"name": "h0", "role": "iterator", "type": "long"},
+                                {"name": "A", "role": "array", "type": "double *"},
+                                {"name": "B", "role": "array", "type": "double *"}]},
+               "k1": {"args": [{"name": "n", "role": "param", "type": "int"},
+                                {"name": "h0", "role": "iterator", "type": "long"},
+                                {"name": "B", "role": "array", "type": "double *"},
+                                {"name": "A", "role": "array", "type": "double *"}]},
+               "k2": {"args": [{"name": "h1", "role": "iterator", "type": "unsigned"}]}}
+    recorder = _Recorder(kernels, {})
+    allocations = {"A": 4096, "B": 8192}
+    allocations = type("Allocations", (dict,), {"objects": recorder})(allocations)
+    launch = DeviceProgram.launcher(recorder, allocations)
+    assert replay(TREE, {"tsteps": 2, "n": 70}, launch) == 7
+    grids = [(grid, values) for grid, _, values in recorder.calls]
+    assert grids[1] == ((3, 2), (70, 0, 8192, 4096)) and grids[2][1] == (70, 1, 4096, 8192)
+    assert [type(v) for v in grids[1][1]] == [np.int32, np.int64, int, int]
+    assert [tuple(map(type, v)) for _, v in grids[-3:]] == [(np.uint32,)] * 3
+    assert [int(v[0]) for _, v in grids[-3:]] == [69, 71, 73]
+    with pytest.raises(PolycuError, match="argument 'h1' of k2 = -1 does not fit"):
+        replay(TREE[1:], {"tsteps": 0, "n": 0}, launch)     # h1 from n - 1 = -1
 
 
 def test_numpy_types_of_c_types():
@@ -124,7 +169,7 @@ def test_host_expressions_keep_values_past_32_bits():
     assert evaluate(_e("n * n"), {"n": n}) == n * n
     launches = _record([{"launch": "k", "grid": [_e("n / (1 << 20)")], "block": [256],
                          "args": ["n"]}], {"n": n})
-    assert launches[0].grid == (4768,) and launches[0].value("n") == n
+    assert launches[0].grid == (4768,) and launches[0].env["n"] == n
 
 
 def test_samples_statistics():
@@ -144,3 +189,10 @@ def test_copies_rotate_only_data_that_fits_in_l2():
     assert copies_for(10 << 20, l2, free) == 3 * 5 + 1
     assert copies_for(1 << 10, l2, free) == 32            # capped
     assert copies_for(10 << 20, l2, 40 << 20) == 2        # what memory allows
+
+
+def test_a_run_a_thousand_times_an_l2_refill_needs_no_rotation():
+    l2, free, refill = 50 << 20, 80 << 30, 12.5e-6     # an H200's L2 at 4 TB/s
+    assert copies_for(10 << 20, l2, free, 0.0125, refill) == 16     # 1000 x: not over
+    assert copies_for(10 << 20, l2, free, 0.0126, refill) == 1      # floyd-warshall: 78 ms
+    assert copies_for(10 << 20, l2, free, 1.0) == 16                # refill unknown

@@ -151,34 +151,46 @@ class DeviceProgram:
                 self.drv.memcpy_htod(allocations[name], self._flat(name))
 
     # -- launching -----------------------------------------------------------------------
-    def _argument(self, spec: Mapping[str, Any], name: str, launch: Launch,
-                  allocations: "_Allocations") -> Any:
+    def _argument(self, spec: Mapping[str, Any], name: str, kernel: str,
+                  allocations: "_Allocations") -> Callable[[Launch], Any]:
+        """How a launch of ``kernel`` computes the argument ``spec`` named ``name`` at
+        the launch site: a constant (a buffer, a scalar passed by value, an object),
+        or a host value converted to the argument's type at each launch."""
         role, c_type = spec["role"], spec["type"]
-        what = f"argument '{spec['name']}' of {launch.kernel}"
         if role in ("param", "iterator"):
-            return by_value(c_type, launch.value(name), what)
+            what = f"argument '{spec['name']}' of {kernel}"
+            return lambda launch: by_value(c_type, launch.env[name], what)
         if role in ("array", "scalar"):
             array = spec.get("array") or name
-            if is_pointer(c_type):
-                return int(allocations[array])
-            return by_value(c_type, self.host[array].reshape(-1)[0], what)
-        if role in ("texture", "surface"):
-            return allocations.objects.handle(spec["name"])
-        raise error(f"kernel argument '{spec['name']}' of {launch.kernel} has role '{role}', "
-                    "which the PyCUDA runtime does not support yet")
+            value = int(allocations[array]) if is_pointer(c_type) else by_value(
+                c_type, self.host[array].reshape(-1)[0], f"argument '{spec['name']}' of {kernel}")
+        elif role in ("texture", "surface"):
+            value = allocations.objects.handle(spec["name"])
+        else:
+            raise error(f"kernel argument '{spec['name']}' of {kernel} has role '{role}', "
+                        "which the PyCUDA runtime does not support yet")
+        return lambda _: value
 
     def launcher(self, allocations: "_Allocations") -> Callable[[Launch], None]:
-        """A ``replay`` callback that launches on this program's stream."""
+        """A ``replay`` callback that launches on this program's stream.  How each
+        argument is found is worked out once per launch site (``_argument``): a
+        replay may launch tens of thousands of times."""
+        plans: dict[tuple[str, tuple[str, ...]], list[Callable[[Launch], Any]]] = {}
+
         def launch(item: Launch) -> None:
-            specs = self.kernels[item.kernel]["args"]
-            if len(specs) != len(item.args):
-                raise error(f"launch of {item.kernel} passes {len(item.args)} arguments, "
-                            f"the kernel takes {len(specs)}")
-            values = [self._argument(s, n, item, allocations) for s, n in zip(specs, item.args)]
+            plan = plans.get((item.kernel, item.args))
+            if plan is None:
+                specs = self.kernels[item.kernel]["args"]
+                if len(specs) != len(item.args):
+                    raise error(f"launch of {item.kernel} passes {len(item.args)} arguments, "
+                                f"the kernel takes {len(specs)}")
+                plan = plans[item.kernel, item.args] = [
+                    self._argument(s, n, item.kernel, allocations)
+                    for s, n in zip(specs, item.args)]
             kernel = self.kernels[item.kernel]
             allocations.objects.before(kernel, self.stream)
             self.functions[item.kernel].prepared_async_call(
-                item.grid, item.block, self.stream, *values)
+                item.grid, item.block, self.stream, *[get(item) for get in plan])
             allocations.objects.after(kernel)
         return launch
 
@@ -227,7 +239,7 @@ class DeviceProgram:
         free, _ = drv.mem_get_info()
         pristine = self.allocate()
         self.copy_in(pristine)
-        sets = [self.allocate() for _ in range(copies_for(data_bytes, l2, free))]
+        sets = [self.allocate()]
         pinned = {}
         for name, item in self.buffers.items():
             if item.copy_in or item.copy_out:
@@ -235,18 +247,31 @@ class DeviceProgram:
                 pinned[name][...] = self._flat(name)
         graphs: list[_Graph] = []
         try:
-            for allocations in sets:
-                self._restore(pristine, allocations)
+            self._restore(pristine, sets[0])
             launches = self.execute(sets[0])
             self.stream.synchronize()
             self._restore(pristine, sets[0])
+            note = f"{launches} launches (graphs are used for 1 to {_MAX_GRAPH_LAUNCHES})"
             if 0 < launches <= _MAX_GRAPH_LAUNCHES:
-                graphs, note = _Graph.capture_all(self, sets)
-                for graph, allocations in zip(graphs, sets):
-                    graph.launch()  # the first launch uploads the graph: keep it untimed
-                    self._restore(pristine, allocations)
-            else:
-                note = f"{launches} launches (graphs are used for 1 to {_MAX_GRAPH_LAUNCHES})"
+                graphs, note = self._captured(sets, pristine)
+            # One run's time (the graph's, when there is one) decides whether the
+            # copies rotate (copies_for); each copy has its own graph.
+            gate = Gate(drv, self.stream) if graphs else None
+            run_s = self._elapsed(graphs[0].launch if graphs else
+                                  functools.partial(self.execute, sets[0]), gate)
+            self._restore(pristine, sets[0])
+            more = [self.allocate() for _ in range(copies_for(
+                data_bytes, l2, free, run_s, _refill_seconds(drv)) - 1)]
+            sets += more
+            for allocations in more:
+                self._restore(pristine, allocations)
+            if graphs and more:
+                captured, note = self._captured(more, pristine)
+                graphs += captured
+                if not captured:            # every copy is timed one way
+                    for graph in graphs:
+                        graph.destroy()
+                    graphs = []
             replays = [functools.partial(self.execute, allocations) for allocations in sets]
             kernels = [g.launch for g in graphs] or replays
 
@@ -263,7 +288,7 @@ class DeviceProgram:
                 (lambda i: kernels[i](), lambda i: replays[i](), end_to_end)
             # Graphs are timed behind a gate (the GPU's time alone); the Python
             # replay and the end-to-end time hold the host's work by design.
-            gates = [Gate(drv, self.stream) if graphs else None, None, None]
+            gates = [gate if graphs else None, None, None]
             measured = [self._measure(run, pristine, sets, repeat, warmup, budget_s, gate)
                         for run, gate in zip(runs, gates)]
             if kernel_only:
@@ -276,6 +301,26 @@ class DeviceProgram:
             for allocations in [pristine, *sets]:
                 allocations.release()
 
+    def _captured(self, sets: Sequence[Mapping[str, Any]], pristine: Mapping[str, Any]
+                  ) -> tuple[list["_Graph"], str]:
+        """A graph of the launch sequence on each set (``_Graph.capture_all``), each
+        launched once, untimed (the first launch uploads a graph)."""
+        graphs, note = _Graph.capture_all(self, sets)
+        for graph, allocations in zip(graphs, sets):
+            graph.launch()
+            self._restore(pristine, allocations)
+        return graphs, note
+
+    def _elapsed(self, run: Callable[[], Any], gate: Gate | None) -> float:
+        """Seconds ``run`` takes on the stream (CUDA events; behind ``gate``, if any)."""
+        start, end = self.drv.Event(), self.drv.Event()
+        with gate.closed() if gate is not None else contextlib.nullcontext():
+            start.record(self.stream)
+            run()
+            end.record(self.stream)
+        end.synchronize()
+        return end.time_since(start) / 1e3
+
     def _restore(self, pristine: Mapping[str, Any], allocations: Mapping[str, Any]) -> None:
         for name, item in self.buffers.items():
             self.drv.memcpy_dtod_async(allocations[name], pristine[name], item.nbytes,
@@ -284,7 +329,6 @@ class DeviceProgram:
     def _measure(self, run: Callable[[int], None], pristine: Mapping[str, Any],
                  sets: Sequence[Mapping[str, Any]], repeat: int, warmup: int,
                  budget_s: float, gate: Gate | None = None) -> Samples:
-        start, end = self.drv.Event(), self.drv.Event()
         turn = 0
 
         def once() -> float:
@@ -292,13 +336,9 @@ class DeviceProgram:
             i = turn % len(sets)
             turn += 1
             self.stream.synchronize()
-            with gate.closed() if gate is not None else contextlib.nullcontext():
-                start.record(self.stream)
-                run(i)
-                end.record(self.stream)
-            end.synchronize()
+            seconds = self._elapsed(functools.partial(run, i), gate)
             self._restore(pristine, sets[i])
-            return end.time_since(start) / 1e3
+            return seconds
 
         seconds = 0.0
         for _ in range(warmup):
@@ -308,6 +348,16 @@ class DeviceProgram:
         if seconds * repeat > budget_s:
             repeat = max(3, int(budget_s / seconds))
         return Samples(tuple(once() for _ in range(max(repeat, 1))))
+
+
+def _refill_seconds(drv: Any) -> float:
+    """The time to fill the present device's L2 from its memory at peak bandwidth
+    (double data rate: two transfers a memory clock over the bus)."""
+    device = drv.Context.get_device()
+    attribute = drv.device_attribute
+    bandwidth = (2 * device.get_attribute(attribute.MEMORY_CLOCK_RATE) * 1e3
+                 * device.get_attribute(attribute.GLOBAL_MEMORY_BUS_WIDTH) / 8)
+    return device.get_attribute(attribute.L2_CACHE_SIZE) / bandwidth
 
 
 class _Allocations(dict):

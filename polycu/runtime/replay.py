@@ -15,6 +15,7 @@ value the type cannot hold is an error, not a wrapped number).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -27,9 +28,11 @@ from .cexpr import evaluate as evaluate_c
 from .signature import integer_bounds, scalar_dtype, struct_dtype
 
 
+@functools.lru_cache(maxsize=None)
 def numpy_type(c_type: str) -> Any:
     """numpy scalar type of a C scalar type, in any spelling (qualifiers and a ``*``
-    ignored): ``'const int'`` -> int32, ``'long unsigned int'`` -> uint64."""
+    ignored): ``'const int'`` -> int32, ``'long unsigned int'`` -> uint64.  Cached: a
+    replay asks it for every argument of every launch (25,190 for floyd-warshall)."""
     dtype = scalar_dtype(c_type)
     if dtype is None:
         raise error(f"unsupported C type '{c_type}' in a kernel description")
@@ -39,14 +42,21 @@ def numpy_type(c_type: str) -> Any:
 def by_value(c_type: str, value: Any, what: str) -> Any:
     """``value`` as the numpy scalar that a kernel argument of type ``c_type`` takes;
     an integer that the type cannot hold is an error, not a silent wrap-around."""
-    kind = numpy_type(c_type)
-    if np.dtype(kind).kind in "iu":
-        low, high = integer_bounds(np.dtype(kind))
+    kind, bounds = _argument_type(c_type)
+    if bounds is not None:
+        low, high = bounds
         if not low <= int(value) <= high:
             raise error(f"{what} = {int(value)} does not fit its type '{c_type}' "
                         f"({low}..{high})")
         return kind(int(value))
     return kind(value)
+
+
+@functools.lru_cache(maxsize=None)
+def _argument_type(c_type: str) -> tuple[Any, tuple[int, int] | None]:
+    """The numpy type of ``c_type`` and, for an integer type, its range."""
+    kind = numpy_type(c_type)
+    return kind, integer_bounds(np.dtype(kind)) if np.dtype(kind).kind in "iu" else None
 
 
 def is_pointer(c_type: str) -> bool:
@@ -69,7 +79,9 @@ def evaluate(expr: Any, env: Mapping[str, int], itype: str = INDEX_TYPE) -> int:
     of type ``itype``."""
     if isinstance(expr, (bool, int)):
         return int(expr)
-    code = expr["c"] if isinstance(expr, Mapping) else str(expr)
+    # str and dict first: a description is JSON, and isinstance of an ABC is slow
+    code = expr if isinstance(expr, str) else \
+        expr["c"] if isinstance(expr, (dict, Mapping)) else str(expr)
     try:
         return evaluate_c(code, env, itype)
     except CExprError as exc:  # a malformed description is an internal error of codegen
@@ -126,9 +138,6 @@ class Launch:
     block: tuple[int, int, int]
     args: tuple[str, ...]
     env: Mapping[str, int]  # parameters, host iterators and bound host values
-
-    def value(self, name: str) -> int:
-        return self.env[name]
 
 
 def replay(nodes: Sequence[Mapping[str, Any]], env: Mapping[str, int],

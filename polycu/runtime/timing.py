@@ -16,6 +16,8 @@ from typing import Any
 # Rotation of input copies: at least this many times L2 between two uses of a copy.
 _L2_MULTIPLE = 3
 _MAX_COPIES = 32
+# A run this many times longer than an L2 refill needs no rotation (copies_for).
+_LONG_RUN = 1000
 
 
 @dataclass(frozen=True)
@@ -61,9 +63,14 @@ class Timing:
                 "copies": self.copies, "method": self.method, "note": self.note}
 
 
-def copies_for(data_bytes: int, l2_bytes: int, free_bytes: int) -> int:
-    """How many copies of the arrays to rotate so that a copy's data left L2 before reuse."""
-    if data_bytes <= 0:
+def copies_for(data_bytes: int, l2_bytes: int, free_bytes: int, run_s: float = 0.0,
+               refill_s: float = 0.0) -> int:
+    """How many copies of the arrays to rotate so that a copy's data left L2 before
+    reuse.  None needs rotating when one run (``run_s``) lasts over ``_LONG_RUN``
+    times the time L2 takes to fill from memory (``refill_s``): what the run before
+    left in L2 could save it less than that share of its time, and each copy costs
+    a capture of the launch sequence (25,190 launches for floyd-warshall)."""
+    if data_bytes <= 0 or (refill_s > 0 and run_s > _LONG_RUN * refill_s):
         return 1
     span = _L2_MULTIPLE * l2_bytes
     wanted = math.ceil(span / data_bytes) + 1 if data_bytes < span else 1
