@@ -257,6 +257,10 @@ OPTIONS: tuple[Option, ...] = (
            "timings JSON of scripts/polybench_cpu.py (measured there in parallel) instead "
            "of timing each kernel here; the autoparallelised baseline is then skipped",
            commands=(BENCH,), metavar="FILE"),
+    Option("--history", "str", None, "the results.json of an earlier bench: its seconds "
+           "per kernel order the kernels longest first, and the kernels that held a GPU "
+           "longest are spread over the GPUs by them (with several workers)",
+           commands=(BENCH,), metavar="FILE"),
     # -- tuning (polycu/tune) ----------------------------------------------------
     Option("--tuned", "flag", False, "compile each SCoP with the configuration `polycu "
            "tune` found best for it (read from --tune-cache; the options it sets are "

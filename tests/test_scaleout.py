@@ -10,6 +10,7 @@ worker.  The per-GPU workers on a real GPU are the ``gpu`` test at the end.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import sys
@@ -20,6 +21,7 @@ from typing import Any, Mapping
 import pytest
 
 import polycu
+from polycu.bench import plan as bench_plan
 from polycu.bench import run as bench_run
 from polycu.cli import main
 from polycu.options import Options
@@ -168,6 +170,10 @@ def test_workers_sharing_a_gpu_are_pinned_to_it_in_turn(monkeypatch: pytest.Monk
     for pid, gpu, _ in seen:
         assert gpu_of.setdefault(pid, gpu) == gpu
     assert sorted(gpu_of.values()) == ["5", "5", "7", "7"]
+    with workers.open_workers(os.getpid, count="all", gpu=True, per_gpu=2) as pool:
+        assert pool.lanes == 2
+        pinned = list(pool.map(_slowly, range(6), [1, 1, 1, None, 0, None]))
+    assert [gpu for _, gpu, _ in pinned[:3]] == ["7"] * 3 and pinned[4][1] == "5"
     # one GPU, shared: processes too; the emulation's CPU workers ignore the option
     with workers.open_workers(os.getpid, count="1", gpu=True, per_gpu=2) as pool:
         assert isinstance(pool, workers.LocalWorkers) and pool.count == 2
@@ -256,10 +262,63 @@ def test_workers_take_the_longest_kernels_first(tmp_path: Path) -> None:
     kernels = bench_run.collect([*KERNELS, str(gemm), str(broken)],
                                 bench_run.polybench_cpu())[0]
     options = Options(include_dir=[UTILITIES])
-    assert bench_run.instances_estimate(str(gemm), "LARGE", options) == \
+    assert bench_plan.instances_estimate(str(gemm), "LARGE", options) == \
         1000 * 1100 + 1000 * 1100 * 1200
-    assert [kernels[i].name for i in bench_run.longest_first(kernels, "LARGE", options)] == \
-        ["gemm", "atax", "jacobi-1d", "broken"]
+    estimates = [bench_plan.instances_estimate(str(k.source), "LARGE", options)
+                 for k in kernels]
+    taken = bench_plan.plan([k.name for k in kernels], estimates, {}, 2)
+    assert [kernels[i].name for i in taken.order] == ["gemm", "atax", "jacobi-1d", "broken"]
+    assert taken.lanes == [None] * 4        # no history: any GPU
+
+
+def test_history_orders_by_seconds_and_spreads_the_gpu_heavy_kernels(tmp_path: Path) -> None:
+    """Session 23's heaviest GPU users, which all landed on one GPU then: pinned
+    longest first to the GPU with the least so far; the light ones go anywhere,
+    a kernel the history lacks first."""
+    past = {"floyd-warshall": (52.6, 13.9), "adi": (38.0, 11.2), "nussinov": (21.2, 10.4),
+            "seidel-2d": (34.1, 6.2), "gemm": (20.0, 0.3), "atax": (5.0, 0.1)}
+    results = [{"kernel": k, "dataset": "LARGE", "seconds": s, "phases": {"gpu": g}}
+               for k, (s, g) in past.items()]
+    results.append({"kernel": "adi", "dataset": "MINI", "seconds": 1.0, "phases": {}})
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"meta": {}, "results": results}))
+    history = bench_plan.read_history(str(path), "LARGE")
+    assert history["adi"] == bench_plan.Past(38.0, 11.2) and len(history) == 6
+    names = ["atax", "adi", "new", "gemm", "nussinov", "floyd-warshall", "seidel-2d"]
+    taken = bench_plan.plan(names, [0, 0, 7, 0, 0, 0, 0], history, 2)
+    assert [names[i] for i in taken.order] == ["new", "floyd-warshall", "adi", "seidel-2d",
+                                               "nussinov", "gemm", "atax"]
+    # mean GPU seconds 7.0: floyd-warshall -> 0, adi -> 1, nussinov -> 1 (11.2 < 13.9)
+    assert dict(zip((names[i] for i in taken.order), taken.lanes)) == {
+        "new": None, "floyd-warshall": 0, "adi": 1, "seidel-2d": None, "nussinov": 1,
+        "gemm": None, "atax": None}
+    assert set(bench_plan.plan(names, [0] * 7, history, 1).lanes) == {None}
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with pytest.raises(polycu.PolycuError, match="--history: error: cannot read the bench "
+                                                 "results"):
+        bench_plan.read_history(str(broken), "LARGE")
+
+
+def test_pinned_items_wait_for_their_gpu_and_the_others_fill_in() -> None:
+    """List scheduling over two pools of one worker: item 0 pinned to pool 1 and
+    item 1 pinned there too; the free items go to pool 0 meanwhile."""
+    submitted: list[tuple[int, int]] = []
+
+    def submit(pool: int, item: int) -> "concurrent.futures.Future[int]":
+        submitted.append((pool, item))
+        future: concurrent.futures.Future[int] = concurrent.futures.Future()
+        future.set_result(item * 10)
+        return future
+
+    results = list(workers._scheduled([1, 1], 4, [1, 1, None, None], submit))
+    assert results == [0, 10, 20, 30]
+    assert set(submitted[:2]) == {(0, 2), (1, 0)}       # both pools busy at once
+    assert sorted(submitted) == [(0, 2), (0, 3), (1, 0), (1, 1)]
+    free: list[tuple[int, int]] = []
+    assert list(workers._scheduled([2, 2], 4, None, lambda p, i: free.append((p, i))
+                                   or submit(p, i))) == [0, 10, 20, 30]
+    assert [p for p, _ in free] == [0, 1, 0, 1]         # the pools in turn
 
 
 # -- real per-GPU workers ------------------------------------------------------------

@@ -16,16 +16,16 @@ each kernel, so that an interrupted batch still reports.
 
 The kernels are checked and timed by the workers of ``runtime.workers``: here (the
 default), one process per GPU (``--gpus``) or Ray actors (``--ray``), each building
-its own state (``BenchSetup``).  Several workers take the kernels longest first
-(``longest_first``); the reports keep the files' order, so they are those of one
-worker (docs/scale-out.md).
+its own state (``BenchSetup``).  Several workers take the kernels longest first,
+the kernels an earlier bench (``--history``) saw hold a GPU longest spread over the
+GPUs (``plan``); the reports keep the files' order, so they are those of one worker
+(docs/scale-out.md).
 """
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
 import datetime
-import math
 import shlex
 import sys
 import tempfile
@@ -35,8 +35,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping, Sequence
 
-import islpy as isl
-
 from ..diagnostics import error
 from ..options import OPTIONS, Options
 from ..runtime.device import DeviceInfo
@@ -45,6 +43,7 @@ from ..runtime.workers import Workers, open_workers
 from . import cpu as cpu_suite
 from .baseline import SERIAL_WORKERS, cpu_baselines, cpu_description, read_cpu_times
 from .library import library_seconds
+from .plan import Plan, instances_estimate, plan, read_history
 from .report import markdown, write_csv, write_reports
 from .result import ON_CPU, STEPS, BenchResult, failure_reason, program_digest
 
@@ -72,40 +71,6 @@ def collect(paths: Sequence[str], cpu: ModuleType) -> tuple[list[Any], list[str]
         else:
             raise error(f"no such file or directory: {path}")
     return kernels, includes
-
-
-def instances_estimate(path: str, dataset: str, options: Options) -> int:
-    """Statement instances of the file's SCoPs at the dataset's sizes, each domain
-    counted by its bounding box: an overestimate of at most the loop depth's
-    factorial (triangles), found without isl's counting, which takes seconds.
-    0 for a file that does not load (its failure is quick)."""
-    from ..driver import load_scops
-    from ..runtime.check import at_dataset
-    from ..runtime.metrics import fix_parameters
-    from ..runtime.parameters import dataset_parameters
-
-    try:
-        total = 0
-        for scop in load_scops(path, at_dataset(options, dataset)):
-            values = dataset_parameters(path, scop.parameters, dataset,
-                                        defines=options.define, includes=options.include_dir)
-            for statement in scop.statements:
-                box = fix_parameters(statement.domain.intersect_params(scop.context), values)
-                total += math.prod(max(box.dim_max_val(i).to_python()
-                                       - box.dim_min_val(i).to_python() + 1, 0)
-                                   for i in range(box.dim(isl.dim_type.set)))
-        return total
-    except Exception:  # noqa: BLE001 - the estimate only orders the work
-        return 0
-
-
-def longest_first(kernels: Sequence[Any], dataset: str, options: Options) -> list[int]:
-    """The kernels' indices, the most instances (``instances_estimate``) first: the
-    order a pool of workers takes them in, so that its last tasks are short ones
-    and no worker idles long while another ends a long kernel (list scheduling,
-    longest processing time first)."""
-    sizes = [instances_estimate(str(k.source), dataset, options) for k in kernels]
-    return sorted(range(len(kernels)), key=lambda i: -sizes[i])
 
 
 def bench_kernel(kernel: Any, dataset: str, options: Options, ceilings: Any, *, seed: int,
@@ -240,8 +205,12 @@ def _bench(args: argparse.Namespace, options: Options, kernels: Sequence[Any],
     """The batch on ``workers``, then the reports."""
     dataset = args.dataset or "LARGE"
     # Found while the workers start; one worker keeps the files' order.
-    order = (longest_first(kernels, dataset, options)
-             if workers.count > 1 else list(range(len(kernels))))
+    history = read_history(args.history, dataset) if args.history else {}
+    schedule = plan([k.name for k in kernels],
+                    [0 if k.name in history else instances_estimate(str(k.source), dataset,
+                                                                     options)
+                     for k in kernels], history, workers.lanes) if workers.count > 1 else \
+        Plan(list(range(len(kernels))), [None] * len(kernels))
     (info,) = workers.map(device_record, [None])
     meta = {"dataset": dataset, "device": info.name,
             "date": datetime.datetime.now().isoformat(timespec="seconds"),
@@ -262,7 +231,8 @@ def _bench(args: argparse.Namespace, options: Options, kernels: Sequence[Any],
         cpu_work = runner.submit(cpu_baselines, cpu, kernels, dataset, Path(tmp),
                                  SERIAL_WORKERS) if baselines else None
         done: dict[int, BenchResult] = {}
-        for index, result in zip(order, workers.map(bench_on, [kernels[i] for i in order])):
+        ran = workers.map(bench_on, [kernels[i] for i in schedule.order], schedule.lanes)
+        for index, result in zip(schedule.order, ran):
             done[index] = result
             results = [done[i] for i in sorted(done)]
             progress.step(f"{kernels[index].name}: {result.status}")

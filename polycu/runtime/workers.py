@@ -11,7 +11,8 @@ One interface, three transports (docs/scale-out.md):
 
 * one worker and no Ray: the state lives in this process, as before the pools;
 * local: ``concurrent.futures`` processes, spawned (no CUDA context inherited),
-  each pinned to one GPU by ``CUDA_VISIBLE_DEVICES``, set before its recipe runs;
+  each pinned to one GPU by ``CUDA_VISIBLE_DEVICES``, set before its recipe runs,
+  one pool a GPU (a lane: ``map`` may pin an item to one), fed by list scheduling;
 * Ray: one actor per worker (``num_gpus=1`` for a GPU worker, which Ray pins to its
   GPU; one CPU otherwise), fed in order by ``ray.util.ActorPool``.
 
@@ -51,10 +52,14 @@ class Workers(abc.ABC):
 
     count = 1
     label = "this process"
+    lanes = 1       # groups of workers an item may be sent to (one a GPU)
 
     @abc.abstractmethod
-    def map(self, function: Task, items: Iterable[Any]) -> Iterator[Any]:
-        """``function(state, item)`` of each item, on some worker, in item order."""
+    def map(self, function: Task, items: Iterable[Any],
+            lanes: Sequence[int | None] | None = None) -> Iterator[Any]:
+        """``function(state, item)`` of each item, on some worker, in item order.
+        ``lanes[i]``, where given and not None, is the group of workers (``lanes``:
+        local GPUs, in order) item ``i`` must run in; other transports have one."""
 
     def close(self) -> None:
         """Stop the workers (their states are lost)."""
@@ -72,40 +77,77 @@ class InProcess(Workers):
     def __init__(self, recipe: Recipe):
         self.state = recipe()
 
-    def map(self, function: Task, items: Iterable[Any]) -> Iterator[Any]:
+    def map(self, function: Task, items: Iterable[Any],
+            lanes: Sequence[int | None] | None = None) -> Iterator[Any]:
         return (function(self.state, item) for item in items)
 
 
 class LocalWorkers(Workers):
     """Spawned processes of this host, the i-th pinned to the i-th of ``devices``
-    (None: no GPU to pin, the emulation's CPU workers).
+    (None: no GPU to pin, the emulation's CPU workers), in one pool a GPU (a lane).
 
     All of them start at once and build their states side by side: ``count`` first
-    tasks that wait for each other (``_ready``) make the executor, which spawns on
+    tasks that wait for each other (``_ready``) make the executors, which spawn on
     demand, start every process, and hold each until all have their state, so the
     tasks that follow find every worker ready."""
 
     def __init__(self, recipe: Recipe, count: int, devices: Sequence[str] | None):
         context = multiprocessing.get_context("spawn")
-        queue = context.SimpleQueue()
-        for device in devices or [""] * count:
-            queue.put(device)
-        self.count = count
+        started, body = context.Barrier(count), pickle.dumps(recipe)
         gpus = list(dict.fromkeys(devices or ()))       # each GPU once, in order
+        self.count, self.lanes = count, max(len(gpus), 1)
         share = f"{count // len(gpus)} on each of " if devices and len(gpus) < count else ""
         self.label = f"{count} processes" + (f", {share}GPUs {','.join(gpus)}" if devices
                                              else "")
-        self.pool = concurrent.futures.ProcessPoolExecutor(
-            count, mp_context=context, initializer=_start,
-            initargs=(queue, context.Barrier(count), pickle.dumps(recipe)))
-        for _ in range(count):
-            self.pool.submit(_ready)
+        self.sizes = [list(devices).count(g) for g in gpus] if devices else [count]
+        self.pools = [concurrent.futures.ProcessPoolExecutor(
+            size, mp_context=context, initializer=_start, initargs=(gpu, started, body))
+            for gpu, size in zip(gpus or [""], self.sizes)]
+        for pool, size in zip(self.pools, self.sizes):
+            for _ in range(size):
+                pool.submit(_ready)
 
-    def map(self, function: Task, items: Iterable[Any]) -> Iterator[Any]:
-        return self.pool.map(partial(_apply, function), items)
+    def map(self, function: Task, items: Iterable[Any],
+            lanes: Sequence[int | None] | None = None) -> Iterator[Any]:
+        items = list(items)
+        return _scheduled(self.sizes, len(items), lanes,
+                          lambda pool, i: self.pools[pool].submit(_apply, function, items[i]))
 
     def close(self) -> None:
-        self.pool.shutdown(cancel_futures=True)
+        for pool in self.pools:
+            pool.shutdown(cancel_futures=True)
+
+
+def _scheduled(sizes: Sequence[int], count: int, lanes: Sequence[int | None] | None,
+               submit: Callable[[int, int], concurrent.futures.Future]) -> Iterator[Any]:
+    """The results of items ``0..count-1``, in order, each submitted (``submit(pool,
+    item)``) when a worker of a pool it may run in is free: list scheduling in the
+    items' order over pools of ``sizes`` workers, the pools taken in turn so that the
+    first items spread over every GPU; ``lanes[i]`` pins item ``i`` to a pool."""
+    pending = list(range(count))
+    free, running, done = list(sizes), {}, {}
+    turn = following = 0
+    while following < count:
+        while pending:      # fill every free worker an item may go to
+            pools = [(turn + k) % len(sizes) for k in range(len(sizes))]
+            found = next(((pool, i) for pool in pools if free[pool] for i in pending
+                          if lanes is None or lanes[i] in (None, pool)), None)
+            if found is None:
+                break
+            pool, i = found
+            pending.remove(i)
+            free[pool] -= 1
+            turn = pool + 1
+            running[submit(pool, i)] = (pool, i)
+        if following in done:
+            yield done.pop(following).result()
+            following += 1
+            continue
+        finished, _ = concurrent.futures.wait(running, return_when="FIRST_COMPLETED")
+        for future in finished:
+            pool, i = running.pop(future)
+            free[pool] += 1
+            done[i] = future
 
 
 _STATE: Any = None
@@ -113,11 +155,10 @@ _FAILED: BaseException | None = None
 _STARTED: Any = None
 
 
-def _start(devices: Any, started: Any, recipe: bytes) -> None:
+def _start(device: str, started: Any, recipe: bytes) -> None:
     """A local worker's start: its GPU first (CUDA reads the variable when it
     initialises), then its state; a failing recipe fails each task with its error."""
     global _STATE, _FAILED, _STARTED
-    device = devices.get()
     if device:
         os.environ["CUDA_VISIBLE_DEVICES"] = device
     _STARTED = started
@@ -163,7 +204,8 @@ class RayWorkers(Workers):
         self.actors = [kind.remote(recipe) for _ in range(self.count)]
         self.pool = ActorPool(self.actors)
 
-    def map(self, function: Task, items: Iterable[Any]) -> Iterator[Any]:
+    def map(self, function: Task, items: Iterable[Any],
+            lanes: Sequence[int | None] | None = None) -> Iterator[Any]:
         return self.pool.map(lambda actor, item: actor.apply.remote(function, item), items)
 
     def close(self) -> None:
