@@ -120,6 +120,25 @@ def test_a_skewed_wavefront_reads_its_diagonals_through_a_surface(tmp_path, emul
     assert "strided accesses" in chain.kernels[0].of("A").reason
 
 
+def test_a_read_only_field_beside_a_wavefront_takes_a_2d_texture(tmp_path, emulated):
+    """examples/weighted_seidel.c: W is read along the wavefront's diagonals like A.
+    For an array the kernel only reads, a surface is copied in like a texture and
+    never back, and the calibration reads diagonals through both within 2%: a tie
+    (``kinds.RESOLUTION``), which the texture wins by preference."""
+    source = (ROOT / "examples" / "weighted_seidel.c").read_text()
+    _, placement = _placed(source, tmp_path=tmp_path)
+    (placed,) = placement.kernels
+    assert (placed.of("W").kind, placed.of("A").kind) == (TEXTURE_2D, SURFACE)
+    assert "the cheapest estimate (within 5% of surface: preferred): diagonal accesses " \
+        "to 32 MB; estimated surface 5.1 ms, texture-2d 5.18 ms, texture 6.72 ms, " \
+        "read-only 8.01 ms" in placed.of("W").reason
+    analysis = kinds.analyse(placement.program, placement.program.kernels[0],
+                             placement.program.scop.array("W"))
+    assert analysis.best(READ_ONLY) == TEXTURE_2D and analysis.tied() == [SURFACE]
+    emulated(source.replace("#define N 2000", "#define N 30"),
+             [{"sweeps": 3, "n": 30}, {"sweeps": 2, "n": 23}])
+
+
 def test_warp_uniform_reads_are_proven_exactly(tmp_path):
     scop, placement = _placed(STENCIL, tmp_path=tmp_path)
     kernel = placement.program.kernels[0]
