@@ -120,21 +120,28 @@ def test_a_skewed_wavefront_reads_its_diagonals_through_a_surface(tmp_path, emul
     assert "strided accesses" in chain.kernels[0].of("A").reason
 
 
-def test_a_read_only_field_beside_a_wavefront_takes_a_2d_texture(tmp_path, emulated):
+def test_a_read_only_field_beside_a_wavefront_is_read_through_a_surface(tmp_path, emulated,
+                                                                        monkeypatch):
     """examples/weighted_seidel.c: W is read along the wavefront's diagonals like A.
-    For an array the kernel only reads, a surface is copied in like a texture and
-    never back, and the calibration reads diagonals through both within 2%: a tie
-    (``kinds.RESOLUTION``), which the texture wins by preference."""
+    A surface the kernel only reads is copied in like a 2-D texture and never back,
+    and reads diagonals 1-2% faster in the calibration: measured on an H200 (N 2000,
+    100 sweeps), W in a surface 15.9 ms, a 2-D texture 16.5, the read-only path 18.1."""
     source = (ROOT / "examples" / "weighted_seidel.c").read_text()
     _, placement = _placed(source, tmp_path=tmp_path)
     (placed,) = placement.kernels
-    assert (placed.of("W").kind, placed.of("A").kind) == (TEXTURE_2D, SURFACE)
-    assert "the cheapest estimate (within 5% of surface: preferred): diagonal accesses " \
-        "to 32 MB; estimated surface 5.1 ms, texture-2d 5.18 ms, texture 6.72 ms, " \
+    assert (placed.of("W").kind, placed.of("A").kind) == (SURFACE, SURFACE)
+    assert "the cheapest estimate: diagonal " \
+        "accesses to 32 MB; estimated surface 5.1 ms, texture-2d 5.18 ms, texture 6.72 ms, " \
         "read-only 8.01 ms" in placed.of("W").reason
-    analysis = kinds.analyse(placement.program, placement.program.kernels[0],
-                             placement.program.scop.array("W"))
-    assert analysis.best(READ_ONLY) == TEXTURE_2D and analysis.tied() == [SURFACE]
+    # at one rate for every kind, the estimates differ by the copies alone: W's
+    # surface is copied in once, as its texture is; A's also goes back once
+    monkeypatch.setattr(kinds, "bandwidth", lambda *_: 1000.0)
+    program, scop = placement.program, placement.program.scop
+    w = kinds.analyse(program, program.kernels[0], scop.array("W"))
+    a = kinds.analyse(program, program.kernels[0], scop.array("A"))
+    copy = 32e6 / (kinds.COPY_BANDWIDTH * 1e9) + kinds.COPY_CALL
+    assert w.of(SURFACE).seconds == w.of(TEXTURE_2D).seconds == w.of(GLOBAL).seconds + copy
+    assert a.of(SURFACE).seconds == pytest.approx(a.of(GLOBAL).seconds + 2 * copy)
     emulated(source.replace("#define N 2000", "#define N 30"),
              [{"sweeps": 3, "n": 30}, {"sweeps": 2, "n": 23}])
 

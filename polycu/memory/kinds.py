@@ -77,12 +77,6 @@ CONSTANT_LAUNCH = 0.6e-6
 #: (atax 0.471 -> 0.492 ms, adi 434.9 -> 458.8 ms; docs/results/memory_paths.md).
 #: So on Hopper another kind must be estimated a quarter faster than the default.
 MARGIN = 1.25
-#: Estimates this close are one: the calibration does not tell them apart (a
-#: 2-D texture and a surface read the same patterns within 1-2% on an H200, and a
-#: pattern's rate moves more than that between runs).  Among kinds this close the
-#: first of ``PATHS`` is chosen: for an array the kernel only reads, the texture,
-#: which needs no hazard proof and never copies back, before the surface.
-RESOLUTION = 1.05
 
 #: Element types a texture or surface holds (canonical C spelling): the texel type
 #: each is fetched as.
@@ -119,27 +113,13 @@ class Analysis:
         return next(e for e in self.estimates if e.kind == kind)
 
     def best(self, default: str) -> str:
-        """The cheapest legal kind, the first of ``PATHS`` among estimates within
-        ``RESOLUTION`` of the cheapest; ``default`` unless it is ``MARGIN`` faster."""
+        """The cheapest legal kind; ``default`` unless another is ``MARGIN`` faster."""
         base = self.of(default).seconds
-        winner = self.cheapest()
+        legal = [e for e in self.estimates if e.seconds is not None]
+        winner = min(legal, key=lambda e: (e.seconds, PATHS.index(e.kind)))
         if base is not None and winner.seconds * MARGIN >= base:
             return default
         return winner.kind
-
-    def cheapest(self) -> Estimate:
-        legal = [e for e in self.estimates if e.seconds is not None]
-        least = min(e.seconds for e in legal)
-        return min((e for e in legal if e.seconds <= least * RESOLUTION),
-                   key=lambda e: PATHS.index(e.kind))
-
-    def tied(self) -> list[str]:
-        """The kinds whose estimates the cheapest one's are within ``RESOLUTION`` of,
-        besides that one (those it won against by preference)."""
-        winner = self.cheapest()
-        return [e.kind for e in self.estimates if e.seconds is not None and e is not winner
-                and e.seconds <= winner.seconds * RESOLUTION
-                and winner.seconds <= e.seconds * RESOLUTION]
 
 
 def element_bytes(array: Array) -> int:
@@ -375,11 +355,8 @@ def choose(program: GpuProgram, kernel: Kernel, array: Array, override: str | No
         kind, why = preferred, f"--memory {kernel.index}:{EVERY}={preferred}"
     else:
         kind = analysis.best(default)
-        tied = analysis.tied() if kind != default else []
-        why = ("the cheapest estimate" + (f" (within {round((RESOLUTION - 1) * 100)}% of "
-                                          f"{', '.join(tied)}: preferred)" if tied else "")
-               if kind != default else
-               "the default: no kind is estimated " + f"{int((MARGIN - 1) * 100)}% faster")
+        why = "the cheapest estimate" if kind != default else \
+            "the default: no kind is estimated " + f"{int((MARGIN - 1) * 100)}% faster"
     if kind == CONSTANT:
         constants.arrays[array.name] = int(analysis.nbytes)
     return kind, f"{why}: {explain(analysis, kind)}"
