@@ -42,6 +42,7 @@ from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
 from .memory.contraction import contraction, with_tensor_cores
+from .gpu.ordered import ordered_trees
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
 from .model import Scop
@@ -391,11 +392,13 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
     the file's earlier SCoPs use)."""
     plain: frozenset[str] = frozenset()
     forced = _forced(program, overrides)
-    # --parallel-reductions: the sums of a row in a tree (partial sums in shared
-    # memory), but where --memory chose
-    on = options.parallel_reductions and options.shared_memory
-    trees = {name: tree for name, tree in tree_reductions(program).items()
-             if name not in forced} if on else {}
+    # the sums of a row over many threads (their terms in shared memory), added in
+    # C's order (--ordered-reductions) or in a tree (--parallel-reductions), but
+    # where --memory chose
+    found = {} if not options.shared_memory else tree_reductions(program) \
+        if options.parallel_reductions else ordered_trees(program) \
+        if options.ordered_reductions else {}
+    trees = {name: tree for name, tree in found.items() if name not in forced}
     while True:
         # one block runs every phase: no block of a phase has shared memory of its own
         shared = options.shared_memory and not program.single_block

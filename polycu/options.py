@@ -138,6 +138,10 @@ OPTIONS: tuple[Option, ...] = (
            "larger than this that a kernel running on one thread reads in a loop are "
            "read from strips copied ahead (smaller ones stay in the L1 cache; "
            "docs/memory.md)", minimum=0, metavar="BYTES"),
+    Option("--ordered-reductions", "bool", True, "run a kernel whose inner loop sums "
+           "into one double or integer cell a row (y[i] += A[i][k] * x[k]) with many "
+           "threads a row that compute its terms side by side, one thread adding them in "
+           "C's order: the same value, the loads in parallel (docs/memory.md)"),
     Option("--parallel-reductions", "bool", False, "run a kernel whose inner loop sums "
            "into one cell a row (y[i] += A[i][k] * x[k]) with many threads a row, adding "
            "their partial sums in a tree: the terms are added in another order, so "

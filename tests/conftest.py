@@ -30,10 +30,10 @@ def gpu_placement(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
 @pytest.fixture
 def emulated(tmp_path: Path) -> Callable[[str, list[dict[str, int]]], Path]:
     """A function that writes C ``source`` to a file, emulates polycu's code for it at
-    each parameter set of ``sizes`` against the original (CPU only, no nvcc) and
-    returns the file."""
-    def run(source: str, sizes: list[dict[str, int]]) -> Path:
-        return emulate_with(tmp_path, source, [], sizes)
+    each parameter set of ``sizes`` against the original (CPU only, no nvcc; options
+    as keywords) and returns the file."""
+    def run(source: str, sizes: list[dict[str, int]], **values: object) -> Path:
+        return emulate_with(tmp_path, source, [], sizes, **values)
     return run
 
 
@@ -46,14 +46,14 @@ def emulated_with(tmp_path: Path) -> Callable[[str, list[str], list[dict[str, in
 
 
 def emulate_with(tmp_path: Path, source: str, memory: list[str],
-                 sizes: list[dict[str, int]]) -> Path:
+                 sizes: list[dict[str, int]], **values: object) -> Path:
     from polycu.options import Options
     from polycu.runtime.emulate import emulate_file
 
     path = tmp_path / "emulated.c"
     path.write_text(source)
     for params in sizes:
-        (report,) = emulate_file(str(path), Options(memory=memory), params=params,
+        (report,) = emulate_file(str(path), Options(memory=memory, **values), params=params,
                                  seed=sum(params.values()), nvcc=False)
         assert report.ok and not report.on_cpu, report.format()   # the GPU code compared
     return path

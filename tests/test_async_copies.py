@@ -16,6 +16,8 @@ from test_shared_tiles import GEMM
 
 # gramschmidt's R[k][j] = sum_i Q[i][k] A[i][j] for one k: one thread a column, a
 # sequential loop down the rows; COLUMNS threads in all.
+# One thread a column (--no-ordered-reductions: by default a double sum like this
+# one has an ordered tree, many threads a column).
 DOT = """
 void dot(int n, int m, T R[COLUMNS], T Q[1000], T A[1000][COLUMNS])
 {
@@ -48,7 +50,7 @@ def kernels_of(cuda: str) -> list[str]:
 def test_tiles_copy_with_cp_async_and_wait_before_every_barrier(tmp_path):
     scop = load(tmp_path, GEMM.replace("BODY", "alpha * A[i][k] * B[k][j]")
                 .replace("SCALAR", "double"))
-    options = Options(async_copies=True, tensor_cores=False)
+    options = Options(ordered_reductions=False, async_copies=True, tensor_cores=False)
     placement = placement_of(scop, options)
     (placed,) = placement.kernels
     tiles = {t.array: t for t in placed.shared}
@@ -65,7 +67,7 @@ def test_tiles_copy_with_cp_async_and_wait_before_every_barrier(tmp_path):
     barriers = [k for k, line in enumerate(lines) if line == "__syncthreads();"]
     assert barriers and all(lines[k - 1] == "POLYCU_COPY_WAIT();" for k in barriers)
     # without the option nothing changes
-    cuda, _ = emulated(scop, Options(async_copies=False, tensor_cores=False),
+    cuda, _ = emulated(scop, Options(ordered_reductions=False, async_copies=False, tensor_cores=False),
                        {"ni": 5, "nj": 5, "nk": 5})
     assert "POLYCU_COPY_ASYNC(" not in kernels_of(cuda)[0]
     assert "POLYCU_COPY_WAIT" not in kernels_of(cuda)[0]
@@ -82,9 +84,9 @@ def test_a_kernel_is_latency_bound_up_to_one_warp_per_sm(tmp_path, columns, boun
 @pytest.mark.parametrize("ctype", ["double", "float"])
 def test_a_latency_bound_kernel_gets_tiles_only_with_async_copies(tmp_path, ctype):
     scop = load(tmp_path, DOT.replace("COLUMNS", "1200").replace("T ", ctype + " "))
-    plain = placement_of(scop, Options(async_copies=False))
+    plain = placement_of(scop, Options(ordered_reductions=False, async_copies=False))
     assert not plain.kernels[0].shared        # one thread reads each element: no tile
-    options = Options(async_copies=True)
+    options = Options(ordered_reductions=False, async_copies=True)
     placement = placement_of(scop, options)
     tiles = {t.array: t for t in placement.kernels[0].shared}
     assert sorted(tiles) == ["A", "Q"]
@@ -121,7 +123,7 @@ def test_no_latency_tile_where_each_step_waits_for_the_last_ones_store(tmp_path)
     program = program_of(scop)
     (kernel,) = program.kernels
     assert latency_bound(program, kernel) and carried(scop, kernel)
-    options = Options(async_copies=True)
+    options = Options(ordered_reductions=False, async_copies=True)
     assert not placement_of(scop, options).kernels[0].shared
     cuda, report = emulated(scop, options, {"n": 70, "m": 50})
     assert report.ok, report.format()
@@ -131,7 +133,7 @@ def test_no_latency_tile_for_elements_cp_async_cannot_copy(tmp_path):
     """2-byte elements: a tile for latency alone would be copied through registers,
     one latency an element, so there is none."""
     scop = load(tmp_path, DOT.replace("COLUMNS", "1200").replace("T ", "short "))
-    assert not placement_of(scop, Options(async_copies=True)).kernels[0].shared
+    assert not placement_of(scop, Options(ordered_reductions=False, async_copies=True)).kernels[0].shared
 
 
 def test_a_missing_wait_is_caught(tmp_path):
@@ -139,7 +141,7 @@ def test_a_missing_wait_is_caught(tmp_path):
     reached with copies pending stops the run: a missing wait cannot pass."""
     from polycu.diagnostics import PolycuError
     scop = load(tmp_path, DOT.replace("COLUMNS", "1200").replace("T ", "double "))
-    description = compile_scops(scop.location.file, [scop], Options()).description["scops"][0]
+    description = compile_scops(scop.location.file, [scop], Options(ordered_reductions=False)).description["scops"][0]
     cuda = scop_translation_unit(description)
     params = {"n": 70, "m": 150}
     good = emulate_scop(scop, cuda, description["host_function"], seed=4, nvcc=False,

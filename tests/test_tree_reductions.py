@@ -52,8 +52,11 @@ def polybench_scops(name: str, dataset: str = "MINI") -> list[polycu.Scop]:
 
 @functools.lru_cache(maxsize=None)
 def polybench_generated(name: str, dataset: str = "MINI", trees: bool = True) -> Generated:
+    """With trees (``--parallel-reductions``) or with no tree at all (one thread a row,
+    ``--no-ordered-reductions``)."""
     return compile_file(str(KERNELS[name].source),
-                        polybench_options(name, dataset, parallel_reductions=trees))
+                        polybench_options(name, dataset, parallel_reductions=trees,
+                                          ordered_reductions=False))
 
 
 def polybench_placement(name: str, **values: object) -> Placement:
@@ -119,12 +122,76 @@ def test_polybench_trees(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", LINEAR)
-def test_no_tree_without_the_option(name: str) -> None:
-    assert polybench_placement(name).trees == {}
-    assert polybench_placement(name, parallel_reductions=False).trees == {}
-    default = compile_file(str(KERNELS[name].source), polybench_options(name)).cuda
-    assert polybench_generated(name, trees=False).cuda == default
-    assert "sum0" not in default
+def test_no_tree_without_the_options(name: str) -> None:
+    assert polybench_placement(name, ordered_reductions=False).trees == {}
+    plain = compile_file(str(KERNELS[name].source),
+                         polybench_options(name, ordered_reductions=False)).cuda
+    assert polybench_generated(name, trees=False).cuda == plain
+    assert "sum0" not in plain
+
+
+@pytest.mark.parametrize("name", LINEAR)
+def test_the_default_trees_keep_c_order(name: str) -> None:
+    """Every matrix-vector kernel's sums are double: ordered trees by default, the
+    same kernels as the option's trees but for the order of the additions."""
+    ordered = polybench_placement(name).trees
+    tree = polybench_placement(name, parallel_reductions=True).trees
+    assert ordered.keys() == tree.keys() and ordered
+    assert all(t.ordered and not tree[k].ordered for k, t in ordered.items())
+    assert all("added in C's order" in str(t) for t in ordered.values())
+
+
+# A row sum read along k, a column sum read along i (after the first: y is read),
+# an integer sum, each with more terms than two chunks; and the float sum C rounds
+# once with its double constant, which an ordered tree would round twice.
+ORDERED = """
+void f(int n, int m, double A[150][290], double x[290], double y[150], double z[290],
+       long C[150][290], long s[150])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    y[i] = 0.5;
+    for (j = 0; j < m; j++)
+      y[i] = y[i] + A[i][j] * x[j];
+  }
+  for (j = 0; j < m; j++)
+    for (i = 0; i < n; i++)
+      z[j] -= A[i][j] * y[i];
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++)
+      s[i] += C[i][j] * j;
+#pragma endscop
+}
+"""
+FLOAT = """
+void f(int n, int m, float F[150][290], float g[150])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++)
+      g[i] += F[i][j] * 0.1;
+#pragma endscop
+}
+"""
+
+
+def test_ordered_trees_give_c_values_to_the_last_bit(tmp_path: Path) -> None:
+    path = tmp_path / "ordered.c"
+    path.write_text(ORDERED)
+    (scop,) = polycu.load(str(path))
+    trees = placement_of(scop, Options(run_on="gpu")).trees
+    assert len(trees) == 3 and all(t.ordered for t in trees.values())
+    assert sorted(t.lanes_on_k for t in trees.values()) == [False, True, True]
+    for params in ({"n": 150, "m": 290}, {"n": 129, "m": 3}):
+        (report,) = emulate_file(str(path), Options(run_on="gpu"), params=params, seed=5,
+                                 nvcc=False)
+        assert report.ok and not report.on_cpu, report.format()
+        assert all(a.max_rel_error == 0 and a.mismatches == 0 for a in report.arrays)
+    path.write_text(FLOAT)
+    (scop,) = polycu.load(str(path))
+    assert placement_of(scop, Options(run_on="gpu")).trees == {}
 
 
 @pytest.mark.parametrize("name", LINEAR)

@@ -11,6 +11,14 @@ for integers), stores p_r in shared memory, and the block adds the partial sums 
 a row pairwise, slices / 2 apart, then / 4 apart, ..., with a barrier after each
 step.  The row's slice 0 then runs P, adds the total to W_r where row i has terms,
 and runs Q, every statement guarded by its domain.
+
+An ordered tree (``gpu/ordered.py``): slice 0 runs P and reads W_r's cell into p_r;
+then, ``chunk`` terms at a time (the block's longest row sets the chunks, so every
+thread meets every barrier), each thread computes its terms k = klo + base +
+slice (+ slices, ...) into one half of a shared buffer (the statement with the cell
+replaced by t, which starts at the identity: t is e), and slice 0 adds the other
+half's, the chunk before, to p_r in k's order while the loads are in flight; one
+barrier a chunk.  Slice 0 stores p_r and runs Q.
 """
 from __future__ import annotations
 
@@ -18,6 +26,7 @@ import islpy as isl
 
 from ..frontend.ctype import parse_type
 from ..gpu.kernel import GpuProgram, Kernel
+from ..gpu.ordered import chunk
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
 from ..model import Statement
@@ -25,7 +34,8 @@ from .ast import Expr, expr_of
 from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_text
 from .tensor import bounds, condition, extreme, local_names
 
-_LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum")
+_LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum", "t", "n", "q", "base",
+           "u", "terms")
 
 
 def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
@@ -56,6 +66,8 @@ def tree_kernel_body(placement: Placement, arrays: dict[str, Layout], found: Tre
                      ) -> list[str]:
     """The declarations and statements of the body of ``found``'s kernel (see the
     module doc)."""
+    if found.ordered:
+        return _ordered_body(placement, arrays, found)
     program = placement.program
     scop = program.scop
     (kernel,) = [k for k in program.kernels if k.name == found.kernel]
@@ -128,6 +140,112 @@ def tree_kernel_body(placement: Placement, arrays: dict[str, Layout], found: Tre
     for part in found.after:
         lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
     lines.append(f"{I}}}")
+    return lines
+
+
+def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
+                  ) -> list[str]:
+    """The body of an ordered tree's kernel (see the module doc)."""
+    program = placement.program
+    scop = program.scop
+    (kernel,) = [k for k in program.kernels if k.name == found.kernel]
+    context = kernel.host_context(scop.context)
+    itype = index_type(scop)
+    v = local_names(program, _LOCALS)
+    statements = {s.name: s for s in scop.statements}
+    I = INDENT  # noqa: E741
+    bx, rows, size = found.block[0], found.rows, chunk(found)
+    slice_axis, row_axis = ("x", "y") if found.lanes_on_k else ("y", "x")
+    lower = c_expr(expr_of(found.lower, context), wide=itype != "int")
+
+    def cell_at(q: str) -> str:         # a warp's lanes on consecutive cells
+        return f"{v['row']} * {size} + {q}" if found.lanes_on_k else \
+            f"({q}) * {rows} + {v['row']}"
+
+    lines = [f"{I}POLYCU_SHARED({itype}, {v['terms']}{r}, {rows});"
+             for r in range(len(found.sums))]
+    lines += [
+        f"{I}const int {v['slice']} = threadIdx.{slice_axis}, {v['row']} = "
+        f"threadIdx.{row_axis};",
+        f"{I}const {itype} {v['i']} = ({lower}) + {rows} * ({itype})blockIdx.x + {v['row']};",
+        f"{I}if ({v['slice']} == 0) {{"]
+    for part in found.before:
+        lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
+    lines.append(f"{I}}}")
+    for r, part in enumerate(found.sums):
+        stmt = statements[part.name]
+        element = scop.array(stmt.reduction_array).element_type
+        identity = "-0.0" if parse_type(element).floating else "0"
+        lowers, uppers, conditions = bounds(part.domain, (v["i"], v["k"]), 1)
+        in_rows = " && ".join(conditions) if conditions else "1"
+        klo, khi, p, n, terms = (f"{v[name]}{r}" for name in ("klo", "khi", "p", "n", "terms"))
+        term = statement_text(stmt, _args(stmt, part, v["i"], v["k"], context), arrays,
+                              scop=scop, promoted={id(a.node): v["t"] for a in stmt.accesses
+                                                   if a.array == stmt.reduction_array})
+        (write,) = stmt.writes
+        cell = reference_text(stmt, _args(stmt, part, v["i"], klo, context), write.node,
+                              arrays, scop)
+        has = f"{in_rows} && {klo} <= {khi}"
+        buffer = size * rows
+        at = f"{v['sum']}{r}[({v['base']} / {size} & 1) * {buffer} + "
+
+        def loads(base: str, depth: int) -> list[str]:
+            """Each thread's terms of the chunk at ``base`` into its half of the buffer."""
+            J = I * depth
+            return [
+                f"{J}#pragma unroll",
+                f"{J}for (int {v['u']} = {v['slice']}; {v['u']} < {size}; {v['u']} += "
+                f"{found.slices}) {{",
+                f"{J}{I}const {itype} {v['k']} = {klo} + {base} + {v['u']};",
+                f"{J}{I}{element} {v['t']} = ({element}){identity};",
+                f"{J}{I}if ({in_rows} && {v['k']} <= {khi})",
+                f"{J}{I * 2}{term}",
+                f"{J}{I}{v['sum']}{r}[({base} / {size} & 1) * {buffer} + "
+                f"{cell_at(v['u'])}] = {v['t']};",
+                f"{J}}}"]
+        lines += [
+            f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {2 * buffer});",
+            f"{I}const {itype} {klo} = {extreme(lowers, '>')}, {khi} = "
+            f"{extreme(uppers, '<')};",
+            f"{I}{element} {p} = ({element}){identity};",
+            f"{I}if ({v['slice']} == 0) {{",
+            f"{I * 2}{terms}[{v['row']}] = ({has}) ? {khi} - {klo} + 1 : 0;",
+            f"{I * 2}if ({has})",
+            f"{I * 3}{p} = {cell};",
+            f"{I}}}",
+            f"{I}__syncthreads();",
+            f"{I}{itype} {n} = 0;",
+            f"{I}for (int {v['q']} = 0; {v['q']} < {rows}; {v['q']}++)",
+            f"{I * 2}{n} = {terms}[{v['q']}] > {n} ? {terms}[{v['q']}] : {n};",
+            f"{I}if ({n} > 0) {{",
+            *loads("0", 2),
+            f"{I}}}",
+            f"{I}__syncthreads();",
+            # the next chunk's loads in flight while slice 0 adds this one's terms
+            f"{I}for ({itype} {v['base']} = 0; {v['base']} < {n}; {v['base']} += {size}) {{",
+            f"{I * 2}if ({v['base']} + {size} < {n}) {{",
+            *loads(f"({v['base']} + {size})", 3),
+            f"{I * 2}}}",
+            f"{I * 2}if ({v['slice']} == 0 && {has}) {{",
+            f"{I * 3}if ({v['base']} + {size} <= {khi} - {klo} + 1) {{",
+            f"{I * 4}#pragma unroll",
+            f"{I * 4}for (int {v['q']} = 0; {v['q']} < {size}; {v['q']}++)",
+            f"{I * 5}{p} = {p} + {at}{cell_at(v['q'])}];",
+            f"{I * 3}}} else {{",
+            f"{I * 4}for (int {v['q']} = 0; {v['base']} + {v['q']} <= {khi} - {klo}; "
+            f"{v['q']}++)",
+            f"{I * 5}{p} = {p} + {at}{cell_at(v['q'])}];",
+            f"{I * 3}}}",
+            f"{I * 2}}}",
+            f"{I * 2}__syncthreads();",
+            f"{I}}}",
+            f"{I}if ({v['slice']} == 0 && {has})",
+            f"{I * 2}{cell} = {p};"]
+    if found.after:
+        lines.append(f"{I}if ({v['slice']} == 0) {{")
+        for part in found.after:
+            lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
+        lines.append(f"{I}}}")
     return lines
 
 

@@ -25,7 +25,8 @@ sum_k e_r(i, k).  The tree kernel has ``slices`` threads add every slices-th ter
 of a row (in C's types and rounding, as the statement does), adds their partial
 sums pairwise in shared memory, and has one thread run P, add the total to W_r and
 run Q.  The terms are summed in another order: floating-point results round
-differently (integer sums wrap to the same value), hence the option.
+differently (integer sums wrap to the same value), hence the option; an ordered
+tree (``gpu/ordered.py``, the default) keeps C's order.
 """
 from __future__ import annotations
 
@@ -78,6 +79,7 @@ class Tree:
     upper: isl.PwAff                # max i
     lanes_on_k: bool
     block: tuple[int, int]          # threads along x and y
+    ordered: bool = False           # C's order of the terms (gpu/ordered.py)
 
     @property
     def slices(self) -> int:
@@ -91,9 +93,11 @@ class Tree:
 
     def __str__(self) -> str:
         what = ", ".join(s.name for s in self.sums)
-        return (f"the sums of {what} over {self.slices} threads a row, {self.rows} "
-                f"row(s) a block, added in a tree (lanes on "
-                f"{'k' if self.lanes_on_k else 'i'}; the order of the terms changes)")
+        how = ("the terms side by side, added in C's order" if self.ordered else
+               "added in a tree")
+        return (f"the sums of {what} over {self.slices} threads a row, {self.rows} row(s) "
+                f"a block, {how} (lanes on {'k' if self.lanes_on_k else 'i'}"
+                + ("" if self.ordered else "; the order of the terms changes") + ")")
 
 
 def tree_reductions(program: GpuProgram) -> dict[str, Tree]:
@@ -139,7 +143,7 @@ def tree_reduction(program: GpuProgram, kernel: Kernel) -> Tree | None:
     lanes_on_k = _along_k(scop, sums, domains, parts)
     slices = min(LANES_ON_I[1], 1 << (int(terms).bit_length() - 1))
     block = LANES_ON_K if lanes_on_k else (LANES_ON_I[0], slices)
-    budget = sum(_bytes(scop.array(s.reduction_array).element_type) for s in sums)
+    budget = sum(value_bytes(scop.array(s.reduction_array).element_type) for s in sums)
     if budget * block[0] * block[1] > SHARED_BUDGET:
         return None
     rows = None
@@ -167,7 +171,8 @@ def _terms_a_row(scop: Scop, sums: list[Statement], parts: dict[str, Part]) -> f
     return 0.0 if fewest == float("inf") else fewest
 
 
-def _bytes(ctype: str) -> int:
+def value_bytes(ctype: str) -> int:
+    """Bytes of a value of a C type (8 for a type polycu does not know)."""
     t = parse_type(ctype)
     return 8 if t is None else max(1, t.bits // 8)
 

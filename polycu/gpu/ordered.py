@@ -1,0 +1,56 @@
+"""Ordered trees: a tree reduction's kernel that adds the terms in C's order.
+
+In:  a ``GpuProgram``.
+Out: its tree reductions (``gpu/tree.py``) whose terms an ordered tree adds to C's
+     very value, marked ``ordered``, by kernel name.
+
+A kernel that sums the terms e(i, k) of row i into W[c(i)] one thread a row reads
+the row's terms one after the other: a few thousand threads (atax at LARGE: 1900)
+cannot keep the device's memory busy.  An ordered tree gives a row ``slices``
+threads, which compute ``chunk`` of its terms side by side, each by itself (the
+statement with the cell replaced by the identity -0.0, or 0: exactly e, or -e for
+``-=``), leave them in shared memory, and one thread adds them to the row's cell one
+after the other, in k's order.  Only the loads and products run in parallel; the
+additions are C's, so the value is C's where a term converts to W's type exactly
+and one addition rounds as C's does: W double (e of any narrower type converts
+exactly) or an integer type (sums wrap alike in any grouping).  A float W is left
+out: C rounds W + e once, where e is double (a double constant in it), and the
+term would round e first.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..frontend.ctype import parse_type
+from ..model import Scop
+from .kernel import GpuProgram
+from .tree import SHARED_BUDGET, Tree, tree_reductions, value_bytes
+
+#: Terms each thread loads a chunk where a warp reads along k (a warp's 32 lanes
+#: then read 32 consecutive terms, ``UNROLL`` times); one where it reads along i.
+UNROLL = 4
+
+
+def chunk(tree: Tree) -> int:
+    """Terms of a row an ordered tree loads at once."""
+    return tree.slices * (UNROLL if tree.lanes_on_k else 1)
+
+
+def ordered_trees(program: GpuProgram) -> dict[str, Tree]:
+    """The tree reductions of ``program`` an ordered tree adds exactly."""
+    scop = program.scop
+    return {name: replace(tree, ordered=True)
+            for name, tree in tree_reductions(program).items()
+            if all(_exact(_element(scop, part.name)) for part in tree.sums)
+            and sum(value_bytes(_element(scop, part.name)) for part in tree.sums)
+            * chunk(tree) * tree.rows <= SHARED_BUDGET}
+
+
+def _element(scop: Scop, statement: str) -> str:
+    stmt = next(s for s in scop.statements if s.name == statement)
+    return scop.array(stmt.reduction_array).element_type
+
+
+def _exact(ctype: str) -> bool:
+    t = parse_type(ctype)
+    return t is not None and (t.name == "double" or not t.floating) and t.name != "_Bool"
