@@ -298,6 +298,11 @@ def test_history_orders_by_seconds_and_spreads_the_gpu_heavy_kernels(tmp_path: P
     with pytest.raises(polycu.PolycuError, match="--history: error: cannot read the bench "
                                                  "results"):
         bench_plan.read_history(str(broken), "LARGE")
+    for text in ('{"results": [{"dataset": "LARGE"}]}',       # a record without its kernel
+                 '{"results": [{"kernel": "a", "dataset": "LARGE", "seconds": "x"}]}'):
+        broken.write_text(text)
+        with pytest.raises(polycu.PolycuError, match="--history: error: cannot read"):
+            bench_plan.read_history(str(broken), "LARGE")
 
 
 def test_pinned_items_wait_for_their_gpu_and_the_others_fill_in() -> None:

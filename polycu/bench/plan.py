@@ -49,12 +49,12 @@ def read_history(path: str, dataset: str) -> dict[str, Past]:
     """The kernels of an earlier bench's ``results.json`` at ``dataset``."""
     try:
         results = json.loads(Path(path).read_text())["results"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return {r["kernel"]: Past(float(r.get("seconds") or 0.0),
+                                  float((r.get("phases") or {}).get("gpu") or 0.0))
+                for r in results if r.get("dataset") == dataset}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise error(f"cannot read the bench results '{path}': {exc}",
                     Location("--history")) from None
-    return {r["kernel"]: Past(float(r.get("seconds") or 0.0),
-                              float((r.get("phases") or {}).get("gpu") or 0.0))
-            for r in results if r.get("dataset") == dataset}
 
 
 def plan(names: Sequence[str], estimates: Sequence[int], history: Mapping[str, Past],

@@ -154,7 +154,7 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
     v = local_names(program, _LOCALS)
     statements = {s.name: s for s in scop.statements}
     I = INDENT  # noqa: E741
-    bx, rows, size = found.block[0], found.rows, chunk(found)
+    rows, size = found.rows, chunk(found)
     slice_axis, row_axis = ("x", "y") if found.lanes_on_k else ("y", "x")
     lower = c_expr(expr_of(found.lower, context), wide=itype != "int")
 
@@ -187,7 +187,10 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
                               arrays, scop)
         has = f"{in_rows} && {klo} <= {khi}"
         buffer = size * rows
-        at = f"{v['sum']}{r}[({v['base']} / {size} & 1) * {buffer} + "
+
+        def slot(base: str, q: str) -> str:
+            """Term q of the chunk at ``base``, in that chunk's half of the buffer."""
+            return f"{v['sum']}{r}[({base} / {size} & 1) * {buffer} + {cell_at(q)}]"
 
         def loads(base: str, depth: int) -> list[str]:
             """Each thread's terms of the chunk at ``base`` into its half of the buffer."""
@@ -200,8 +203,7 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
                 f"{J}{I}{element} {v['t']} = ({element}){identity};",
                 f"{J}{I}if ({in_rows} && {v['k']} <= {khi})",
                 f"{J}{I * 2}{term}",
-                f"{J}{I}{v['sum']}{r}[({base} / {size} & 1) * {buffer} + "
-                f"{cell_at(v['u'])}] = {v['t']};",
+                f"{J}{I}{slot(base, v['u'])} = {v['t']};",
                 f"{J}}}"]
         lines += [
             f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {2 * buffer});",
@@ -230,11 +232,11 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             f"{I * 3}if ({v['base']} + {size} <= {khi} - {klo} + 1) {{",
             f"{I * 4}#pragma unroll",
             f"{I * 4}for (int {v['q']} = 0; {v['q']} < {size}; {v['q']}++)",
-            f"{I * 5}{p} = {p} + {at}{cell_at(v['q'])}];",
+            f"{I * 5}{p} = {p} + {slot(v['base'], v['q'])};",
             f"{I * 3}}} else {{",
             f"{I * 4}for (int {v['q']} = 0; {v['base']} + {v['q']} <= {khi} - {klo}; "
             f"{v['q']}++)",
-            f"{I * 5}{p} = {p} + {at}{cell_at(v['q'])}];",
+            f"{I * 5}{p} = {p} + {slot(v['base'], v['q'])};",
             f"{I * 3}}}",
             f"{I * 2}}}",
             f"{I * 2}__syncthreads();",

@@ -52,5 +52,7 @@ def _element(scop: Scop, statement: str) -> str:
 
 
 def _exact(ctype: str) -> bool:
+    """Whether a term converts to a cell of this type exactly (tree_reduction has
+    already left out the types no sum runs on the device in)."""
     t = parse_type(ctype)
-    return t is not None and (t.name == "double" or not t.floating) and t.name != "_Bool"
+    return t is not None and (t.name == "double" or not t.floating)

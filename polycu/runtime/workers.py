@@ -34,7 +34,6 @@ import pickle
 import shutil
 import subprocess
 import sys
-from functools import partial
 from types import ModuleType
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -110,6 +109,9 @@ class LocalWorkers(Workers):
     def map(self, function: Task, items: Iterable[Any],
             lanes: Sequence[int | None] | None = None) -> Iterator[Any]:
         items = list(items)
+        if lanes is not None:       # a lane no pool has is any pool, as elsewhere
+            lanes = [lane if lane is not None and lane < len(self.pools) else None
+                     for lane in lanes]
         return _scheduled(self.sizes, len(items), lanes,
                           lambda pool, i: self.pools[pool].submit(_apply, function, items[i]))
 
