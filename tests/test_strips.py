@@ -130,3 +130,39 @@ def test_a_partial_first_strip_gets_a_class_of_its_own(tmp_path):
     q, split = placed.strips
     assert split.lex_lt_union_map(split).is_equal(
         placed.order.lex_lt_union_map(placed.order))
+
+
+# fuzz seed 5603723: the copies' domains of this nest carry dozens of existentials;
+# expressing each leaf's accesses through them cost isl about a second a leaf, the
+# split code ran over its operation budget and the kernel fell back to the unsplit
+# strips after 119 s of compilation.
+EXISTENTIALS = """
+void kernel(int n, double alpha0, double alpha1, double A[n][8], float B[7][10],
+            double C[8][10])
+{
+#pragma scop
+  for (int i = 1; i < n - 1; i += 1)
+    for (int j = 0; j <= 7; ++j) {
+      A[i][j] *= alpha1;
+      for (int k = 0; k <= n + 1; k += 1)
+        A[i][j] = A[i][j] + alpha0 * B[i][k] * C[j][k];
+    }
+#pragma endscop
+}
+"""
+
+
+def test_copies_with_many_existentials_keep_their_full_strips(tmp_path):
+    source = tmp_path / "existentials.c"
+    source.write_text(EXISTENTIALS)
+    (scop,) = polycu.load(str(source))
+    result = compile_scops(str(source), [scop], polycu.Options(run_on="gpu"))
+    body = [line.strip() for line in result.cuda.splitlines()]
+    loop = body.index("for (int c4 = 0; c4 <= 63; c4 += 1) {")
+    assert body[loop - 1] == "#pragma unroll"
+    description = result.description["scops"][0]
+    cuda = scop_translation_unit(description)
+    for n in (3, 5, 8):
+        report = emulate_scop(scop, cuda, description["host_function"], seed=n, nvcc=False,
+                              params={"n": n})
+        assert report.ok, report.format()

@@ -60,8 +60,8 @@ def full_strips(order: isl.UnionMap, q: int, strip: int, kernel: Kernel,
     p = t[:q]
     run = isl.Map(f"{{ [{', '.join(t)}] -> [{', '.join(p + [t[q], t[q + 2]])}] : "
                   f"{t[q + 1]} = {RUN} }}").align_params(points.get_space())
-    instances = points.apply(run)
-    strips = points.project_out(isl.dim_type.set, q + 1, width - q - 1)
+    instances = points.apply(run).coalesce()
+    strips = points.project_out(isl.dim_type.set, q + 1, width - q - 1).coalesce()
     whole = strips.flat_product(isl.Set(f"{{ [r] : 0 <= r < {strip} }}")
                                 .align_params(strips.get_space()))
     partial = whole.subtract(instances).project_out(isl.dim_type.set, q + 1, 1)
