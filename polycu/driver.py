@@ -99,7 +99,7 @@ def strategy_of(options: Options) -> Strategy:
     if options.isl_schedule_algorithm is not None:
         isl_options["schedule_algorithm"] = ALGORITHMS[options.isl_schedule_algorithm]
     return Strategy(options.reschedule, options.fusion, options.index_set_split,
-                    options.expand_scalars, options.relax_reductions,
+                    options.expand_scalars, options.relax_reductions, options.relayout,
                     options.schedule_max_operations, isl_options)
 
 

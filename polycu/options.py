@@ -186,6 +186,10 @@ OPTIONS: tuple[Option, ...] = (
            "scalar or array whose live ranges stay inside loop iterations replaced by a "
            "temporary array indexed by those loops (ludcmp's w, doitgen's sum; final "
            "values copied back), where that adds parallelism"),
+    Option("--relayout", "bool", True, "also try the best schedule's SCoP with each array "
+           "whose index moves diagonally from one thread to the next (a wavefront's: "
+           "seidel-2d's A[i + 1][j - 2]) stored along a basis in which it moves to the "
+           "next element (A'[2i + j][i]), copied in and out by kernels"),
     Option("--relax-reductions", "bool", False, "also try schedules that run reduction "
            "updates in parallel (lowered with atomics) where that adds parallelism; off by "
            "default because atomics add in a nondeterministic order, so results are no "

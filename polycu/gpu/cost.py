@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from ..model import Scop, maps_of, sets_of
+from ..model import Access, Scop, Statement, maps_of, sets_of
 from .kernel import GpuProgram, Kernel
 
 N = 1024
@@ -233,25 +233,39 @@ class _Analyzer:
         accesses = [(s, a) for s in self.scop.statements if s.name in kernel.statements
                     for a in s.accesses]
         top = max((self.scop.array(a.array).rank for _, a in accesses), default=0)
-        considered = [(s, a) for s, a in accesses if self.scop.array(a.array).rank == top]
-        if not considered or top == 0:
+        if top == 0:
             return 1.0
-        good = 0
-        per_statement: dict[str, isl.UnionMap] = {}
-        for stmt, access in considered:
-            if stmt.name not in per_statement:
-                sched = kernel.order.intersect_domain(isl.UnionSet.from_set(stmt.domain))
-                sched_map = maps_of(sched)[0]
-                step = step_map(sched_map.dim(isl.dim_type.out), position)
-                per_statement[stmt.name] = isl.UnionMap.from_map(
-                    sched_map.apply_range(step.align_params(sched_map.get_space()))
-                    .apply_range(sched_map.reverse()).intersect_params(self.params))
-            pairs = per_statement[stmt.name]
+        considered = [deltas for _, access, deltas in
+                      access_deltas(self.scop, kernel, position, self.params)
+                      if self.scop.array(access.array).rank == top]
+        if not considered:
+            return 1.0
+        return sum(1 for deltas in considered if stride_ok(deltas)) / len(considered)
+
+
+# With O the kernel's order and X the step t -> t + e_x of its x member: the pairs
+# of instances one thread apart, P = O^-1 . X . O, and, for a reference f, the
+# differences of the elements they touch, deltas(f . P . f^-1).
+def access_deltas(scop: Scop, kernel: Kernel, position: int, params: isl.Set
+                  ) -> list[tuple[Statement, Access, isl.UnionSet]]:
+    """For each reference of the kernel's statements, how its index changes from one
+    thread to the next along x (time dimension ``position`` of the kernel's order),
+    at the parameter values ``params``."""
+    assert kernel.order is not None
+    result = []
+    for stmt in scop.statements:
+        if stmt.name not in kernel.statements:
+            continue
+        sched = kernel.order.intersect_domain(isl.UnionSet.from_set(stmt.domain))
+        sched_map = maps_of(sched)[0]
+        step = step_map(sched_map.dim(isl.dim_type.out), position)
+        pairs = isl.UnionMap.from_map(
+            sched_map.apply_range(step.align_params(sched_map.get_space()))
+            .apply_range(sched_map.reverse()).intersect_params(params))
+        for access in stmt.accesses:
             rel = isl.UnionMap.from_map(access.relation)
-            deltas = pairs.apply_domain(rel).apply_range(rel).deltas()
-            if stride_ok(deltas):
-                good += 1
-        return good / len(considered)
+            result.append((stmt, access, pairs.apply_domain(rel).apply_range(rel).deltas()))
+    return result
 
 
 def _cost(kernels: list[KernelCost], threads_at_most: float = RESIDENT_THREADS,

@@ -16,6 +16,7 @@ fewer host loops, fewer relaxed reductions, then to the earlier candidate
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -25,8 +26,10 @@ from ..model import Scop
 from ..schedule import (MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, coalesce_bands,
                         generate, operation_budget, prove)
 from ..schedule.candidates import attempt
+from ..schedule.relayout import relayout
 from .cost import BLOCK_THREADS, Metrics, analyze
 from .kernel import GpuProgram
+from .layout import skewed_arrays
 from .mapping import map_to_gpu
 from .sizes import Sizes
 
@@ -123,9 +126,37 @@ def candidates(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
     legal and mapped, best first (by ``estimate`` when given: ``rank``).  Empty
     only when isl fails on all of them."""
     reporter = reporter or Reporter()
+    strategy = strategy or Strategy()
     found = prove(generate(scop, deps, strategy, reporter), reporter)
     variants = [v for s in found for v in _coalesced(s, sizes, reporter)]
-    return rank(prove(found + variants, reporter), sizes, reporter, estimate)
+    schedules = prove(found + variants, reporter)
+    ranked = rank(schedules, sizes, reporter, estimate)
+    relaid = _relaid(ranked[0], strategy, sizes, reporter) \
+        if ranked and strategy.relayout and strategy.reschedule else []
+    return rank(schedules + relaid, sizes, reporter, estimate) if relaid else ranked
+
+
+# The layout follows the best program's threads: its candidates (schedules of the
+# relaid model, which may map differently) then compete with every other.
+def _relaid(best: Candidate, strategy: Strategy, sizes: Sizes | None,
+            reporter: Reporter) -> list[Schedule]:
+    """The schedules of ``best``'s model with its skewed arrays relaid (layout.py),
+    proven, with their coalescing variants; none when no array qualifies."""
+    model = best.schedule
+    directions = skewed_arrays(best.program)
+    if not directions:
+        return []
+    moved = attempt(model.scop, reporter, "relayout(...)",
+                    lambda: [relayout(model.scop, model.deps, directions)])
+    if not moved or moved[0] is None:
+        return []
+    relaid = moved[0]
+    prefix = f"relayout({','.join(relaid.arrays)})+"
+    quiet = Reporter(stream=io.StringIO())    # the model's notes were heard already
+    found = prove([replace(s, name=prefix + s.name) for s in generate(
+        relaid.scop, relaid.deps, replace(strategy, expand_scalars=False), quiet)], quiet)
+    variants = [v for s in found for v in _coalesced(s, sizes, quiet)]
+    return prove(found + variants, quiet)
 
 
 def _coalesced(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> list[Schedule]:

@@ -48,6 +48,7 @@ class Strategy:
     index_set_split: bool = True
     expand_scalars: bool = True
     relax_reductions: bool = False
+    relayout: bool = True                # gpu/rank.py: arrays along a skewed basis
     max_operations: int = 20_000_000     # isl budget for scheduling one SCoP (0: none)
     isl_options: Mapping[str, int] = field(default_factory=dict)  # schedule_* of isl's ctx
 
