@@ -30,11 +30,11 @@ from .codegen import Generated, generate
 from .codegen.ast import with_asts, with_kernel_asts
 from .codegen.coverage import WrongAst
 from .deps import Dependences, compute_dependences, isl_message
-from .diagnostics import Location, Reporter, error
+from .diagnostics import Location, PolycuError, Reporter, error
 from .frontend.load import load_file
 from .gpu.kernel import AXES, GpuProgram
 from .gpu.mapping import map_sequential
-from .gpu.rank import Candidate, format_ranking, map_schedule, rank
+from .gpu.rank import Candidate, format_ranking, map_schedule, rank, relaid_model
 from .gpu.rank import candidates as ranked_candidates
 from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
 from .gpu.where import CPU, CpuScop, decide
@@ -50,7 +50,8 @@ from .options import Options
 from .fitted import estimate as fitted_estimate
 from .tuned import cache_path as tune_cache_path, lookup as tuned_entry, read as read_tuned
 from .schedule import (ALGORITHMS, MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy,
-                       check_legality, load, original, save_schedule, scop_file)
+                       check_legality, load, load_schedule, original, save_schedule,
+                       scop_file)
 
 #: isl's scheduler options that the --isl-schedule-* flags set (schedule_<name>).
 ISL_SCHEDULE_OPTIONS = ("outer_coincidence", "maximize_band_depth", "maximize_coincidence",
@@ -129,8 +130,8 @@ def preferences(scop: Scop, deps: Dependences, options: Options | None = None,
     options = options or Options()
     reporter = reporter or Reporter()
     if options.load_schedule:
-        loaded = load(scop, deps, scop_file(options.load_schedule, index),
-                      options.expand_scalars)
+        loaded = _loaded(scop, deps, scop_file(options.load_schedule, index), options,
+                         reporter)
         check_legality(loaded.scop, loaded.deps, loaded)
         yield from rank([loaded], sizes_of(options), reporter)
         return
@@ -141,6 +142,24 @@ def preferences(scop: Scop, deps: Dependences, options: Options | None = None,
         reporter.note(f"isl fails on every candidate schedule of SCoP '{scop.name}'; "
                       "it keeps its original order, in one GPU thread", scop.location)
     yield from ranked
+
+
+def _loaded(scop: Scop, deps: Dependences, path: str, options: Options,
+            reporter: Reporter) -> Schedule:
+    """The schedule saved in ``path``, on the SCoP's model, its expansion's or, for a
+    saved ``relayout(...)`` candidate, the model the ranking relays out (the same
+    options rank the same way, so it is the same model)."""
+    try:
+        return load(scop, deps, path, options.expand_scalars)
+    except PolycuError:
+        if not options.relayout:
+            raise
+        ranked = candidates(scop, deps, options.replace(relayout=False), Reporter(
+            stream=io.StringIO()))
+        relaid = relaid_model(ranked[0], reporter) if ranked else None
+        if relaid is None:
+            raise
+        return load_schedule(relaid.scop, relaid.deps, path)
 
 
 def named(scop: Scop, ranked: list[Candidate], name: str) -> list[Candidate]:

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from pathlib import Path
 
+import islpy as isl
 import pytest
 
 import polycu
+from polycu.deps import compute_dependences
 from polycu.driver import compile_scops, program_of
 from polycu.gpu.layout import skewed_arrays
 from polycu.runtime.emulate import emulate_scop, scop_translation_unit
-from polycu.schedule.relayout import unimodular
+from polycu.schedule.copyout import Copy
+from polycu.schedule.relayout import _same_values, relayout, unimodular
 
 # seidel-2d's sweep, written for these tests
 SEIDEL = """
@@ -97,3 +101,33 @@ def test_a_transposed_direction_is_left_to_tiles(tmp_path):
     program = program_of(scop, polycu.Options(run_on="gpu"))
     assert skewed_arrays(program) == {}
     assert not any(a.name.endswith("_L0") for a in program.scop.arrays)
+
+
+@pytest.mark.parametrize("drop", ["copy-in", "copy-out"])
+def test_the_proof_refuses_a_relayout_without_one_of_its_copies(tmp_path, drop):
+    """Copies are not assumed: a relaid SCoP missing its copy-in (the sweep would read
+    cells nothing wrote) or its copy-out (A would keep its old values) is refused."""
+    _, scop = load(tmp_path, SEIDEL, "seidel")
+    deps = compute_dependences(scop)
+    good = relayout(scop, deps, {"A": (1, -2)})
+    assert good is not None and good.arrays == ("A_L0",)
+    copy_in, copy_out = good.scop.statements[0], good.scop.statements[-1]
+    assert _same_values(scop, good.scop, deps, good.deps, [Copy(copy_in, None)],
+                        [Copy(copy_out, None)], {"A": "A_L0"})
+    gone = copy_in if drop == "copy-in" else copy_out
+    broken = replace(good.scop, statements=tuple(s for s in good.scop.statements
+                                                 if s is not gone),
+                     schedule=good.scop.schedule.intersect_domain(
+                         good.scop.domain().subtract(isl.UnionSet.from_set(gone.domain))))
+    ins = [] if drop == "copy-in" else [Copy(copy_in, None)]
+    outs = [] if drop == "copy-out" else [Copy(copy_out, None)]
+    assert not _same_values(scop, broken, deps, compute_dependences(broken), ins, outs,
+                            {"A": "A_L0"})
+
+
+def test_a_saved_relayout_schedule_loads_back(tmp_path):
+    path, scop = load(tmp_path, SEIDEL, "seidel")
+    saved = tmp_path / "seidel.yaml"
+    first = compile_scops(path, [scop], polycu.Options(run_on="gpu", save_schedule=str(saved)))
+    again = compile_scops(path, [scop], polycu.Options(run_on="gpu", load_schedule=str(saved)))
+    assert "A_L0" in first.cuda and again.cuda == first.cuda

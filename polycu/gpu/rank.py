@@ -26,7 +26,7 @@ from ..model import Scop
 from ..schedule import (MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, coalesce_bands,
                         generate, operation_budget, prove)
 from ..schedule.candidates import attempt
-from ..schedule.relayout import relayout
+from ..schedule.relayout import Relayout, relayout
 from .cost import BLOCK_THREADS, Metrics, analyze
 from .kernel import GpuProgram
 from .layout import skewed_arrays
@@ -142,21 +142,27 @@ def _relaid(best: Candidate, strategy: Strategy, sizes: Sizes | None,
             reporter: Reporter) -> list[Schedule]:
     """The schedules of ``best``'s model with its skewed arrays relaid (layout.py),
     proven, with their coalescing variants; none when no array qualifies."""
-    model = best.schedule
-    directions = skewed_arrays(best.program)
-    if not directions:
+    relaid = relaid_model(best, reporter)
+    if relaid is None:
         return []
-    moved = attempt(model.scop, reporter, "relayout(...)",
-                    lambda: [relayout(model.scop, model.deps, directions)])
-    if not moved or moved[0] is None:
-        return []
-    relaid = moved[0]
     prefix = f"relayout({','.join(relaid.arrays)})+"
     quiet = Reporter(stream=io.StringIO())    # the model's notes were heard already
     found = prove([replace(s, name=prefix + s.name) for s in generate(
         relaid.scop, relaid.deps, replace(strategy, expand_scalars=False), quiet)], quiet)
     variants = [v for s in found for v in _coalesced(s, sizes, quiet)]
     return prove(found + variants, quiet)
+
+
+def relaid_model(best: Candidate, reporter: Reporter) -> Relayout | None:
+    """``best``'s model with the arrays its program reaches diagonally relaid, or
+    None (``--load-schedule`` rebuilds a saved relayout candidate's model with it)."""
+    directions = skewed_arrays(best.program)
+    if not directions:
+        return None
+    model = best.schedule
+    moved = attempt(model.scop, reporter, "relayout(...)",
+                    lambda: [relayout(model.scop, model.deps, directions)])
+    return moved[0] if moved else None
 
 
 def _coalesced(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> list[Schedule]:

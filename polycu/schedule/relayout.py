@@ -227,6 +227,34 @@ def _affine_references(scop: Scop, array: Array) -> bool:
                if access.array == array.name)
 
 
+def _copies(scop: Scop, deps: Dependences, array: Array, layout: isl.Map, name: str,
+            taken: set[str], statement_names: set[str]
+            ) -> tuple[list[Copy], list[Copy]] | None:
+    """The copy into ``name`` of ``array``'s live-in elements and the copy back of its
+    live-out ones (each absent where there are none), or None when one cannot be
+    written."""
+    iterators = _fresh_names("c", array.rank, taken)
+    indices = ", ".join(iterators)
+    cells = ", ".join(_rows_of(layout, iterators))
+    own = universes(scop, [array.name])
+    made: tuple[list[Copy], list[Copy]] = ([], [])
+    for into, relation, source, target in (
+            (made[0], deps.live_in, (array.name, indices), (name, cells)),
+            (made[1], deps.live_out, (name, cells), (array.name, indices))):
+        if into is made[1] and array.dead_after:
+            continue
+        sets = sets_of(relation.intersect_range(own).range().intersect_params(scop.context))
+        if not sets:
+            continue
+        (statement_name,) = _fresh_names("S", 1, statement_names)
+        copy_ = _copy(scop, sets[0], source, target, statement_name, iterators, array,
+                      _index_type(scop, array.name))
+        if copy_ is None:
+            return None
+        into.append(copy_)
+    return made
+
+
 def relayout(scop: Scop, deps: Dependences, directions: dict[str, tuple[int, ...]]
              ) -> Relayout | None:
     """The SCoP with each array of ``directions`` stored along a basis in which its
@@ -238,7 +266,7 @@ def relayout(scop: Scop, deps: Dependences, directions: dict[str, tuple[int, ...
     arrays = list(scop.arrays)
     copies_in: list[Copy] = []
     copies_out: list[Copy] = []
-    created: list[str] = []
+    relaid: dict[str, str] = {}
     for array_name, d in sorted(directions.items()):
         array = scop.array(array_name)
         u = unimodular(d)
@@ -250,37 +278,24 @@ def relayout(scop: Scop, deps: Dependences, directions: dict[str, tuple[int, ...
         if found is None:
             continue
         layout, extents = found
-        moved = {s: _moved(statements[s], array, layout, name) for s in statements
-                 if any(a.array == array_name for a in statements[s].accesses)}
-        if any(m is None for m in moved.values()):
-            continue
-        iterators = _fresh_names("c", array.rank, taken)
-        indices = ", ".join(iterators)
-        cells = ", ".join(_rows_of(layout, iterators))
-        own = universes(scop, [array_name])
-        read_in = deps.live_in.intersect_range(own).range()
-        written = deps.live_out.intersect_range(own).range()
-        copies = []
-        for elements, source, target in (
-                (read_in, (array_name, indices), (name, cells)),
-                (written, (name, cells), (array_name, indices))):
-            sets = sets_of(elements.intersect_params(scop.context))
-            if not sets:
-                copies.append(None)
+        moved: dict[str, Statement] = {}
+        for s in statements.values():
+            if any(a.array == array_name for a in s.accesses):
+                rewritten = _moved(s, array, layout, name)
+                if rewritten is None:
+                    break
+                moved[s.name] = rewritten
+        else:
+            copies = _copies(scop, deps, array, layout, name, taken, statement_names)
+            if copies is None:
                 continue
-            (statement_name,) = _fresh_names("S", 1, statement_names)
-            made = _copy(scop, sets[0], source, target, statement_name, iterators, array,
-                         _index_type(scop, array_name))
-            copies.append(made if made is not None else False)
-        if False in copies:
-            continue
-        statements.update(moved)          # type: ignore[arg-type]
-        arrays.append(Array(name, array.element_type, extents, None, array.location,
-                            local=True, dead_after=True))
-        created.append(name)
-        copies_in += [c for c in copies[:1] if c]
-        copies_out += [c for c in copies[1:] if c]
-    if not created:
+            statements.update(moved)
+            arrays.append(Array(name, array.element_type, extents, None, array.location,
+                                local=True, dead_after=True))
+            relaid[array_name] = name
+            copies_in += copies[0]
+            copies_out += copies[1]
+    if not relaid:
         return None
     schedule = scop.schedule
     for first in copies_in:
@@ -291,9 +306,9 @@ def relayout(scop: Scop, deps: Dependences, directions: dict[str, tuple[int, ...
         *(c.statement for c in copies_in), *(statements[s.name] for s in scop.statements),
         *(c.statement for c in copies_out)))
     result_deps = compute_dependences(result)
-    if not _same_values(scop, deps, result_deps, copies_in, copies_out):
+    if not _same_values(scop, result, deps, result_deps, copies_in, copies_out, relaid):
         return None
-    return Relayout(result, result_deps, tuple(created))
+    return Relayout(result, result_deps, tuple(relaid.values()))
 
 
 # A copy's iterators run over the indices the statements compute: they take the
@@ -320,17 +335,23 @@ def _domains(copies: list[Copy]) -> isl.UnionSet:
     return result
 
 
-# F, I, L: the original flow, live-in reads and live-out writes; F': the new flow.
-# The statements' own values: F' without the pairs out of copy-ins and into
-# copy-outs is F, and nothing flows into a copy-in.  A copy-in C[x]: A'[..] = A[x]
-# feeds exactly A's live-in reads: F'(C ->) = (C -> A) ∘ I_A⁻¹.  A copy-out C[x]:
-# A[x] = A'[..] takes element x from its last writer: F'(-> C) ∘ (C -> A) = L_A.
-def _same_values(scop: Scop, deps: Dependences, new: Dependences,
-                 copies_in: list[Copy], copies_out: list[Copy]) -> bool:
-    """Whether the SCoP with its arrays relaid computes what ``scop`` computes."""
+# F, I, L: the original flow, live-in reads and live-out writes; F', I': the new
+# flow and live-in reads.  The statements' own values: F' without the pairs out of
+# copy-ins and into copy-outs is F, nothing flows into a copy-in, and no read of a
+# new array A' takes a value from before the SCoP (I' has none).  A copy-in C[x]:
+# A'[..] = A[x] feeds exactly A's live-in reads: F'(C ->) = (C -> A) ∘ I_A⁻¹.  Each
+# array whose values the program may read afterwards (L_A not empty, A not dead
+# after) has a copy-out C[x]: A[x] = A'[..] taking element x from its last writer:
+# F'(-> C) ∘ (C -> A) = L_A.
+def _same_values(scop: Scop, result: Scop, deps: Dependences, new: Dependences,
+                 copies_in: list[Copy], copies_out: list[Copy], relaid: dict[str, str]
+                 ) -> bool:
+    """Whether ``result``, ``scop`` with the arrays ``relaid`` (old name -> new name),
+    computes what ``scop`` computes."""
     ins, outs = _domains(copies_in), _domains(copies_out)
     if not new.flow.subtract_domain(ins).subtract_range(outs).is_equal(deps.flow) \
-            or not new.flow.intersect_range(ins).is_empty():
+            or not new.flow.intersect_range(ins).is_empty() \
+            or not new.live_in.intersect_range(universes(result, relaid.values())).is_empty():
         return False
     for first in copies_in:
         (read,) = first.statement.reads
@@ -339,10 +360,16 @@ def _same_values(scop: Scop, deps: Dependences, new: Dependences,
         served = isl.UnionMap.from_map(read.relation).apply_range(live.reverse())
         if not fed.is_equal(served):
             return False
-    for last in copies_out:
-        (write,) = last.statement.writes
+    back = {c.statement.writes[0].array: c for c in copies_out}
+    for original in relaid:
+        final = deps.live_out.intersect_range(universes(scop, [original]))
+        last = back.get(original)
+        if last is None:
+            if not (scop.array(original).dead_after or final.is_empty()):
+                return False
+            continue
         into = new.flow.intersect_range(isl.UnionSet.from_set(last.statement.domain))
-        final = deps.live_out.intersect_range(universes(scop, [write.array]))
-        if not into.apply_range(isl.UnionMap.from_map(write.relation)).is_equal(final):
+        if not into.apply_range(isl.UnionMap.from_map(last.statement.writes[0].relation)) \
+                .is_equal(final):
             return False
     return True
