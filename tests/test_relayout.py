@@ -76,7 +76,7 @@ def test_seidel_wavefront_is_relaid_and_coalesced(tmp_path):
     program = program_of(scop, polycu.Options(run_on="gpu"))
     assert program.scop.array("A_L0").local
     assert [s.text for s in program.scop.statements if s.name != "S0"] == [
-        "A_L0[(2 * c0) + c1][c0] = A[c0][c1]", "A[c0][c1] = A_L0[(2 * c0) + c1][c0]"]
+        "A_L0[(2 * x0) + x1][x0] = A[x0][x1]", "A[x0][x1] = A_L0[(2 * x0) + x1][x0]"]
     # the wavefront's kernel now moves by one element of A_L0 from thread to thread
     assert skewed_arrays(program) == {}
     plain = program_of(scop, polycu.Options(run_on="gpu", relayout=False))

@@ -298,6 +298,10 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
     return to_node(node, found)
 
 
+#: Existentials (summed over its pieces) from which a leaf's index is simplified first.
+EXISTENTIALS = 16
+
+
 # With F a leaf's index as a function of its iterators, and F' the map F with every
 # constraint on an existential dropped: F is a subset of F', so where F' is
 # single-valued it agrees with F on F's domain, and the index expressions of F'
@@ -305,7 +309,11 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
 # (memory.strips); with them, isl took about a second a leaf to express the
 # accesses (fuzz seed 5603723, 119 s in all); without, milliseconds.
 def _function(index: isl.Map) -> isl.Map:
-    """``index`` or a cheaper function equal to it on its domain."""
+    """``index`` or a cheaper function equal to it on its domain (tried only where
+    existentials abound: the check itself costs isl operations, which count against
+    the kernel's budget)."""
+    if sum(b.dim(isl.dim_type.div) for b in index.get_basic_maps()) < EXISTENTIALS:
+        return index
     simpler = index.remove_unknown_divs()
     return simpler if simpler.is_single_valued() else index
 

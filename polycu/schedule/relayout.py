@@ -233,7 +233,8 @@ def _copies(scop: Scop, deps: Dependences, array: Array, layout: isl.Map, name: 
     """The copy into ``name`` of ``array``'s live-in elements and the copy back of its
     live-out ones (each absent where there are none), or None when one cannot be
     written."""
-    iterators = _fresh_names("c", array.rank, taken)
+    # not c0, c1, ...: the AST's own loop names, which would then all be renamed
+    iterators = _fresh_names("x", array.rank, taken)
     indices = ", ".join(iterators)
     cells = ", ".join(_rows_of(layout, iterators))
     own = universes(scop, [array.name])
