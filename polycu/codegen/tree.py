@@ -12,13 +12,14 @@ a row pairwise, slices / 2 apart, then / 4 apart, ..., with a barrier after each
 step.  The row's slice 0 then runs P, adds the total to W_r where row i has terms,
 and runs Q, every statement guarded by its domain.
 
-An ordered tree (``gpu/ordered.py``): slice 0 runs P and reads W_r's cell into p_r;
-then, ``chunk`` terms at a time (the block's longest row sets the chunks, so every
-thread meets every barrier), each thread computes its terms k = klo + base +
-slice (+ slices, ...) into one half of a shared buffer (the statement with the cell
-replaced by t, which starts at the identity: t is e), and slice 0 adds the other
-half's, the chunk before, to p_r in k's order while the loads are in flight; one
-barrier a chunk.  Slice 0 stores p_r and runs Q.
+An ordered tree (``gpu/ordered.py``) launches one more row of threads along y, the
+adders' warp, whose thread for row i (its lane, or its x) runs P and reads W_r's
+cell into p_r; then, ``chunk`` terms at a time (the block's longest row sets the
+chunks, so every thread meets every barrier), each other thread computes its terms
+k = klo + base + slice (+ slices, ...) into one half of a shared buffer (the
+statement with the cell replaced by t, which starts at the identity: t is e), and
+the row's adder adds the other half's, the chunk before, to p_r in k's order while
+the loads are in flight; one barrier a chunk.  The adder stores p_r and runs Q.
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_
 from .tensor import bounds, condition, extreme, local_names
 
 _LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum", "t", "n", "q", "base",
-           "u", "terms")
+           "u", "terms", "adder", "owner")
 
 
 def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
@@ -46,12 +47,12 @@ def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
     span = found.upper.sub(found.lower).scale_down_val(isl.Val(found.rows)).floor() \
         .add_constant_val(isl.Val(1))
     one = Expr.int_(1)
-    return (expr_of(span, context), one, one), (found.block[0], found.block[1], 1)
+    return (expr_of(span, context), one, one), (*found.launched, 1)
 
 
 def launch_bounds(found: Tree) -> str:
     """``__launch_bounds__(threads)`` of the block."""
-    return f"__launch_bounds__({found.block[0] * found.block[1]})"
+    return f"__launch_bounds__({found.launched[0] * found.launched[1]})"
 
 
 def _args(stmt: Statement, part: Part, i: str, k: str | None, context: isl.Set
@@ -164,11 +165,16 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
 
     lines = [f"{I}POLYCU_SHARED({itype}, {v['terms']}{r}, {rows});"
              for r in range(len(found.sums))]
+    # the adders' warp: the last row of threads along y; lane r adds row r where the
+    # lanes run along k, the row of the thread's x where they run along i
+    row = f"({v['adder']} ? threadIdx.x : threadIdx.y)" if found.lanes_on_k \
+        else f"threadIdx.{row_axis}"
     lines += [
-        f"{I}const int {v['slice']} = threadIdx.{slice_axis}, {v['row']} = "
-        f"threadIdx.{row_axis};",
+        f"{I}const bool {v['adder']} = threadIdx.y == {found.block[1]};",
+        f"{I}const int {v['slice']} = threadIdx.{slice_axis}, {v['row']} = {row};",
+        f"{I}const bool {v['owner']} = {v['adder']} && {v['row']} < {rows};",
         f"{I}const {itype} {v['i']} = ({lower}) + {rows} * ({itype})blockIdx.x + {v['row']};",
-        f"{I}if ({v['slice']} == 0) {{"]
+        f"{I}if ({v['owner']}) {{"]
     for part in found.before:
         lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
     lines.append(f"{I}}}")
@@ -210,7 +216,7 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             f"{I}const {itype} {klo} = {extreme(lowers, '>')}, {khi} = "
             f"{extreme(uppers, '<')};",
             f"{I}{element} {p} = ({element}){identity};",
-            f"{I}if ({v['slice']} == 0) {{",
+            f"{I}if ({v['owner']}) {{",
             f"{I * 2}{terms}[{v['row']}] = ({has}) ? {khi} - {klo} + 1 : 0;",
             f"{I * 2}if ({has})",
             f"{I * 3}{p} = {cell};",
@@ -219,16 +225,16 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             f"{I}{itype} {n} = 0;",
             f"{I}for (int {v['q']} = 0; {v['q']} < {rows}; {v['q']}++)",
             f"{I * 2}{n} = {terms}[{v['q']}] > {n} ? {terms}[{v['q']}] : {n};",
-            f"{I}if ({n} > 0) {{",
+            f"{I}if (!{v['adder']} && {n} > 0) {{",
             *loads("0", 2),
             f"{I}}}",
             f"{I}__syncthreads();",
-            # the next chunk's loads in flight while slice 0 adds this one's terms
+            # the next chunk's loads in flight while the adders add this one's terms
             f"{I}for ({itype} {v['base']} = 0; {v['base']} < {n}; {v['base']} += {size}) {{",
-            f"{I * 2}if ({v['base']} + {size} < {n}) {{",
+            f"{I * 2}if (!{v['adder']} && {v['base']} + {size} < {n}) {{",
             *loads(f"({v['base']} + {size})", 3),
             f"{I * 2}}}",
-            f"{I * 2}if ({v['slice']} == 0 && {has}) {{",
+            f"{I * 2}if ({v['owner']} && {has}) {{",
             f"{I * 3}if ({v['base']} + {size} <= {khi} - {klo} + 1) {{",
             f"{I * 4}#pragma unroll",
             f"{I * 4}for (int {v['q']} = 0; {v['q']} < {size}; {v['q']}++)",
@@ -241,10 +247,10 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             f"{I * 2}}}",
             f"{I * 2}__syncthreads();",
             f"{I}}}",
-            f"{I}if ({v['slice']} == 0 && {has})",
+            f"{I}if ({v['owner']} && {has})",
             f"{I * 2}{cell} = {p};"]
     if found.after:
-        lines.append(f"{I}if ({v['slice']} == 0) {{")
+        lines.append(f"{I}if ({v['owner']}) {{")
         for part in found.after:
             lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
         lines.append(f"{I}}}")
