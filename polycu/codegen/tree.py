@@ -27,7 +27,7 @@ import islpy as isl
 
 from ..frontend.ctype import parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..gpu.ordered import chunk
+from ..gpu.ordered import buffer, chunk, row_stride
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
 from ..model import Statement
@@ -160,7 +160,7 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
     lower = c_expr(expr_of(found.lower, context), wide=itype != "int")
 
     def cell_at(q: str) -> str:         # a warp's lanes on consecutive cells
-        return f"{v['row']} * {size} + {q}" if found.lanes_on_k else \
+        return f"{v['row']} * {row_stride(found)} + {q}" if found.lanes_on_k else \
             f"({q}) * {rows} + {v['row']}"
 
     lines = [f"{I}POLYCU_SHARED({itype}, {v['terms']}{r}, {rows});"
@@ -192,11 +192,11 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
         cell = reference_text(stmt, _args(stmt, part, v["i"], klo, context), write.node,
                               arrays, scop)
         has = f"{in_rows} && {klo} <= {khi}"
-        buffer = size * rows
+        half = buffer(found) // 2
 
         def slot(base: str, q: str) -> str:
             """Term q of the chunk at ``base``, in that chunk's half of the buffer."""
-            return f"{v['sum']}{r}[({base} / {size} & 1) * {buffer} + {cell_at(q)}]"
+            return f"{v['sum']}{r}[({base} / {size} & 1) * {half} + {cell_at(q)}]"
 
         def loads(base: str, depth: int) -> list[str]:
             """Each thread's terms of the chunk at ``base`` into its half of the buffer."""
@@ -212,7 +212,7 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
                 f"{J}{I}{slot(base, v['u'])} = {v['t']};",
                 f"{J}}}"]
         lines += [
-            f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {2 * buffer});",
+            f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {buffer(found)});",
             f"{I}const {itype} {klo} = {extreme(lowers, '>')}, {khi} = "
             f"{extreme(uppers, '<')};",
             f"{I}{element} {p} = ({element}){identity};",

@@ -29,7 +29,7 @@ from .tree import SHARED_BUDGET, Tree, tree_reductions, value_bytes
 #: Terms each thread loads a chunk where a warp reads along k (a warp's 32 lanes
 #: then read 32 consecutive terms, ``UNROLL`` times), and where it reads along i.
 UNROLL = 4
-UNROLL_ON_I = 2
+UNROLL_ON_I = 4
 
 #: Threads that share a row where a warp reads along i: with the adders' warp the
 #: block stays within 1024 threads (16 rows x (32 + 1)).
@@ -39,6 +39,20 @@ SLICES_ON_I = 32
 def chunk(tree: Tree) -> int:
     """Terms of a row an ordered tree loads at once."""
     return tree.slices * (UNROLL if tree.lanes_on_k else UNROLL_ON_I)
+
+
+def row_stride(tree: Tree) -> int:
+    """Cells between two rows' terms in the shared buffer where the lanes run along
+    k: one more than a chunk, so that the adders (lanes of one warp, one row each)
+    read different banks; where they run along i, a row's terms are ``rows`` apart
+    and the adders' cells consecutive already."""
+    return chunk(tree) + 1
+
+
+def buffer(tree: Tree) -> int:
+    """Cells of a sum's shared buffer: two chunks of every row (one loading, one
+    being added)."""
+    return 2 * (row_stride(tree) if tree.lanes_on_k else chunk(tree)) * tree.rows
 
 
 # The rows' adders are a warp of their own (the block's last row of threads along
@@ -55,7 +69,7 @@ def ordered_trees(program: GpuProgram) -> dict[str, Tree]:
             tree = replace(tree, block=(tree.block[0], min(tree.block[1], SLICES_ON_I)))
         if all(_exact(_element(scop, part.name)) for part in tree.sums) \
                 and sum(value_bytes(_element(scop, part.name)) for part in tree.sums) \
-                * chunk(tree) * tree.rows <= SHARED_BUDGET:
+                * buffer(tree) <= SHARED_BUDGET:
             found[name] = replace(tree, ordered=True)
     return found
 
