@@ -16,10 +16,10 @@ An ordered tree (``gpu/ordered.py``) launches one more row of threads along y, t
 adders' warp, whose thread for row i (its lane, or its x) runs P and reads W_r's
 cell into p_r; then, ``chunk`` terms at a time (the block's longest row sets the
 chunks, so every thread meets every barrier), each other thread computes its terms
-k = klo + base + slice (+ slices, ...) into one half of a shared buffer (the
-statement with the cell replaced by t, which starts at the identity: t is e), and
-the row's adder adds the other half's, the chunk before, to p_r in k's order while
-the loads are in flight; one barrier a chunk.  The adder stores p_r and runs Q.
+k = klo + base + slice (+ slices, ...) into that chunk's slot of a shared buffer of
+``SLOTS`` (the statement with the cell replaced by t, which starts at the identity:
+t is e), ahead of the chunk the row's adder adds to p_r in k's order; one barrier a
+chunk.  The adder stores p_r and runs Q.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import islpy as isl
 
 from ..frontend.ctype import parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..gpu.ordered import buffer, chunk, row_stride
+from ..gpu.ordered import SLOTS, buffer, chunk, row_stride, slot_cells
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
 from ..model import Statement
@@ -192,11 +192,11 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
         cell = reference_text(stmt, _args(stmt, part, v["i"], klo, context), write.node,
                               arrays, scop)
         has = f"{in_rows} && {klo} <= {khi}"
-        half = buffer(found) // 2
+        cells = slot_cells(found)
 
         def slot(base: str, q: str) -> str:
-            """Term q of the chunk at ``base``, in that chunk's half of the buffer."""
-            return f"{v['sum']}{r}[({base} / {size} & 1) * {half} + {cell_at(q)}]"
+            """Term q of the chunk at ``base``, in that chunk's slot of the buffer."""
+            return f"{v['sum']}{r}[({base} / {size} % {SLOTS}) * {cells} + {cell_at(q)}]"
 
         def loads(base: str, depth: int) -> list[str]:
             """Each thread's terms of the chunk at ``base`` into its half of the buffer."""
@@ -225,14 +225,16 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             f"{I}{itype} {n} = 0;",
             f"{I}for (int {v['q']} = 0; {v['q']} < {rows}; {v['q']}++)",
             f"{I * 2}{n} = {terms}[{v['q']}] > {n} ? {terms}[{v['q']}] : {n};",
-            f"{I}if (!{v['adder']} && {n} > 0) {{",
-            *loads("0", 2),
-            f"{I}}}",
+            *[line for ahead in range(SLOTS - 1) for line in (
+                f"{I}if (!{v['adder']} && {ahead * size} < {n}) {{",
+                *loads(str(ahead * size), 2),
+                f"{I}}}")],
             f"{I}__syncthreads();",
-            # the next chunk's loads in flight while the adders add this one's terms
+            # the loads of the next chunks in flight while the adders add this one's
+            # terms (their slot held a chunk whose additions a barrier ended)
             f"{I}for ({itype} {v['base']} = 0; {v['base']} < {n}; {v['base']} += {size}) {{",
-            f"{I * 2}if (!{v['adder']} && {v['base']} + {size} < {n}) {{",
-            *loads(f"({v['base']} + {size})", 3),
+            f"{I * 2}if (!{v['adder']} && {v['base']} + {(SLOTS - 1) * size} < {n}) {{",
+            *loads(f"({v['base']} + {(SLOTS - 1) * size})", 3),
             f"{I * 2}}}",
             f"{I * 2}if ({v['owner']} && {has}) {{",
             f"{I * 3}if ({v['base']} + {size} <= {khi} - {klo} + 1) {{",

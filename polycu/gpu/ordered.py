@@ -49,10 +49,21 @@ def row_stride(tree: Tree) -> int:
     return chunk(tree) + 1
 
 
+#: Chunks of every row a sum's shared buffer holds: the one being added and the next,
+#: loading.  (A third slot gains nothing: a loading warp waits for its own loads
+#: before the chunk's barrier whatever chunk they are for; nor did chunks of 256
+#: terms where lanes run along k: atax's first kernel 33.1 and 32.2 us under ncu.)
+SLOTS = 2
+
+
+def slot_cells(tree: Tree) -> int:
+    """Cells of one chunk of every row in the shared buffer."""
+    return (row_stride(tree) if tree.lanes_on_k else chunk(tree)) * tree.rows
+
+
 def buffer(tree: Tree) -> int:
-    """Cells of a sum's shared buffer: two chunks of every row (one loading, one
-    being added)."""
-    return 2 * (row_stride(tree) if tree.lanes_on_k else chunk(tree)) * tree.rows
+    """Cells of a sum's shared buffer."""
+    return SLOTS * slot_cells(tree)
 
 
 # The rows' adders are a warp of their own (the block's last row of threads along
