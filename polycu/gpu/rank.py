@@ -156,12 +156,13 @@ def _relaid(best: Candidate, strategy: Strategy, sizes: Sizes | None,
 def relaid_model(best: Candidate, reporter: Reporter) -> Relayout | None:
     """``best``'s model with the arrays its program reaches diagonally relaid, or
     None (``--load-schedule`` rebuilds a saved relayout candidate's model with it)."""
-    directions = skewed_arrays(best.program)
-    if not directions:
-        return None
     model = best.schedule
-    moved = attempt(model.scop, reporter, "relayout(...)",
-                    lambda: [relayout(model.scop, model.deps, directions)])
+
+    def relaid() -> list[Relayout | None]:
+        directions = skewed_arrays(best.program)
+        return [relayout(model.scop, model.deps, directions) if directions else None]
+
+    moved = attempt(model.scop, reporter, "relayout(...)", relaid)
     return moved[0] if moved else None
 
 
