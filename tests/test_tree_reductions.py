@@ -22,6 +22,7 @@ from polycu import options as polycu_options
 from polycu.bench import cpu as polybench_cpu
 from polycu.codegen import Generated
 from polycu.diagnostics import PolycuError
+from polycu.gpu.ordered import launched
 from polycu.driver import compile_file, placement_of
 from polycu.memory import Placement
 from polycu.options import Options
@@ -185,7 +186,7 @@ def test_ordered_trees_give_c_values_to_the_last_bit(tmp_path: Path) -> None:
     assert len(trees) == 3 and all(t.ordered for t in trees.values())
     assert sorted(t.lanes_on_k for t in trees.values()) == [False, True, True]
     # the rows' adders are a warp of their own: one more row of threads along y
-    assert sorted(t.launched for t in trees.values()) == [(16, 33), (32, 9), (32, 9)]
+    assert sorted(launched(t) for t in trees.values()) == [(16, 33), (32, 9), (32, 9)]
     for params in ({"n": 150, "m": 290}, {"n": 129, "m": 3}):
         (report,) = emulate_file(str(path), Options(run_on="gpu"), params=params, seed=5,
                                  nvcc=False)

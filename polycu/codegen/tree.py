@@ -27,7 +27,7 @@ import islpy as isl
 
 from ..frontend.ctype import parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..gpu.ordered import SLOTS, buffer, chunk, row_stride, slot_cells
+from ..gpu.ordered import SLOTS, buffer, chunk, launched, row_stride, slot_cells
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
 from ..model import Statement
@@ -47,12 +47,13 @@ def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
     span = found.upper.sub(found.lower).scale_down_val(isl.Val(found.rows)).floor() \
         .add_constant_val(isl.Val(1))
     one = Expr.int_(1)
-    return (expr_of(span, context), one, one), (*found.launched, 1)
+    return (expr_of(span, context), one, one), (*launched(found), 1)
 
 
 def launch_bounds(found: Tree) -> str:
     """``__launch_bounds__(threads)`` of the block."""
-    return f"__launch_bounds__({found.launched[0] * found.launched[1]})"
+    threads = launched(found)
+    return f"__launch_bounds__({threads[0] * threads[1]})"
 
 
 def _args(stmt: Statement, part: Part, i: str, k: str | None, context: isl.Set

@@ -276,3 +276,10 @@ def options_of_text(text: str) -> list[str]:
         return []
     value = first[first.index(key) + len(key):]
     return value[:value.index('"')].split()
+
+
+def has_index_array(text: str) -> bool:
+    """Whether the program embedded in ``text`` indexes an array with another array's
+    values (an ``index`` array), so that random inputs may send subscripts anywhere."""
+    program = program_of_text(text)
+    return program is not None and any(a.get("index") for a in program.arrays)

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .emit import options_of_text, program_of_text
+from .emit import has_index_array, options_of_text, program_of_text
 
 CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "emulate", "invalid")
 FAILURES = ("mismatch", "crash", "timeout", "nvcc", "emulate", "invalid")
@@ -389,7 +389,8 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
             elif "Traceback (most recent call last)" in se:
                 out.fail("emulate", "emulate", "traceback: " + traceback_key(se),
                          se.strip().splitlines()[-1][:300])
-            elif rc != 0 and _data_subscripts(text, se):
+            elif rc != 0 and "random inputs keep every index inside its array" in se \
+                    and has_index_array(text):
                 # random data sends such subscripts anywhere: the program's own data
                 # are checked by the nvcc build against gcc's (stage 4)
                 logs.append("-- emulate: not applicable on random inputs (subscripts "
@@ -432,16 +433,6 @@ def _fixed_parameters(text: str, stderr: str) -> list[tuple[str, int]] | None:
     if not all(n in values for n in names):
         return None
     return [(n, values[n]) for n in names]
-
-
-def _data_subscripts(text: str, stderr: str) -> bool:
-    """Whether ``polycu emulate`` said that random inputs cannot keep the subscripts
-    in bounds, and the program indexes an array with another array's values (an
-    ``index`` array of its embedded structure)."""
-    if "random inputs keep every index inside its array" not in stderr:
-        return False
-    program = program_of_text(text)
-    return program is not None and any(a.get("index") for a in program.arrays)
 
 
 def _first_error(text: str) -> str:

@@ -41,6 +41,12 @@ def chunk(tree: Tree) -> int:
     return tree.slices * (UNROLL if tree.lanes_on_k else UNROLL_ON_I)
 
 
+def launched(tree: Tree) -> tuple[int, int]:
+    """The block as launched: an ordered tree has one more row of threads along y,
+    the warp of the rows' adders."""
+    return (tree.block[0], tree.block[1] + 1) if tree.ordered else tree.block
+
+
 def row_stride(tree: Tree) -> int:
     """Cells between two rows' terms in the shared buffer where the lanes run along
     k: one more than a chunk, so that the adders (lanes of one warp, one row each)

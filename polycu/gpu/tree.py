@@ -91,12 +91,6 @@ class Tree:
         """Rows of one block."""
         return self.block[1] if self.lanes_on_k else self.block[0]
 
-    @property
-    def launched(self) -> tuple[int, int]:
-        """The block as launched: an ordered tree has one more row of threads along
-        y, the warp of the rows' adders (gpu/ordered.py)."""
-        return (self.block[0], self.block[1] + 1) if self.ordered else self.block
-
     def __str__(self) -> str:
         what = ", ".join(s.name for s in self.sums)
         how = ("the terms side by side, added in C's order" if self.ordered else
