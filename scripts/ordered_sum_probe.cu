@@ -17,10 +17,14 @@ __global__ void regs(double *out, long long *cyc) {
   long long t1 = clock64();
   out[threadIdx.x] = p; if (threadIdx.x == 0) cyc[0] = t1 - t0;
 }
-__global__ void shared_plain(double *out, long long *cyc) {
-  __shared__ double s[2][1024];
+// Both buffers filled, the block synchronised: the terms the adding thread reads.
+__device__ void fill(double (*s)[1024]) {
   for (int k = threadIdx.x; k < 2048; k += blockDim.x) s[k / 1024][k % 1024] = 1.0 + k * 1e-3;
   __syncthreads();
+}
+__global__ void shared_plain(double *out, long long *cyc) {
+  __shared__ double s[2][1024];
+  fill(s);
   double p = 0.0;
   long long t0 = clock64();
   if (threadIdx.x == 0) {
@@ -35,8 +39,7 @@ __global__ void shared_plain(double *out, long long *cyc) {
 }
 __global__ void shared_batched(double *out, long long *cyc) {
   __shared__ double s[2][1024];
-  for (int k = threadIdx.x; k < 2048; k += blockDim.x) s[k / 1024][k % 1024] = 1.0 + k * 1e-3;
-  __syncthreads();
+  fill(s);
   double p = 0.0;
   long long t0 = clock64();
   if (threadIdx.x == 0) {

@@ -39,9 +39,8 @@ from pycparser import c_ast, c_generator
 from ..deps import Dependences, compute_dependences, universes
 from ..frontend.conditions import body_text
 from ..model import READ, WRITE, Access, Array, Scop, Statement, sets_of
-from .cells import c_expression
-from .copyout import Copy, _affine_text
-from .expand import _fresh_names, _parents, _replace
+from .copyout import Copy, _affine_text, _ref
+from .expand import _domain_of, _fresh_names, _parents, _replace
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,13 +130,6 @@ def _layout(scop: Scop, array: Array, u: tuple[tuple[int, ...], ...], name: str
     layout = isl.Map(f"{params}{{ {array.name}[{', '.join(names)}] -> "
                      f"{name}[{', '.join(rows)}] }}").align_params(scop.context.get_space())
     return layout, tuple(extents)
-
-
-def _ref(name: str, subscripts: list[str]) -> c_ast.Node:
-    node: c_ast.Node = c_ast.ID(name)
-    for text in subscripts:
-        node = c_ast.ArrayRef(node, c_expression(text))
-    return node
 
 
 def _subscripts(relation: isl.Map, iterators: tuple[str, ...]) -> list[str] | None:
@@ -329,13 +321,6 @@ def _rows_of(layout: isl.Map, iterators: list[str]) -> list[str]:
     return texts
 
 
-def _domains(copies: list[Copy]) -> isl.UnionSet:
-    result = isl.UnionSet("{ }")
-    for c in copies:
-        result = result.union(isl.UnionSet.from_set(c.statement.domain))
-    return result
-
-
 # F, I, L: the original flow, live-in reads and live-out writes; F', I': the new
 # flow and live-in reads.  The statements' own values: F' without the pairs out of
 # copy-ins and into copy-outs is F, nothing flows into a copy-in, and no read of a
@@ -349,7 +334,7 @@ def _same_values(scop: Scop, result: Scop, deps: Dependences, new: Dependences,
                  ) -> bool:
     """Whether ``result``, ``scop`` with the arrays ``relaid`` (old name -> new name),
     computes what ``scop`` computes."""
-    ins, outs = _domains(copies_in), _domains(copies_out)
+    ins, outs = _domain_of(copies_in), _domain_of(copies_out)
     if not new.flow.subtract_domain(ins).subtract_range(outs).is_equal(deps.flow) \
             or not new.flow.intersect_range(ins).is_empty() \
             or not new.live_in.intersect_range(universes(result, relaid.values())).is_empty():
