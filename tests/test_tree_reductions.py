@@ -102,6 +102,37 @@ EXPECTED_TREES = {
 }
 
 
+# A term whose reads C evaluates only under a condition: the right operand of &&
+# and both branches of ?: (A's read out of bounds, maybe, where C skips it).
+CONDITIONAL_READS = """
+void f(int n, int m, double A[150][290], double x[290], double z[150])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++)
+      z[i] += x[j] > 0.5 && A[i][j] < 0.0 ? 1.0 : A[i][j] * x[j];
+#pragma endscop
+}
+"""
+
+
+def test_ordered_trees_load_only_the_reads_c_always_makes(tmp_path: Path) -> None:
+    """The loading threads fetch a term's operands a chunk ahead into registers: the
+    reads C makes whenever the statement runs, here x[j] alone; the emulation over
+    three chunks (the last partial) gives gcc's values to the last bit."""
+    path = tmp_path / "conditional.c"
+    path.write_text(CONDITIONAL_READS)
+    cuda = compile_file(str(path), Options(run_on="gpu")).cuda
+    loaded = re.findall(r"(ld0_\d+)\[u\] = .*\? \(double\)\((\w+)\[", cuda)
+    assert set(loaded) == {("ld0_0", "x")}, loaded
+    assert "? (1.0) : (A[" in cuda
+    (report,) = emulate_file(str(path), Options(run_on="gpu"), params={"n": 150, "m": 290},
+                             seed=3, nvcc=False)
+    assert report.ok and not report.on_cpu, report.format()
+    assert all(a.max_rel_error == 0 and a.mismatches == 0 for a in report.arrays)
+
+
 @pytest.mark.parametrize("name", LINEAR)
 def test_polybench_trees(name: str) -> None:
     placement = polybench_placement(name, parallel_reductions=True)

@@ -24,18 +24,20 @@ chunk.  The adder stores p_r and runs Q.
 from __future__ import annotations
 
 import islpy as isl
+from pycparser import c_ast
 
+from ..frontend.conditions import BLOCKS
 from ..frontend.ctype import parse_type
 from ..gpu.kernel import GpuProgram, Kernel
-from ..gpu.ordered import SLOTS, buffer, chunk, launched, row_stride, slot_cells
+from ..gpu.ordered import SLOTS, buffer, chunk, launched, per_thread, row_stride, slot_cells
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
-from ..model import Statement
+from ..model import Access, Statement
 from .ast import Expr, expr_of
 from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_text
 from .tensor import bounds, condition, extreme, local_names
 
-_LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum", "t", "n", "q", "base",
+_LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum", "t", "n", "q", "base", "ld",
            "u", "terms", "adder", "owner")
 
 
@@ -186,9 +188,6 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
         lowers, uppers, conditions = bounds(part.domain, (v["i"], v["k"]), 1)
         in_rows = " && ".join(conditions) if conditions else "1"
         klo, khi, p, n, terms = (f"{v[name]}{r}" for name in ("klo", "khi", "p", "n", "terms"))
-        term = statement_text(stmt, _args(stmt, part, v["i"], v["k"], context), arrays,
-                              scop=scop, promoted={id(a.node): v["t"] for a in stmt.accesses
-                                                   if a.array == stmt.reduction_array})
         (write,) = stmt.writes
         cell = reference_text(stmt, _args(stmt, part, v["i"], klo, context), write.node,
                               arrays, scop)
@@ -199,19 +198,46 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             """Term q of the chunk at ``base``, in that chunk's slot of the buffer."""
             return f"{v['sum']}{r}[({base} / {size} % {SLOTS}) * {cells} + {cell_at(q)}]"
 
-        def loads(base: str, depth: int) -> list[str]:
-            """Each thread's terms of the chunk at ``base`` into its half of the buffer."""
+        # the term's operands (its outermost reads: arrays the kernel does not write)
+        # are loaded into registers a chunk before its terms are computed from them
+        operands = _operands(stmt, arrays)
+        held = [f"{v['ld']}{r}_{j}" for j in range(len(operands))]
+        term = statement_text(stmt, _args(stmt, part, v["i"], v["k"], context), arrays,
+                              scop=scop, promoted={
+                                  **{id(a.node): v["t"] for a in stmt.accesses
+                                     if a.array == stmt.reduction_array},
+                                  **{id(a.node): f"{name}[{v['u']}]"
+                                     for a, name in zip(operands, held)}})
+
+        def each(base: str, depth: int, body: list[str]) -> list[str]:
+            """``body`` for each of the thread's terms u of the chunk at ``base``."""
             J = I * depth
-            return [
-                f"{J}#pragma unroll",
-                f"{J}for (int {v['u']} = {v['slice']}; {v['u']} < {size}; {v['u']} += "
-                f"{found.slices}) {{",
-                f"{J}{I}const {itype} {v['k']} = {klo} + {base} + {v['u']};",
-                f"{J}{I}{element} {v['t']} = ({element}){identity};",
-                f"{J}{I}if ({in_rows} && {v['k']} <= {khi})",
-                f"{J}{I * 2}{term}",
-                f"{J}{I}{slot(base, v['u'])} = {v['t']};",
-                f"{J}}}"]
+            return [f"{J}#pragma unroll",
+                    f"{J}for (int {v['u']} = 0; {v['u']} < {per_thread(found)}; "
+                    f"{v['u']}++) {{",
+                    f"{J}{I}const {itype} {v['k']} = {klo} + {base} + {v['slice']} + "
+                    f"{v['u']} * {found.slices};",
+                    *[f"{J}{I}{line}" for line in body],
+                    f"{J}}}"]
+
+        def load(base: str, depth: int) -> list[str]:
+            """The operands of the thread's terms of the chunk at ``base``."""
+            return each(base, depth, [
+                f"{name}[{v['u']}] = ({in_rows} && {v['k']} <= {khi}) ? "
+                f"({_type(arrays, a)})({reference_text(stmt, args, a.node, arrays, scop)})"
+                f" : ({_type(arrays, a)})0;"
+                for a, name in zip(operands, held)
+                for args in [_args(stmt, part, v["i"], v["k"], context)]])
+
+        def store(base: str, depth: int) -> list[str]:
+            """The thread's terms of the chunk at ``base`` into its slot of the buffer."""
+            at = f"{v['slice']} + {v['u']} * {found.slices}"
+            return each(base, depth, [
+                f"{element} {v['t']} = ({element}){identity};",
+                f"if ({in_rows} && {v['k']} <= {khi})",
+                f"{I}{term}",
+                f"{slot(base, at)} = {v['t']};"])
+
         lines += [
             f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {buffer(found)});",
             f"{I}const {itype} {klo} = {extreme(lowers, '>')}, {khi} = "
@@ -226,16 +252,26 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             f"{I}{itype} {n} = 0;",
             f"{I}for (int {v['q']} = 0; {v['q']} < {rows}; {v['q']}++)",
             f"{I * 2}{n} = {terms}[{v['q']}] > {n} ? {terms}[{v['q']}] : {n};",
-            *[line for ahead in range(SLOTS - 1) for line in (
-                f"{I}if (!{v['adder']} && {ahead * size} < {n}) {{",
-                *loads(str(ahead * size), 2),
-                f"{I}}}")],
+            *[f"{I}{_type(arrays, a)} {name}[{per_thread(found)}];"
+              for a, name in zip(operands, held)],
+            f"{I}if (!{v['adder']} && 0 < {n}) {{",
+            *load("0", 2),
+            *store("0", 2),
+            f"{I * 2}if ({size} < {n}) {{",
+            *load(str(size), 3),
+            f"{I * 2}}}",
+            f"{I}}}",
             f"{I}__syncthreads();",
-            # the loads of the next chunks in flight while the adders add this one's
-            # terms (their slot held a chunk whose additions a barrier ended)
+            # the next chunk's terms stored from the operands loaded a chunk before,
+            # the operands of the chunk after it loaded, in flight across the barrier,
+            # while the adders add this chunk's terms (its slot's additions ended at
+            # the last barrier)
             f"{I}for ({itype} {v['base']} = 0; {v['base']} < {n}; {v['base']} += {size}) {{",
-            f"{I * 2}if (!{v['adder']} && {v['base']} + {(SLOTS - 1) * size} < {n}) {{",
-            *loads(f"({v['base']} + {(SLOTS - 1) * size})", 3),
+            f"{I * 2}if (!{v['adder']} && {v['base']} + {size} < {n}) {{",
+            *store(f"({v['base']} + {size})", 3),
+            f"{I * 3}if ({v['base']} + {2 * size} < {n}) {{",
+            *load(f"({v['base']} + {2 * size})", 4),
+            f"{I * 3}}}",
             f"{I * 2}}}",
             f"{I * 2}if ({v['owner']} && {has}) {{",
             f"{I * 3}if ({v['base']} + {size} <= {khi} - {klo} + 1) {{",
@@ -266,3 +302,40 @@ def _guarded(stmt: Statement, part: Part, i: str, context: isl.Set,
     text = statement_text(stmt, _args(stmt, part, i, None, context), arrays,
                           scop=program.scop)
     return [f"{INDENT * 2}if ({condition(part.domain, [i])})", f"{INDENT * 3}{text}"]
+
+
+def _operands(stmt: Statement, arrays: dict[str, Layout]) -> list[Access]:
+    """The reads of a sum's term that an ordered tree loads a chunk ahead: those of
+    other arrays than the cell's (the term reads no array the kernel writes), not
+    inside another such read's subscripts, not a scalar passed by value, and ones C
+    evaluates once whenever the statement runs: none of a body with control flow
+    (``frontend/conditions.py``: a read in a loop or on a local), none under ``?:``,
+    ``&&`` or ``||`` (out of bounds, maybe, where C skips it)."""
+    if isinstance(stmt.body, BLOCKS):
+        return []
+    reads = [a for a in stmt.reads if a.array != stmt.reduction_array
+             and not arrays[a.array].by_value]
+    skipped: list[c_ast.Node] = []
+    for n in [stmt.body, *_below(stmt.body)]:
+        if isinstance(n, c_ast.TernaryOp):
+            skipped += [n.iftrue, n.iffalse]
+        elif isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||"):
+            skipped.append(n.right)
+    inner = {id(n) for a in reads for n in _below(a.node)} \
+        | {id(n) for top in skipped for n in [top, *_below(top)]}
+    return [a for a in reads if id(a.node) not in inner]
+
+
+def _below(node: c_ast.Node) -> list[c_ast.Node]:
+    """The nodes strictly below ``node``."""
+    found, stack = [], [child for _, child in node.children()]
+    while stack:
+        n = stack.pop()
+        found.append(n)
+        stack += [child for _, child in n.children()]
+    return found
+
+
+def _type(arrays: dict[str, Layout], access: Access) -> str:
+    """The C type of the value ``access`` reads: its array's element type."""
+    return arrays[access.array].array.element_type

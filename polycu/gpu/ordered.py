@@ -36,9 +36,14 @@ UNROLL_ON_I = 4
 SLICES_ON_I = 32
 
 
+def per_thread(tree: Tree) -> int:
+    """Terms of a chunk each loading thread computes."""
+    return UNROLL if tree.lanes_on_k else UNROLL_ON_I
+
+
 def chunk(tree: Tree) -> int:
     """Terms of a row an ordered tree loads at once."""
-    return tree.slices * (UNROLL if tree.lanes_on_k else UNROLL_ON_I)
+    return tree.slices * per_thread(tree)
 
 
 def launched(tree: Tree) -> tuple[int, int]:
@@ -56,9 +61,8 @@ def row_stride(tree: Tree) -> int:
 
 
 #: Chunks of every row a sum's shared buffer holds: the one being added and the next,
-#: loading.  (A third slot gains nothing: a loading warp waits for its own loads
-#: before the chunk's barrier whatever chunk they are for; nor did chunks of 256
-#: terms where lanes run along k: atax's first kernel 33.1 and 32.2 us under ncu.)
+#: whose terms the loading threads store from the operands they loaded a chunk
+#: before (the loads of the chunk after it are then in flight across the barrier).
 SLOTS = 2
 
 
