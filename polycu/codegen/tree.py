@@ -19,7 +19,9 @@ chunks, so every thread meets every barrier), each other thread computes its ter
 k = klo + base + slice (+ slices, ...) into that chunk's slot of a shared buffer of
 ``SLOTS`` (the statement with the cell replaced by t, which starts at the identity:
 t is e), ahead of the chunk the row's adder adds to p_r in k's order; one barrier a
-chunk.  The adder stores p_r and runs Q.
+chunk.  A loading thread computes a chunk's terms from operands (``_operands``) it
+loaded into registers a chunk before, then issues the loads of the chunk after, so
+they are in flight across the barrier.  The adder stores p_r and runs Q.
 """
 from __future__ import annotations
 
