@@ -186,6 +186,9 @@ OPTIONS: tuple[Option, ...] = (
            "scalar or array whose live ranges stay inside loop iterations replaced by a "
            "temporary array indexed by those loops (ludcmp's w, doitgen's sum; final "
            "values copied back), where that adds parallelism"),
+    Option("--concurrent-kernels", "bool", True, "launch consecutive kernels that "
+           "write nothing the others read or write side by side on streams of their "
+           "own (bicg's two matrix-vector products), outside host loops"),
     Option("--relayout", "bool", True, "also try the best schedule's SCoP with each array "
            "whose index moves diagonally from one thread to the next (a wavefront's: "
            "seidel-2d's A[i + 1][j - 2]) stored along a basis in which it moves to the "

@@ -98,13 +98,22 @@ class _Recorder:
     """A DeviceProgram's launching state without PyCUDA: its launches are recorded."""
 
     def __init__(self, kernels, host):
-        self.kernels, self.host, self.stream, self.calls = kernels, host, "stream", []
+        self.kernels, self.host, self.calls = kernels, host, []
         self.functions = {name: self for name in kernels}
+        self.streams, self.events = [], []
+        self.stream = _Stream("stream", self.events)
+        self._fork = _Event("fork", self.events)
+        self._side_streams = [(_Stream(f"side{k}", self.events), _Event(f"join{k}", self.events))
+                              for k in range(3)]
+
+    def _sides(self, count):
+        return self._side_streams[:count]
 
     _argument = DeviceProgram._argument
 
     def prepared_async_call(self, grid, block, stream, *values):
         self.calls.append((grid, block, values))
+        self.streams.append(stream)
 
     # the objects of a set of buffers: no texture in this program
     def before(self, kernel, stream):
@@ -127,7 +136,7 @@ def test_a_launch_site_works_out_its_arguments_once_and_converts_each_launch():
     recorder = _Recorder(kernels, {})
     allocations = {"A": 4096, "B": 8192}
     allocations = type("Allocations", (dict,), {"objects": recorder})(allocations)
-    launch = DeviceProgram.launcher(recorder, allocations)
+    launch, _ = DeviceProgram.launcher(recorder, allocations)
     assert replay(TREE, {"tsteps": 2, "n": 70}, launch) == 7
     grids = [(grid, values) for grid, _, values in recorder.calls]
     assert grids[1] == ((3, 2), (70, 0, 8192, 4096)) and grids[2][1] == (70, 1, 4096, 8192)
@@ -136,6 +145,54 @@ def test_a_launch_site_works_out_its_arguments_once_and_converts_each_launch():
     assert [int(v[0]) for _, v in grids[-3:]] == [69, 71, 73]
     with pytest.raises(PolycuError, match="argument 'h1' of k2 = -1 does not fit"):
         replay(TREE[1:], {"tsteps": 0, "n": 0}, launch)     # h1 from n - 1 = -1
+
+
+class _Event:
+    def __init__(self, name, log):
+        self.name, self.log = name, log
+
+    def record(self, stream):
+        self.log.append(f"record {self.name} on {stream}")
+
+
+class _Stream:
+    def __init__(self, name, log):
+        self.name, self.log = name, log
+
+    def wait_for_event(self, event):
+        self.log.append(f"{self} waits for {event.name}")
+
+    def __str__(self):
+        return self.name
+
+
+def test_a_concurrent_group_forks_side_streams_and_joins_them():
+    """The first launch of a group on the program's stream, the others each on a
+    side stream that waits for the fork event recorded before them; the program's
+    stream then waits for each side stream's join event.  A group whose second
+    member's guard is false launches the first alone."""
+    kernels = {k: {"args": [{"name": "n", "role": "param", "type": "int"}]}
+               for k in ("k0", "k1", "k2")}
+    tree = [{"concurrent": [
+        {"launch": "k0", "grid": [_e("1")], "block": [32], "args": ["n"]},
+        {"if": _e("n >= 40"), "then": [
+            {"launch": "k1", "grid": [_e("2")], "block": [32], "args": ["n"]}]},
+        {"launch": "k2", "grid": [_e("3")], "block": [32], "args": ["n"]}]}]
+    recorder = _Recorder(kernels, {})
+    allocations = type("Allocations", (dict,), {"objects": recorder})({})
+    launch, group = DeviceProgram.launcher(recorder, allocations)
+    assert replay(tree, {"n": 70}, launch, group=group) == 3
+    assert [grid for grid, _, _ in recorder.calls] == [(1,), (2,), (3,)]
+    assert [str(s) for s in recorder.streams] == ["stream", "side0", "side1"]
+    assert recorder.events == ["record fork on stream", "side0 waits for fork",
+                               "side1 waits for fork", "record join0 on side0",
+                               "stream waits for join0", "record join1 on side1",
+                               "stream waits for join1"]
+    recorder.calls.clear()
+    recorder.streams.clear()
+    assert replay(tree, {"n": 7}, launch, group=group) == 2
+    assert [str(s) for s in recorder.streams] == ["stream", "side0"]
+    assert replay(tree, {"n": 7}, launch) == 2      # no group: one after the other
 
 
 def test_numpy_types_of_c_types():

@@ -20,6 +20,8 @@ The host program (``host.host_program``)::
      "host": [{"for": var, "lb": E, "ub": E (inclusive), "step": int, "body": [...],
                "degenerate": true (only when it runs once)},
               {"if": E, "then": [...], "else": [...]},
+              {"concurrent": [node, ...]} (launches, each maybe under ifs without
+               else, that run side by side: codegen/concurrent.py),
               {"launch": kernel, "bind": {h: E}, "grid": [E, E, E], "block": [x, y, z],
                "args": [names]}],
      "kernels": [{"name", "args": [{"name", "type", "role", "array"}], "block",

@@ -109,6 +109,7 @@ class Placement:
     asts: Any = None
     tensor: dict[str, Any] = field(default_factory=dict)   # contraction.py, by kernel
     trees: dict[str, Any] = field(default_factory=dict)    # gpu/tree.py, by kernel
+    concurrent: bool = False    # independent launches side by side (codegen/concurrent.py)
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:
@@ -203,8 +204,7 @@ def _plain(program: GpuProgram, kernel: Kernel, max_shared_memory: int,
 # blocks, whose warps read half rows, lose no coalescing (driver.SQUARE).
 def reads_on_chip(scop: Scop, kernel: Kernel, placed: KernelPlacement) -> bool:
     """Whether ``kernel``'s statements read only registers, shared tiles and by-value
-    scalars, in threads with 2-D register tiles (lanes on the last two members, the
-    ones before with one lane each)."""
+    scalars, in threads with 2-D register tiles (the comment above)."""
     if len(placed.lanes) < 2 or any(n > 1 for n in placed.lanes[:-2]) \
             or not placed.registers:
         return False

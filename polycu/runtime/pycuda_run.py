@@ -42,6 +42,7 @@ import numpy as np
 from ..diagnostics import error
 from .device_objects import DeviceObjects
 from .gate import Gate
+from .graph import Graph
 from .replay import (Buffer, Launch, buffers, by_value, host_values, index_type, is_pointer,
                      numpy_type, replay)
 from .timing import Samples, Timing, copies_for
@@ -99,6 +100,9 @@ class DeviceProgram:
             function.prepare([self._format(arg) for arg in kernel["args"]])
             self.functions[name] = function
         self.stream = self.drv.Stream()
+        # the side streams of concurrent launches (launcher), and their fork
+        self._side_streams: list[tuple[Any, Any]] = []
+        self._fork = self.drv.Event(self.drv.event_flags.DISABLE_TIMING)
 
     @staticmethod
     def prebuild(description: Mapping[str, Any], options: Sequence[str] = ()) -> None:
@@ -171,13 +175,16 @@ class DeviceProgram:
                         "which the PyCUDA runtime does not support yet")
         return lambda _: value
 
-    def launcher(self, allocations: "_Allocations") -> Callable[[Launch], None]:
-        """A ``replay`` callback that launches on this program's stream.  How each
-        argument is found is worked out once per launch site (``_argument``): a
-        replay may launch tens of thousands of times."""
+    def launcher(self, allocations: "_Allocations"
+                 ) -> tuple[Callable[[Launch], None], Callable[[list[Launch]], None]]:
+        """``replay``'s callbacks: one launch on this program's stream, and a
+        concurrent group, its first launch on that stream and each other on a side
+        stream forked from it and joined back into it.  How each argument is found is
+        worked out once per launch site (``_argument``): a replay may launch tens of
+        thousands of times."""
         plans: dict[tuple[str, tuple[str, ...]], list[Callable[[Launch], Any]]] = {}
 
-        def launch(item: Launch) -> None:
+        def launch(item: Launch, stream: Any = None) -> None:
             plan = plans.get((item.kernel, item.args))
             if plan is None:
                 specs = self.kernels[item.kernel]["args"]
@@ -190,16 +197,36 @@ class DeviceProgram:
             kernel = self.kernels[item.kernel]
             allocations.objects.before(kernel, self.stream)
             self.functions[item.kernel].prepared_async_call(
-                item.grid, item.block, self.stream, *[get(item) for get in plan])
+                item.grid, item.block, stream or self.stream, *[get(item) for get in plan])
             allocations.objects.after(kernel)
-        return launch
+
+        def group(items: list[Launch]) -> None:
+            sides = self._sides(len(items) - 1)
+            self._fork.record(self.stream)
+            for side, _ in sides:
+                side.wait_for_event(self._fork)
+            for item, (side, _) in zip(items, [(self.stream, None), *sides]):
+                launch(item, side)
+            for side, joined in sides:
+                joined.record(side)
+                self.stream.wait_for_event(joined)
+        return launch, group
+
+    def _sides(self, count: int) -> list[tuple[Any, Any]]:
+        """``count`` side streams, each with the event the main stream joins it by
+        (created once, on first use)."""
+        while len(self._side_streams) < count:
+            self._side_streams.append((self.drv.Stream(),
+                                       self.drv.Event(self.drv.event_flags.DISABLE_TIMING)))
+        return self._side_streams[:count]
 
     def execute(self, allocations: "_Allocations") -> int:
         """Replay the host control tree once on the stream; returns the launch count."""
         assert allocations.objects is not None
         allocations.objects.reset()
-        launches = replay(self.description["host"], self.params, self.launcher(allocations),
-                          index_type(self.description))
+        launch, group = self.launcher(allocations)
+        launches = replay(self.description["host"], self.params, launch,
+                          index_type(self.description), group)
         allocations.objects.finish(self.stream)
         return launches
 
@@ -245,7 +272,7 @@ class DeviceProgram:
             if item.copy_in or item.copy_out:
                 pinned[name] = drv.pagelocked_empty(item.count, item.dtype)
                 pinned[name][...] = self._flat(name)
-        graphs: list[_Graph] = []
+        graphs: list[Graph] = []
         try:
             self._restore(pristine, sets[0])
             launches = self.execute(sets[0])
@@ -302,10 +329,10 @@ class DeviceProgram:
                 allocations.release()
 
     def _captured(self, sets: Sequence[Mapping[str, Any]], pristine: Mapping[str, Any]
-                  ) -> tuple[list["_Graph"], str]:
-        """A graph of the launch sequence on each set (``_Graph.capture_all``), each
+                  ) -> tuple[list["Graph"], str]:
+        """A graph of the launch sequence on each set (``Graph.capture_all``), each
         launched once, untimed (the first launch uploads a graph)."""
-        graphs, note = _Graph.capture_all(self, sets)
+        graphs, note = Graph.capture_all(self, sets)
         for graph, allocations in zip(graphs, sets):
             graph.launch()
             self._restore(pristine, allocations)
@@ -370,63 +397,3 @@ class _Allocations(dict):
             self.objects.free()
         for allocation in self.values():
             allocation.free()
-
-
-class _NoGraph(Exception):
-    """Why a launch sequence could not be captured into a graph."""
-
-
-class _Graph:
-    """A launch sequence captured from a stream into a CUDA graph (cuda-bindings)."""
-
-    def __init__(self, program: DeviceProgram, driver: Any, graph: Any, executable: Any):
-        self.program, self.driver = program, driver
-        self.graph, self.executable = graph, executable
-
-    @classmethod
-    def capture_all(cls, program: DeviceProgram,
-                    sets: Sequence[Mapping[str, Any]]) -> tuple[list["_Graph"], str]:
-        """One graph per set of allocations, or none and the reason when one fails."""
-        graphs: list[_Graph] = []
-        try:
-            for allocations in sets:
-                graphs.append(cls.capture(program, allocations))
-        except Exception as exc:  # noqa: BLE001 - any failure means: time the stream
-            for done in graphs:
-                done.destroy()
-            return [], f"{type(exc).__name__}: {exc}"
-        return graphs, ""
-
-    @classmethod
-    def capture(cls, program: DeviceProgram, allocations: Mapping[str, Any]) -> "_Graph":
-        """Capture one replay of the control tree (raises _NoGraph when it cannot)."""
-        try:
-            from cuda.bindings import driver as cu
-        except ImportError as exc:
-            raise _NoGraph("cuda-bindings is not installed") from exc
-        stream = cu.CUstream(program.stream.handle)
-        mode = cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
-        status, = cu.cuStreamBeginCapture(stream, mode)
-        if status != cu.CUresult.CUDA_SUCCESS:
-            raise _NoGraph(f"cuStreamBeginCapture: {status}")
-        try:
-            program.execute(allocations)
-        finally:
-            status, graph = cu.cuStreamEndCapture(stream)
-        if status != cu.CUresult.CUDA_SUCCESS:
-            raise _NoGraph(f"cuStreamEndCapture: {status}")
-        status, executable = cu.cuGraphInstantiate(graph, 0)
-        if status != cu.CUresult.CUDA_SUCCESS:
-            cu.cuGraphDestroy(graph)
-            raise _NoGraph(f"cuGraphInstantiate: {status}")
-        return cls(program, cu, graph, executable)
-
-    def launch(self) -> None:
-        status, = self.driver.cuGraphLaunch(self.executable,
-                                            self.driver.CUstream(self.program.stream.handle))
-        if status != self.driver.CUresult.CUDA_SUCCESS:
-            raise error(f"cuGraphLaunch failed: {status}")
-
-    def destroy(self) -> None:
-        self.driver.cuGraphExecDestroy(self.executable)
-        self.driver.cuGraphDestroy(self.graph)

@@ -141,13 +141,16 @@ class Launch:
 
 
 def replay(nodes: Sequence[Mapping[str, Any]], env: Mapping[str, int],
-           launch: Callable[[Launch], None], itype: str = INDEX_TYPE) -> int:
+           launch: Callable[[Launch], None], itype: str = INDEX_TYPE,
+           group: Callable[[list[Launch]], None] | None = None) -> int:
     """Walk the control tree, calling ``launch`` for every launch; returns their number.
 
     ``for`` bounds are inclusive; a launch first binds its kernel's host values
     (``bind``: ``h0 = c0``), then evaluates its grid; a launch whose grid is empty
     in some dimension has no thread to run and is skipped (CUDA refuses it).  Values
-    are of type ``itype`` (the description's ``index_type``).
+    are of type ``itype`` (the description's ``index_type``).  The launches of a
+    ``concurrent`` node (``codegen/concurrent.py``) go to ``group`` together, in
+    their order, or to ``launch`` one after the other when there is no ``group``.
     """
     count = 0
     for node in nodes:
@@ -158,10 +161,18 @@ def replay(nodes: Sequence[Mapping[str, Any]], env: Mapping[str, int],
             if step <= 0:
                 raise error(f"host loop over '{var}' has a non-positive step {step}")
             for value in range(lower, upper + 1, step):
-                count += replay(node["body"], {**env, var: value}, launch, itype)
+                count += replay(node["body"], {**env, var: value}, launch, itype, group)
         elif "if" in node:
             branch = node["then"] if evaluate(node["if"], env, itype) else node.get("else", ())
-            count += replay(branch, env, launch, itype)
+            count += replay(branch, env, launch, itype, group)
+        elif "concurrent" in node:
+            items: list[Launch] = []
+            count += replay(node["concurrent"], env, items.append, itype)
+            if group is not None:
+                group(items)
+            else:
+                for item in items:
+                    launch(item)
         elif "launch" in node:
             bound = {**env, **{h: evaluate(e, env, itype)
                                for h, e in node.get("bind", {}).items()}}

@@ -37,6 +37,8 @@
  *   program has __shared__ variables).  Blocks and threads run in reverse
  *   order: an illegal parallel loop executed in its original order would look
  *   right; in reverse order its cross-iteration dependences break.
+ * - Launches grouped to run side by side on streams (POLYCU_LAUNCH_ON between
+ *   polycu_fork and polycu_join) run in the reverse order of the group.
  * - cudaMalloc'd memory starts poisoned (0xFF) to catch missing copy-ins and
  *   lies between two poisoned red zones, checked after every launch, to catch
  *   writes outside it; requests over 2^40 bytes (a wrapped negative size) fail
@@ -625,6 +627,43 @@ void launch_nosync(const char *kernel, dim3 grid, dim3 block, const Body &body) 
   ::polycu_emu::launch(#kernel, (grid), (block), [&] { kernel(__VA_ARGS__); })
 #define POLYCU_LAUNCH_NOSYNC(kernel, grid, block, ...) \
   ::polycu_emu::launch_nosync(#kernel, (grid), (block), [&] { kernel(__VA_ARGS__); })
+
+/* Kernels launched side by side (polycu/codegen/concurrent.py): between polycu_fork
+   and polycu_join the launches are held and then run in the reverse order, so that
+   two launches grouped although one needs the other's writes compute something else. */
+namespace polycu_emu {
+inline std::vector<std::function<void()>> held;
+inline bool forked = false;
+inline void hold(std::function<void()> run) {
+  if (forked)
+    held.push_back(std::move(run));
+  else
+    run();
+}
+}  // namespace polycu_emu
+struct polycu_streams {
+  int side[3];
+};
+inline cudaError_t polycu_streams_create(polycu_streams *s, int) {
+  for (int &side : s->side) side = 1;
+  return cudaSuccess;
+}
+inline cudaError_t polycu_fork(polycu_streams *, int) {
+  polycu_emu::forked = true;
+  return cudaSuccess;
+}
+inline cudaError_t polycu_join(polycu_streams *, int) {
+  polycu_emu::forked = false;
+  for (auto run = polycu_emu::held.rbegin(); run != polycu_emu::held.rend(); ++run) (*run)();
+  polycu_emu::held.clear();
+  return cudaSuccess;
+}
+inline void polycu_streams_destroy(polycu_streams *, int) {}
+#define POLYCU_LAUNCH_ON(stream, kernel, grid, block, ...)                                  \
+  ((void)(stream), ::polycu_emu::hold([=] { POLYCU_LAUNCH(kernel, grid, block, __VA_ARGS__); }))
+#define POLYCU_LAUNCH_NOSYNC_ON(stream, kernel, grid, block, ...)                           \
+  ((void)(stream),                                                                         \
+   ::polycu_emu::hold([=] { POLYCU_LAUNCH_NOSYNC(kernel, grid, block, __VA_ARGS__); }))
 
 /* A program that runs in one block (polycu/codegen/single_block.py): its threads take
    the launches' threads in reverse order, and POLYCU_EMU_BLOCK_THREADS of them (not
