@@ -197,6 +197,27 @@ int main() {
   generated("kernel0 (rows)", [&](int c) {
     kernel_atax_scop0_kernel0<<<(M - 1) / 8 + 1, dim3(32, 9)>>>(N, M, out, A[c], v);
   }, out, M, wr);
+  // Both kernels, independent here (kernel1 reads a copy of v), one after the other
+  // and side by side on two streams (fork and join by events, as a host would).
+  double *out2;
+  cudaMalloc(&out2, N * sizeof(double));
+  cudaStream_t side;
+  cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+  cudaEvent_t fork, join;
+  cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
+  cudaEventCreateWithFlags(&join, cudaEventDisableTiming);
+  generated("both, one stream", [&](int c) {
+    kernel_atax_scop0_kernel1<<<(N - 1) / 16 + 1, dim3(16, 33)>>>(N, M, out2, tmp, A[c]);
+    kernel_atax_scop0_kernel0<<<(M - 1) / 8 + 1, dim3(32, 9)>>>(N, M, out, A[(c + 1) % COPIES], v);
+  }, out, M, wr);
+  generated("both, two streams", [&](int c) {
+    cudaEventRecord(fork, 0);
+    cudaStreamWaitEvent(side, fork, 0);
+    kernel_atax_scop0_kernel1<<<(N - 1) / 16 + 1, dim3(16, 33), 0, side>>>(N, M, out2, tmp, A[c]);
+    kernel_atax_scop0_kernel0<<<(M - 1) / 8 + 1, dim3(32, 9)>>>(N, M, out, A[(c + 1) % COPIES], v);
+    cudaEventRecord(join, side);
+    cudaStreamWaitEvent(0, join, 0);
+  }, out, M, wr);
 #endif
   run<true, 8, 128, FULL, 1>("full", out, A, v, wr);
   run<true, 8, 128, LOADS, 1>("loads", out, A, v, wr);
