@@ -48,6 +48,7 @@ KERNELS_OF_TREE = {k["name"]: k for k in (
     _kernel("k3", ("B",), ("u",)),
     _kernel("k4", ("C",), ("t",), objects=["tex_C"]),   # a texture: left alone
     _kernel("k5", ("D",), ("s",)),
+    _kernel("k10", ("E",), ("p",), buffers={"reads": ["E"], "writes": [], "surfaces": []}),
     _kernel("k6", ("D",), ("r",)),
     _kernel("k7", ("D",), ("q",)),
     _kernel("k8", ("D",), ("o",)),
@@ -58,14 +59,17 @@ KERNELS_OF_TREE = {k["name"]: k for k in (
 def test_consecutive_independent_launches_are_grouped() -> None:
     tree = [_launch("k0"), {"if": _e("n >= 2"), "then": [_launch("k1")]}, _launch("k2"),
             _launch("k3"), _launch("k4"), *[_launch(f"k{i}") for i in range(5, 10)],
+            _launch("k10"),
             {"for": "h0", "lb": _e("0"), "ub": _e("n"), "step": 1,
              "body": [_launch("k0"), _launch("k1")]}]
     got = concurrent.grouped(tree, KERNELS_OF_TREE)
     names = [[concurrent.launch_of(m)["launch"] for m in n["concurrent"]]
              if "concurrent" in n else n.get("launch", n.get("for")) for n in got]
     # k0 and k1 (under its guard); k2 needs k0's y, k3 joins it; k4 has an object;
-    # k5..k9 fill a group of four and one is left; the host loop is left alone
-    assert names == [["k0", "k1"], ["k2", "k3"], "k4", ["k5", "k6", "k7", "k8"], "k9", "h0"]
+    # k5..k9 fill a group of four and one is left; k10 reads an array with objects
+    # elsewhere; the host loop is left alone
+    assert names == [["k0", "k1"], ["k2", "k3"], "k4", ["k5", "k6", "k7", "k8"], "k9", "k10",
+                     "h0"]
     assert got[-1]["body"] == tree[-1]["body"]
     assert concurrent.side_streams(got) == concurrent.MAX_GROUP - 1
     # under an if and a loop that runs once: grouped too

@@ -17,8 +17,9 @@ read from the kernels' arguments: a device pointer without ``const`` may be writ
 one with ``const`` is only read; values passed by value are copies.  Buffers are
 separate allocations, so names decide.  Left alone: launches inside host loops (a
 fork and a join each time step cost the host more than launch-bound steps gain),
-kernels with texture, surface or constant objects (their copies around a launch run
-on the default stream) and single-block programs.  A group holds at most
+kernels with texture, surface or constant objects, or that touch an array with
+objects elsewhere (the copies that keep objects and buffers in step run around a
+launch on the default stream: ``objects.before_launch``), and single-block programs.  A group holds at most
 ``MAX_GROUP`` launches; a launch dependent on one of its group ends it.
 """
 from __future__ import annotations
@@ -98,7 +99,8 @@ def grouped(nodes: Sequence[Mapping[str, Any]], kernels: Mapping[str, Mapping[st
             node = {**node, "body": grouped(node["body"], kernels)}
         launch = launch_of(node)
         kernel = kernels.get(launch["launch"]) if launch is not None else None
-        if kernel is None or kernel.get("objects") or kernel.get("single_block"):
+        if kernel is None or kernel.get("single_block") or kernel.get("objects") \
+                or any(kernel.get("buffers", {}).values()):
             flush()
             out.append(node)
             continue
