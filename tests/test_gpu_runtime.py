@@ -125,6 +125,22 @@ def test_check_polybench_kernels(name, dataset):
     assert any(c.size > 1 for c in checked.report.arrays)
 
 
+@pytest.mark.parametrize("name", ["linear-algebra/kernels/bicg/bicg.c",
+                                  "medley/deriche/deriche.c"])
+def test_concurrent_groups_on_the_gpu(name):
+    """Launches side by side on streams (codegen/concurrent.py): checked against the
+    CPU, and captured into a graph with the side streams as branches."""
+    path = str(REPO / "polybench" / name)
+    found = targets(path, Options(include_dir=[UTILITIES], run_on="gpu"), dataset="SMALL")
+    assert "polycu_fork(&polycu_sides" in found[0].description["host_source"]
+    checked = check_target(found[0], seed=5)
+    assert checked.report.ok, checked.report.format()
+    timing = checked.program.time(repeat=3, warmup=1, kernel_only=True)
+    assert timing.kernel.median > 0
+    if importlib.util.find_spec("cuda") and importlib.util.find_spec("cuda.bindings"):
+        assert timing.method == "graph", timing.note
+
+
 @pytest.mark.parametrize("source, params", [
     (GEMM_ODD, {"ni": 91, "nj": 101, "nk": 71}),   # odd rows: 16-byte copies, fall-back
     (GEMM_ODD, {"ni": 77, "nj": 99, "nk": 33}),
