@@ -216,8 +216,11 @@ def test_ordered_trees_give_c_values_to_the_last_bit(tmp_path: Path) -> None:
     trees = placement_of(scop, Options(run_on="gpu")).trees
     assert len(trees) == 3 and all(t.ordered for t in trees.values())
     assert sorted(t.lanes_on_k for t in trees.values()) == [False, True, True]
-    # the rows' adders are a warp of their own: one more row of threads along y
+    # the rows' adders are a warp of their own: one more row of threads along y; the
+    # kernels ask for one block an SM at least (registers to load the terms ahead)
     assert sorted(launched(t) for t in trees.values()) == [(16, 33), (32, 9), (32, 9)]
+    cuda = compile_file(str(path), Options(run_on="gpu")).cuda
+    assert sorted(re.findall(r"__launch_bounds__\((\d+), 1\)", cuda)) == ["288", "288", "528"]
     for params in ({"n": 150, "m": 290}, {"n": 129, "m": 3}):
         (report,) = emulate_file(str(path), Options(run_on="gpu"), params=params, seed=5,
                                  nvcc=False)

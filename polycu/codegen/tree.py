@@ -54,10 +54,15 @@ def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
     return (expr_of(span, context), one, one), (*launched(found), 1)
 
 
+# An ordered tree's adders load a chunk's terms from shared memory ahead of their
+# chain of additions, which takes registers: aiming at three blocks an SM, ptxas gave
+# atax's column sums 32 and the adders waited for each load (one H200, LARGE: 25.1-26.3
+# us; with a minimum of one block an SM, 42 registers and 19.8-20.1 us).
 def launch_bounds(found: Tree) -> str:
-    """``__launch_bounds__(threads)`` of the block."""
+    """``__launch_bounds__`` of the block: its threads, and for an ordered tree a
+    minimum of one block an SM."""
     threads = launched(found)
-    return f"__launch_bounds__({threads[0] * threads[1]})"
+    return f"__launch_bounds__({threads[0] * threads[1]}{', 1' if found.ordered else ''})"
 
 
 def _args(stmt: Statement, part: Part, i: str, k: str | None, context: isl.Set
