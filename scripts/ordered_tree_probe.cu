@@ -2,7 +2,7 @@
 // as polycu's ordered trees generate them (a warp of adders, the other warps load a
 // chunk of terms ahead into a two-slot shared buffer), with variants: loads only,
 // additions only, loads issued two chunks ahead through registers (DEPTH 2), other
-// rows a block and chunk sizes.  Every full variant's sums equal the sequential
+// rows a block, chunk sizes and, for column sums, fewer threads a column (SLICES).  Every full variant's sums equal the sequential
 // sum's bit for bit.  Copies of A rotate so that each launch reads it from HBM.
 // nvcc -O3 -arch=sm_90 -o ordered_tree_probe scripts/ordered_tree_probe.cu && ./ordered_tree_probe
 #include <algorithm>
@@ -25,11 +25,12 @@ __device__ __forceinline__ long long nanoseconds() {
 // out[i] = sum over k in C's order of A[i][k] * v[k]  (ALONG_K: rows of A, atax's tmp)
 // out[j] = sum over i in C's order of A[i][j] * v[i]  (else: columns, atax's y)
 // Loaders: threads (lane, y < WARPS); a term's slot is [row][u].  Adder: y == WARPS.
-template <bool ALONG_K, int ROWS, int CHUNK, int MODE, int DEPTH>
+template <bool ALONG_K, int ROWS, int CHUNK, int MODE, int DEPTH, int SLICES = 32>
 __global__ void __launch_bounds__((ALONG_K ? 32 : ROWS) * ((ALONG_K ? ROWS : 32) + 1)) tree(double *out, const double *__restrict__ A,
                                              const double *__restrict__ v) {
-  constexpr int WARPS = ALONG_K ? ROWS : 32;      // loading rows of threads
-  constexpr int U = ALONG_K ? CHUNK / 32 : CHUNK / 32;  // terms a loader a chunk
+  constexpr int WARPS = ALONG_K ? ROWS : SLICES;  // loading rows of threads
+  constexpr int STEP = ALONG_K ? 32 : SLICES;     // threads that share a row
+  constexpr int U = CHUNK / STEP;                 // terms a loader a chunk
   constexpr int STRIDE = ALONG_K ? CHUNK + 1 : ROWS;
   constexpr int SLOT = ALONG_K ? ROWS * (CHUNK + 1) : CHUNK * ROWS;
   extern __shared__ double s[];
@@ -48,14 +49,14 @@ __global__ void __launch_bounds__((ALONG_K ? 32 : ROWS) * ((ALONG_K ? ROWS : 32)
   auto issue = [&](int c) {
 #pragma unroll
     for (int q = 0; q < U; q++) {
-      const int k = c * CHUNK + lane + 32 * q;
+      const int k = c * CHUNK + lane + STEP * q;
       a[q] = (live && k < terms) ? at(k) : 0.0;
       b[q] = (live && k < terms) ? v[k] : 0.0;
     }
   };
   auto store = [&](int c, const double *x, const double *y) {
 #pragma unroll
-    for (int q = 0; q < U; q++) cell(c & 1, lane + 32 * q) = x[q] * y[q];
+    for (int q = 0; q < U; q++) cell(c & 1, lane + STEP * q) = x[q] * y[q];
   };
   double p = 0.0;
   const long long c0 = clock64(), t0 = nanoseconds();
@@ -102,11 +103,11 @@ __global__ void __launch_bounds__((ALONG_K ? 32 : ROWS) * ((ALONG_K ? ROWS : 32)
 #include POLYCU_KERNELS
 #endif
 
-template <bool ALONG_K, int ROWS, int CHUNK, int MODE, int DEPTH>
+template <bool ALONG_K, int ROWS, int CHUNK, int MODE, int DEPTH, int SLICES = 32>
 float run(const char *name, double *out, double *const *A, const double *v, const double *want) {
-  constexpr int WARPS = ALONG_K ? ROWS : 32;
+  constexpr int WARPS = ALONG_K ? ROWS : SLICES;
   const size_t shared = 2 * (ALONG_K ? ROWS * (CHUNK + 1) : CHUNK * ROWS) * sizeof(double);
-  auto k = tree<ALONG_K, ROWS, CHUNK, MODE, DEPTH>;
+  auto k = tree<ALONG_K, ROWS, CHUNK, MODE, DEPTH, SLICES>;
   cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
   const int rows = ALONG_K ? M : N;
   dim3 block(ALONG_K ? 32 : ROWS, WARPS + 1), grid((rows + ROWS - 1) / ROWS);
@@ -129,9 +130,9 @@ float run(const char *name, double *out, double *const *A, const double *v, cons
   const char *ok = MODE != FULL ? "-" : memcmp(got.data(), want, rows * sizeof(double)) ? "WRONG" : "exact";
   long long cyc[2];
   cudaMemcpyFromSymbol(cyc, cycles, sizeof cyc);
-  printf("%-7s %-8s rows %2d chunk %3d depth %d blocks %4d threads %4d: %.4f ms (%s) %s; "
+  printf("%-7s %-8s slices %2d rows %2d chunk %3d depth %d blocks %4d threads %4d: %.4f ms (%s) %s; "
          "block 0: %lld cycles, %.2f GHz, %.1f cycles a term\n",
-         ALONG_K ? "rows" : "columns", name, ROWS, CHUNK, DEPTH, grid.x, block.x * block.y,
+         ALONG_K ? "rows" : "columns", name, ALONG_K ? 32 : SLICES, ROWS, CHUNK, DEPTH, grid.x, block.x * block.y,
          ms[ms.size() / 2], ok, cudaGetErrorString(cudaGetLastError()), cyc[0],
          cyc[0] / (double)cyc[1], cyc[0] / (double)(ALONG_K ? N : M));
   return ms[ms.size() / 2];
@@ -239,5 +240,13 @@ int main() {
   run<false, 8, 128, FULL, 1>("full", out, A, v, wc);
   run<false, 8, 128, FULL, 2>("full", out, A, v, wc);
   run<false, 8, 256, FULL, 2>("full", out, A, v, wc);
+  // wider blocks of columns, fewer slices a column (longer runs of a row of A)
+  run<false, 16, 128, FULL, 2, 16>("full", out, A, v, wc);
+  run<false, 32, 128, FULL, 2, 16>("full", out, A, v, wc);
+  run<false, 32, 128, ADDS, 2, 16>("adds", out, A, v, wc);
+  run<false, 32, 128, LOADS, 2, 16>("loads", out, A, v, wc);
+  run<false, 32, 128, FULL, 2, 8>("full", out, A, v, wc);
+  run<false, 32, 256, FULL, 2, 16>("full", out, A, v, wc);
+  run<false, 64, 128, FULL, 2, 8>("full", out, A, v, wc);
   return 0;
 }
