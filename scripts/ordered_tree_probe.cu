@@ -103,45 +103,10 @@ __global__ void __launch_bounds__((ALONG_K ? 32 : ROWS) * ((ALONG_K ? ROWS : 32)
 #include POLYCU_KERNELS
 #endif
 
-template <bool ALONG_K, int ROWS, int CHUNK, int MODE, int DEPTH, int SLICES = 32>
-float run(const char *name, double *out, double *const *A, const double *v, const double *want) {
-  constexpr int WARPS = ALONG_K ? ROWS : SLICES;
-  const size_t shared = 2 * (ALONG_K ? ROWS * (CHUNK + 1) : CHUNK * ROWS) * sizeof(double);
-  auto k = tree<ALONG_K, ROWS, CHUNK, MODE, DEPTH, SLICES>;
-  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
-  const int rows = ALONG_K ? M : N;
-  dim3 block(ALONG_K ? 32 : ROWS, WARPS + 1), grid((rows + ROWS - 1) / ROWS);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<float> ms;
-  for (int rep = 0; rep < 4 * COPIES; rep++) {
-    cudaEventRecord(e0);
-    k<<<grid, block, shared>>>(out, A[rep % COPIES], v);
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    if (rep >= COPIES) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  std::vector<double> got(rows);
-  cudaMemcpy(got.data(), out, rows * sizeof(double), cudaMemcpyDeviceToHost);
-  const char *ok = MODE != FULL ? "-" : memcmp(got.data(), want, rows * sizeof(double)) ? "WRONG" : "exact";
-  long long cyc[2];
-  cudaMemcpyFromSymbol(cyc, cycles, sizeof cyc);
-  printf("%-7s %-8s slices %2d rows %2d chunk %3d depth %d blocks %4d threads %4d: %.4f ms (%s) %s; "
-         "block 0: %lld cycles, %.2f GHz, %.1f cycles a term\n",
-         ALONG_K ? "rows" : "columns", name, ALONG_K ? 32 : SLICES, ROWS, CHUNK, DEPTH, grid.x, block.x * block.y,
-         ms[ms.size() / 2], ok, cudaGetErrorString(cudaGetLastError()), cyc[0],
-         cyc[0] / (double)cyc[1], cyc[0] / (double)(ALONG_K ? N : M));
-  return ms[ms.size() / 2];
-}
-
-#ifdef POLYCU_KERNELS
-// Median ms of launch(copy of A) and whether out's first rows equal want's.
+// Median ms of launch(c), c the copy of A to read, each launch timed by itself (the
+// first COPIES launches warm up).
 template <typename Launch>
-void generated(const char *name, Launch launch, double *out, int rows, const double *want) {
+float median_ms(Launch launch) {
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
@@ -156,9 +121,39 @@ void generated(const char *name, Launch launch, double *out, int rows, const dou
     if (rep >= COPIES) ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+template <bool ALONG_K, int ROWS, int CHUNK, int MODE, int DEPTH, int SLICES = 32>
+float run(const char *name, double *out, double *const *A, const double *v, const double *want) {
+  constexpr int WARPS = ALONG_K ? ROWS : SLICES;
+  const size_t shared = 2 * (ALONG_K ? ROWS * (CHUNK + 1) : CHUNK * ROWS) * sizeof(double);
+  auto k = tree<ALONG_K, ROWS, CHUNK, MODE, DEPTH, SLICES>;
+  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
+  const int rows = ALONG_K ? M : N;
+  dim3 block(ALONG_K ? 32 : ROWS, WARPS + 1), grid((rows + ROWS - 1) / ROWS);
+  const float ms = median_ms([&](int c) { k<<<grid, block, shared>>>(out, A[c], v); });
   std::vector<double> got(rows);
   cudaMemcpy(got.data(), out, rows * sizeof(double), cudaMemcpyDeviceToHost);
-  printf("polycu  %-35s: %.4f ms (%s) %s\n", name, ms[ms.size() / 2],
+  const char *ok = MODE != FULL ? "-" : memcmp(got.data(), want, rows * sizeof(double)) ? "WRONG" : "exact";
+  long long cyc[2];
+  cudaMemcpyFromSymbol(cyc, cycles, sizeof cyc);
+  printf("%-7s %-8s slices %2d rows %2d chunk %3d depth %d blocks %4d threads %4d: %.4f ms (%s) %s; "
+         "block 0: %lld cycles, %.2f GHz, %.1f cycles a term\n",
+         ALONG_K ? "rows" : "columns", name, ALONG_K ? 32 : SLICES, ROWS, CHUNK, DEPTH, grid.x, block.x * block.y,
+         ms, ok, cudaGetErrorString(cudaGetLastError()), cyc[0],
+         cyc[0] / (double)cyc[1], cyc[0] / (double)(ALONG_K ? N : M));
+  return ms;
+}
+
+#ifdef POLYCU_KERNELS
+// Median ms of launch(copy of A) and whether out's first rows equal want's.
+template <typename Launch>
+void generated(const char *name, Launch launch, double *out, int rows, const double *want) {
+  const float ms = median_ms(launch);
+  std::vector<double> got(rows);
+  cudaMemcpy(got.data(), out, rows * sizeof(double), cudaMemcpyDeviceToHost);
+  printf("polycu  %-35s: %.4f ms (%s) %s\n", name, ms,
          memcmp(got.data(), want, rows * sizeof(double)) ? "WRONG" : "exact",
          cudaGetErrorString(cudaGetLastError()));
 }
