@@ -102,6 +102,44 @@ EXPECTED_TREES = {
 }
 
 
+# Two sums of a row with their own bounds (rows of sum 1 without terms where i >= m),
+# P writing both cells and Q reading both.
+SUMS_OF_A_ROW = """
+void f(int n, int m, double A[150][290], double B[150][290], double x[290], double s[150],
+       double t[150], double w[150])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    s[i] = 0.5 * i;
+    t[i] = s[i] - 1.0;
+    for (j = 0; j <= i + 40; j++)
+      s[i] = s[i] + A[i][j] * x[j];
+    for (j = i; j < m; j++)
+      t[i] -= B[i][j] * x[j];
+    w[i] = s[i] * t[i];
+  }
+#pragma endscop
+}
+"""
+
+
+def test_ordered_trees_with_two_sums_of_their_own_bounds(tmp_path: Path) -> None:
+    """One ordered tree with both sums: C's values to the last bit, with rows of one
+    sum longer than the other's, or empty."""
+    path = tmp_path / "two.c"
+    path.write_text(SUMS_OF_A_ROW)
+    (scop,) = polycu.load(str(path))
+    (tree,) = placement_of(scop, Options(run_on="gpu")).trees.values()
+    assert tree.ordered and len(tree.sums) == 2 and len(tree.before) == 2 \
+        and len(tree.after) == 1
+    for params in ({"n": 150, "m": 290}, {"n": 150, "m": 60}, {"n": 9, "m": 3}):
+        (report,) = emulate_file(str(path), Options(run_on="gpu"), params=params, seed=2,
+                                 nvcc=False)
+        assert report.ok and not report.on_cpu, report.format()
+        assert all(a.max_rel_error == 0 and a.mismatches == 0 for a in report.arrays)
+
+
 # A term whose reads C evaluates only under a condition: the right operand of &&
 # and both branches of ?: (A's read out of bounds, maybe, where C skips it).
 CONDITIONAL_READS = """
