@@ -3,9 +3,10 @@
 In:  a host control tree (``host.control_tree``) and the launched kernels
      (``host.launched``: their arguments, with C types).
 Out: the same tree where a run of such launches outside host loops (each maybe under
-     ``if``s: ``launch_of``) is one node ``{"concurrent": [node, ...]}``; the host function launches the first on the
-     default stream and each other on a side stream of its own, forked from the
-     default stream before them and joined into it after them (``fork``, ``join``).
+     ``if``s: ``launch_of``) is one node ``{"concurrent": [node, ...]}``; the host
+     function launches the first on the default stream and each other on a side
+     stream of its own, forked from the default stream before them and joined into
+     it after them (``fork``, ``join``).
 
 Two launches A and B may run in any order, or at once, when neither writes a device
 buffer the other reads or writes:
@@ -16,11 +17,14 @@ read from the kernels' arguments: a device pointer without ``const`` may be writ
 (a kernel gets ``const`` exactly for the arrays it does not write, ``kernel.py``),
 one with ``const`` is only read; values passed by value are copies.  Buffers are
 separate allocations, so names decide.  Left alone: launches inside host loops (a
-fork and a join each time step cost the host more than launch-bound steps gain),
-kernels with texture, surface or constant objects, or that touch an array with
-objects elsewhere (the copies that keep objects and buffers in step run around a
-launch on the default stream: ``objects.before_launch``), and single-block programs.  A group holds at most
-``MAX_GROUP`` launches; a launch dependent on one of its group ends it.
+fork and a join every time step add host calls to steps that are often
+launch-bound: not measured; the time loops of fdtd-2d, adi, jacobi-2d and heat-3d
+have no such pair), kernels
+with texture, surface or constant objects, or that touch an array with objects
+elsewhere (the copies that keep objects and buffers in step run around a launch on
+the default stream: ``objects.before_launch``), and single-block programs.  A group
+holds at most ``MAX_GROUP`` launches; a launch dependent on one of its group ends
+it.
 """
 from __future__ import annotations
 
