@@ -19,12 +19,11 @@ one with ``const`` is only read; values passed by value are copies.  Buffers are
 separate allocations, so names decide.  Left alone: launches inside host loops (a
 fork and a join every time step add host calls to steps that are often
 launch-bound: not measured; the time loops of fdtd-2d, adi, jacobi-2d and heat-3d
-have no such pair), kernels
-with texture, surface or constant objects, or that touch an array with objects
-elsewhere (the copies that keep objects and buffers in step run around a launch on
-the default stream: ``objects.before_launch``), and single-block programs.  A group
-holds at most ``MAX_GROUP`` launches; a launch dependent on one of its group ends
-it.
+have no such pair), kernels with texture, surface or constant objects, or that
+touch an array with objects elsewhere (the copies that keep objects and buffers in
+step run around a launch on the default stream: ``objects.before_launch``), and
+single-block programs.  A group holds at most ``MAX_GROUP`` launches; a launch
+dependent on one of its group ends it.
 """
 from __future__ import annotations
 
@@ -89,10 +88,11 @@ def grouped(nodes: Sequence[Mapping[str, Any]], kernels: Mapping[str, Mapping[st
     consecutive independent launches made one concurrent node, also under ``if``s
     and loops that run once (not in host loops)."""
     out: list[Mapping[str, Any]] = []
-    group: list[Mapping[str, Any]] = []
+    group: list[tuple[Mapping[str, Any], Mapping[str, Any]]] = []     # (node, its kernel)
 
     def flush() -> None:
-        out.extend([{"concurrent": list(group)}] if len(group) > 1 else group)
+        nodes = [node for node, _ in group]
+        out.extend([{"concurrent": nodes}] if len(nodes) > 1 else nodes)
         group.clear()
 
     for node in nodes:
@@ -108,19 +108,12 @@ def grouped(nodes: Sequence[Mapping[str, Any]], kernels: Mapping[str, Mapping[st
             flush()
             out.append(node)
             continue
-        if len(group) == MAX_GROUP or not all(
-                _independent(kernel, kernels[_group_launch(other)]) for other in group):
+        if len(group) == MAX_GROUP or not all(_independent(kernel, other)
+                                               for _, other in group):
             flush()
-        group.append(node)
+        group.append((node, kernel))
     flush()
     return out
-
-
-def _group_launch(node: Mapping[str, Any]) -> str:
-    """The kernel a member of a group launches."""
-    launch = launch_of(node)
-    assert launch is not None
-    return launch["launch"]
 
 
 def launch_of(node: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -131,7 +124,6 @@ def launch_of(node: Mapping[str, Any]) -> Mapping[str, Any] | None:
     if "if" in node and "else" not in node and len(node["then"]) == 1:
         return launch_of(node["then"][0])
     return None
-
 
 
 def _buffers(kernel: Mapping[str, Any]) -> tuple[set[str], set[str]]:

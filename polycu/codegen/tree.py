@@ -30,6 +30,7 @@ from pycparser import c_ast
 
 from ..frontend.conditions import BLOCKS
 from ..frontend.ctype import parse_type
+from ..frontend.syntax import walk
 from ..gpu.kernel import GpuProgram, Kernel
 from ..gpu.ordered import SLOTS, buffer, chunk, launched, per_thread, row_stride, slot_cells
 from ..gpu.tree import Part, Tree
@@ -209,12 +210,10 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
         # are loaded into registers a chunk before its terms are computed from them
         operands = _operands(stmt, arrays)
         held = [f"{v['ld']}{r}_{j}" for j in range(len(operands))]
-        term = statement_text(stmt, _args(stmt, part, v["i"], v["k"], context), arrays,
-                              scop=scop, promoted={
-                                  **{id(a.node): v["t"] for a in stmt.accesses
-                                     if a.array == stmt.reduction_array},
-                                  **{id(a.node): f"{name}[{v['u']}]"
-                                     for a, name in zip(operands, held)}})
+        at_k = _args(stmt, part, v["i"], v["k"], context)
+        term = statement_text(stmt, at_k, arrays, scop=scop, promoted={
+            **{id(a.node): v["t"] for a in stmt.accesses if a.array == stmt.reduction_array},
+            **{id(a.node): f"{name}[{v['u']}]" for a, name in zip(operands, held)}})
 
         def each(base: str, depth: int, body: list[str]) -> list[str]:
             """``body`` for each of the thread's terms u of the chunk at ``base``."""
@@ -231,10 +230,9 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
             """The operands of the thread's terms of the chunk at ``base``."""
             return each(base, depth, [
                 f"{name}[{v['u']}] = ({in_rows} && {v['k']} <= {khi}) ? "
-                f"({_type(arrays, a)})({reference_text(stmt, args, a.node, arrays, scop)})"
+                f"({_type(arrays, a)})({reference_text(stmt, at_k, a.node, arrays, scop)})"
                 f" : ({_type(arrays, a)})0;"
-                for a, name in zip(operands, held)
-                for args in [_args(stmt, part, v["i"], v["k"], context)]])
+                for a, name in zip(operands, held)])
 
         def store(base: str, depth: int) -> list[str]:
             """The thread's terms of the chunk at ``base`` into its slot of the buffer."""
@@ -323,24 +321,14 @@ def _operands(stmt: Statement, arrays: dict[str, Layout]) -> list[Access]:
     reads = [a for a in stmt.reads if a.array != stmt.reduction_array
              and not arrays[a.array].by_value]
     skipped: list[c_ast.Node] = []
-    for n in [stmt.body, *_below(stmt.body)]:
+    for n in walk(stmt.body):
         if isinstance(n, c_ast.TernaryOp):
             skipped += [n.iftrue, n.iffalse]
         elif isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||"):
             skipped.append(n.right)
-    inner = {id(n) for a in reads for n in _below(a.node)} \
-        | {id(n) for top in skipped for n in [top, *_below(top)]}
+    inner = {id(n) for a in reads for _, child in a.node.children() for n in walk(child)} \
+        | {id(n) for top in skipped for n in walk(top)}
     return [a for a in reads if id(a.node) not in inner]
-
-
-def _below(node: c_ast.Node) -> list[c_ast.Node]:
-    """The nodes strictly below ``node``."""
-    found, stack = [], [child for _, child in node.children()]
-    while stack:
-        n = stack.pop()
-        found.append(n)
-        stack += [child for _, child in n.children()]
-    return found
 
 
 def _type(arrays: dict[str, Layout], access: Access) -> str:
