@@ -103,7 +103,7 @@ EXPECTED_TREES = {
 
 
 # Two sums of a row with their own bounds (rows of sum 1 without terms where i >= m),
-# P writing both cells and Q reading both.
+# P writing both cells and Q reading both: each sum gets its own adders.
 SUMS_OF_A_ROW = """
 void f(int n, int m, double A[150][290], double B[150][290], double x[290], double s[150],
        double t[150], double w[150])
@@ -124,15 +124,15 @@ void f(int n, int m, double A[150][290], double B[150][290], double x[290], doub
 """
 
 
-def test_ordered_trees_with_two_sums_of_their_own_bounds(tmp_path: Path) -> None:
-    """One ordered tree with both sums: C's values to the last bit, with rows of one
-    sum longer than the other's, or empty."""
+def test_ordered_sums_of_a_row_have_adders_of_their_own(tmp_path: Path) -> None:
+    """A row of adders along y for each sum, every sum's chunks between the same
+    barriers; C's values to the last bit, with rows of one sum longer than the
+    other's or empty."""
     path = tmp_path / "two.c"
     path.write_text(SUMS_OF_A_ROW)
     (scop,) = polycu.load(str(path))
     (tree,) = placement_of(scop, Options(run_on="gpu")).trees.values()
-    assert tree.ordered and len(tree.sums) == 2 and len(tree.before) == 2 \
-        and len(tree.after) == 1
+    assert tree.ordered and len(tree.sums) == 2 and launched(tree) == (32, 10)
     for params in ({"n": 150, "m": 290}, {"n": 150, "m": 60}, {"n": 9, "m": 3}):
         (report,) = emulate_file(str(path), Options(run_on="gpu"), params=params, seed=2,
                                  nvcc=False)

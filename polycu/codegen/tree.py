@@ -12,16 +12,18 @@ a row pairwise, slices / 2 apart, then / 4 apart, ..., with a barrier after each
 step.  The row's slice 0 then runs P, adds the total to W_r where row i has terms,
 and runs Q, every statement guarded by its domain.
 
-An ordered tree (``gpu/ordered.py``) launches one more row of threads along y, the
-adders' warp, whose thread for row i (its lane, or its x) runs P and reads W_r's
-cell into p_r; then, ``chunk`` terms at a time (the block's longest row sets the
-chunks, so every thread meets every barrier), each other thread computes its terms
-k = klo + base + slice (+ slices, ...) into that chunk's slot of a shared buffer of
-``SLOTS`` (the statement with the cell replaced by t, which starts at the identity:
-t is e), ahead of the chunk the row's adder adds to p_r in k's order; one barrier a
-chunk.  A loading thread computes a chunk's terms from operands (``_operands``) it
-loaded into registers a chunk before, then issues the loads of the chunk after, so
-they are in flight across the barrier.  The adder stores p_r and runs Q.
+An ordered tree (``gpu/ordered.py``) launches one more row of threads along y for
+each sum r, its adders, whose thread for row i (its lane, or its x) reads W_r's cell
+into p_r (the first sum's runs P before, and Q after a barrier that follows every
+sum's last store); then, ``chunk`` terms at a time of every sum between the same
+two barriers (the block's longest row sets the chunks, so every thread meets every
+barrier), each loading thread computes its terms k = klo + base + slice (+ slices,
+...) into that chunk's slot of a shared buffer of ``SLOTS`` (the statement with the
+cell replaced by t, which starts at the identity: t is e), ahead of the chunk the
+row's adder adds to p_r in k's order.  A loading thread computes a chunk's terms
+from operands (``_operands``) it loaded into registers a chunk before, then issues
+the loads of the chunk after, so they are in flight across the barrier.  Each adder
+stores its p_r.
 """
 from __future__ import annotations
 
@@ -35,13 +37,13 @@ from ..gpu.kernel import GpuProgram, Kernel
 from ..gpu.ordered import SLOTS, buffer, chunk, launched, per_thread, row_stride, slot_cells
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
-from ..model import Access, Statement
+from ..model import Access, Scop, Statement
 from .ast import Expr, expr_of
 from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_text
 from .tensor import bounds, condition, extreme, local_names
 
 _LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum", "t", "n", "q", "base", "ld",
-           "u", "terms", "adder", "owner")
+           "u", "terms", "adder")
 
 
 def tree_launch(program: GpuProgram, kernel: Kernel, found: Tree
@@ -166,139 +168,191 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
     v = local_names(program, _LOCALS)
     statements = {s.name: s for s in scop.statements}
     I = INDENT  # noqa: E741
-    rows, size = found.rows, chunk(found)
+    rows, loaders = found.rows, found.block[1]
     slice_axis, row_axis = ("x", "y") if found.lanes_on_k else ("y", "x")
     lower = c_expr(expr_of(found.lower, context), wide=itype != "int")
-
-    def cell_at(q: str) -> str:         # a warp's lanes on consecutive cells
-        return f"{v['row']} * {row_stride(found)} + {q}" if found.lanes_on_k else \
-            f"({q}) * {rows} + {v['row']}"
-
-    lines = [f"{I}POLYCU_SHARED({itype}, {v['terms']}{r}, {rows});"
-             for r in range(len(found.sums))]
-    # the adders' warp: the last row of threads along y; lane r adds row r where the
-    # lanes run along k, the row of the thread's x where they run along i
+    # the adders: a row of threads along y for each sum after the loading ones; lane
+    # r adds row r where the lanes run along k, the row of the thread's x where they
+    # run along i
     row = f"({v['adder']} ? threadIdx.x : threadIdx.y)" if found.lanes_on_k \
         else f"threadIdx.{row_axis}"
-    lines += [
-        f"{I}const bool {v['adder']} = threadIdx.y == {found.block[1]};",
+    sums = [_OrderedSum(found, r, statements[part.name], part, arrays, scop, context, v)
+            for r, part in enumerate(found.sums)]
+    lines = [
+        *(f"{I}POLYCU_SHARED({itype}, {v['terms']}{r}, {rows});" for r in range(len(sums))),
+        f"{I}const bool {v['adder']} = threadIdx.y >= {loaders};",
         f"{I}const int {v['slice']} = threadIdx.{slice_axis}, {v['row']} = {row};",
-        f"{I}const bool {v['owner']} = {v['adder']} && {v['row']} < {rows};",
         f"{I}const {itype} {v['i']} = ({lower}) + {rows} * ({itype})blockIdx.x + {v['row']};",
-        f"{I}if ({v['owner']}) {{"]
+        f"{I}if ({_owner(v, loaders, rows, 0)}) {{"]
     for part in found.before:
         lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
     lines.append(f"{I}}}")
-    for r, part in enumerate(found.sums):
-        stmt = statements[part.name]
-        element = scop.array(stmt.reduction_array).element_type
-        identity = "-0.0" if parse_type(element).floating else "0"
-        lowers, uppers, conditions = bounds(part.domain, (v["i"], v["k"]), 1)
-        in_rows = " && ".join(conditions) if conditions else "1"
-        klo, khi, p, n, terms = (f"{v[name]}{r}" for name in ("klo", "khi", "p", "n", "terms"))
-        (write,) = stmt.writes
-        cell = reference_text(stmt, _args(stmt, part, v["i"], klo, context), write.node,
-                              arrays, scop)
-        has = f"{in_rows} && {klo} <= {khi}"
-        cells = slot_cells(found)
-
-        def slot(base: str, q: str) -> str:
-            """Term q of the chunk at ``base``, in that chunk's slot of the buffer."""
-            return f"{v['sum']}{r}[({base} / {size} % {SLOTS}) * {cells} + {cell_at(q)}]"
-
-        # the term's operands (its outermost reads: arrays the kernel does not write)
-        # are loaded into registers a chunk before its terms are computed from them
-        operands = _operands(stmt, arrays)
-        held = [f"{v['ld']}{r}_{j}" for j in range(len(operands))]
-        at_k = _args(stmt, part, v["i"], v["k"], context)
-        term = statement_text(stmt, at_k, arrays, scop=scop, promoted={
-            **{id(a.node): v["t"] for a in stmt.accesses if a.array == stmt.reduction_array},
-            **{id(a.node): f"{name}[{v['u']}]" for a, name in zip(operands, held)}})
-
-        def each(base: str, depth: int, body: list[str]) -> list[str]:
-            """``body`` for each of the thread's terms u of the chunk at ``base``."""
-            J = I * depth
-            return [f"{J}#pragma unroll",
-                    f"{J}for (int {v['u']} = 0; {v['u']} < {per_thread(found)}; "
-                    f"{v['u']}++) {{",
-                    f"{J}{I}const {itype} {v['k']} = {klo} + {base} + {v['slice']} + "
-                    f"{v['u']} * {found.slices};",
-                    *[f"{J}{I}{line}" for line in body],
-                    f"{J}}}"]
-
-        def load(base: str, depth: int) -> list[str]:
-            """The operands of the thread's terms of the chunk at ``base``."""
-            return each(base, depth, [
-                f"{name}[{v['u']}] = ({in_rows} && {v['k']} <= {khi}) ? "
-                f"({_type(arrays, a)})({reference_text(stmt, at_k, a.node, arrays, scop)})"
-                f" : ({_type(arrays, a)})0;"
-                for a, name in zip(operands, held)])
-
-        def store(base: str, depth: int) -> list[str]:
-            """The thread's terms of the chunk at ``base`` into its slot of the buffer."""
-            at = f"{v['slice']} + {v['u']} * {found.slices}"
-            return each(base, depth, [
-                f"{element} {v['t']} = ({element}){identity};",
-                f"if ({in_rows} && {v['k']} <= {khi})",
-                f"{I}{term}",
-                f"{slot(base, at)} = {v['t']};"])
-
-        lines += [
-            f"{I}POLYCU_SHARED({element}, {v['sum']}{r}, {buffer(found)});",
-            f"{I}const {itype} {klo} = {extreme(lowers, '>')}, {khi} = "
-            f"{extreme(uppers, '<')};",
-            f"{I}{element} {p} = ({element}){identity};",
-            f"{I}if ({v['owner']}) {{",
-            f"{I * 2}{terms}[{v['row']}] = ({has}) ? {khi} - {klo} + 1 : 0;",
-            f"{I * 2}if ({has})",
-            f"{I * 3}{p} = {cell};",
-            f"{I}}}",
-            f"{I}__syncthreads();",
-            f"{I}{itype} {n} = 0;",
-            f"{I}for (int {v['q']} = 0; {v['q']} < {rows}; {v['q']}++)",
-            f"{I * 2}{n} = {terms}[{v['q']}] > {n} ? {terms}[{v['q']}] : {n};",
-            *[f"{I}{_type(arrays, a)} {name}[{per_thread(found)}];"
-              for a, name in zip(operands, held)],
-            f"{I}if (!{v['adder']} && 0 < {n}) {{",
-            *load("0", 2),
-            *store("0", 2),
-            f"{I * 2}if ({size} < {n}) {{",
-            *load(str(size), 3),
-            f"{I * 2}}}",
-            f"{I}}}",
-            f"{I}__syncthreads();",
-            # the next chunk's terms stored from the operands loaded a chunk before,
-            # the operands of the chunk after it loaded, in flight across the barrier,
-            # while the adders add this chunk's terms (its slot's additions ended at
-            # the last barrier)
-            f"{I}for ({itype} {v['base']} = 0; {v['base']} < {n}; {v['base']} += {size}) {{",
-            f"{I * 2}if (!{v['adder']} && {v['base']} + {size} < {n}) {{",
-            *store(f"({v['base']} + {size})", 3),
-            f"{I * 3}if ({v['base']} + {2 * size} < {n}) {{",
-            *load(f"({v['base']} + {2 * size})", 4),
-            f"{I * 3}}}",
-            f"{I * 2}}}",
-            f"{I * 2}if ({v['owner']} && {has}) {{",
-            f"{I * 3}if ({v['base']} + {size} <= {khi} - {klo} + 1) {{",
-            f"{I * 4}#pragma unroll",
-            f"{I * 4}for (int {v['q']} = 0; {v['q']} < {size}; {v['q']}++)",
-            f"{I * 5}{p} = {p} + {slot(v['base'], v['q'])};",
-            f"{I * 3}}} else {{",
-            f"{I * 4}for (int {v['q']} = 0; {v['base']} + {v['q']} <= {khi} - {klo}; "
-            f"{v['q']}++)",
-            f"{I * 5}{p} = {p} + {slot(v['base'], v['q'])};",
-            f"{I * 3}}}",
-            f"{I * 2}}}",
-            f"{I * 2}__syncthreads();",
-            f"{I}}}",
-            f"{I}if ({v['owner']} && {has})",
-            f"{I * 2}{cell} = {p};"]
+    if len(sums) > 1:       # P's writes seen by the other sums' adders
+        lines.append(f"{I}__syncthreads();")
+    for r, one in enumerate(sums):
+        lines += one.declared(I, f"{I}if ({_owner(v, loaders, rows, r)}) {{")
+    lines.append(f"{I}__syncthreads();")
+    n = v["n"]
+    lines += [f"{I}{itype} {n} = 0;"]
+    for one in sums:
+        lines += one.counted(I, n)
+    for one in sums:
+        lines += one.prologue(I)
+    # each chunk: the loading threads store the next chunk's terms from the operands
+    # they loaded a chunk before and load those of the chunk after it, in flight
+    # across the barrier, while the adders add this chunk's terms (its slot's
+    # additions ended at the last barrier); every sum's chunk between the same two
+    # barriers
+    lines += [f"{I}__syncthreads();",
+              f"{I}for ({itype} {v['base']} = 0; {v['base']} < {n}; {v['base']} += "
+              f"{chunk(found)}) {{"]
+    for r, one in enumerate(sums):
+        lines += one.step(I * 2, _owner(v, loaders, rows, r))
+    lines += [f"{I * 2}__syncthreads();", f"{I}}}"]
+    for r, one in enumerate(sums):
+        lines += one.finished(I, _owner(v, loaders, rows, r))
     if found.after:
-        lines.append(f"{I}if ({v['owner']}) {{")
+        if len(sums) > 1:   # every sum's cell stored before Q reads it
+            lines.append(f"{I}__syncthreads();")
+        lines.append(f"{I}if ({_owner(v, loaders, rows, 0)}) {{")
         for part in found.after:
             lines += _guarded(statements[part.name], part, v["i"], context, arrays, program)
         lines.append(f"{I}}}")
     return lines
+
+
+def _owner(v: dict[str, str], loaders: int, rows: int, r: int) -> str:
+    """Whether the thread adds a row of sum r (the first sum's adders run P and Q)."""
+    return f"(threadIdx.y == {loaders + r} && {v['row']} < {rows})"
+
+
+class _OrderedSum:
+    """The lines of one sum r of an ordered tree, as ``_ordered_body`` interleaves
+    them with the other sums'."""
+
+    def __init__(self, found: Tree, r: int, stmt: Statement, part: Part,
+                 arrays: dict[str, Layout], scop: Scop, context: isl.Set,
+                 v: dict[str, str]):
+        self.found, self.r, self.v = found, r, v
+        self.itype = index_type(scop)
+        self.element = scop.array(stmt.reduction_array).element_type
+        self.identity = "-0.0" if parse_type(self.element).floating else "0"
+        lowers, uppers, conditions = bounds(part.domain, (v["i"], v["k"]), 1)
+        self.lowest, self.highest = extreme(lowers, ">"), extreme(uppers, "<")
+        self.in_rows = " && ".join(conditions) if conditions else "1"
+        self.klo, self.khi, self.p, self.n, self.terms = (
+            f"{v[name]}{r}" for name in ("klo", "khi", "p", "n", "terms"))
+        (write,) = stmt.writes
+        self.cell = reference_text(stmt, _args(stmt, part, v["i"], self.klo, context),
+                                   write.node, arrays, scop)
+        self.has = f"{self.in_rows} && {self.klo} <= {self.khi}"
+        # the term's operands (its outermost reads: arrays the kernel does not write)
+        # are loaded into registers a chunk before its terms are computed from them
+        operands = _operands(stmt, arrays)
+        self.held = [(f"{v['ld']}{r}_{j}", _type(arrays, a)) for j, a in enumerate(operands)]
+        at_k = _args(stmt, part, v["i"], v["k"], context)
+        self.loaded = [reference_text(stmt, at_k, a.node, arrays, scop) for a in operands]
+        self.term = statement_text(stmt, at_k, arrays, scop=scop, promoted={
+            **{id(a.node): v["t"] for a in stmt.accesses if a.array == stmt.reduction_array},
+            **{id(a.node): f"{name}[{v['u']}]" for a, (name, _) in zip(operands, self.held)}})
+
+    def slot(self, base: str, q: str) -> str:
+        """Term q of the chunk at ``base``, in that chunk's slot of the buffer."""
+        found, v = self.found, self.v
+        at = f"{v['row']} * {row_stride(found)} + {q}" if found.lanes_on_k else \
+            f"({q}) * {found.rows} + {v['row']}"     # a warp's lanes on consecutive cells
+        return (f"{v['sum']}{self.r}[({base} / {chunk(found)} % {SLOTS}) * "
+                f"{slot_cells(found)} + {at}]")
+
+    def each(self, base: str, pad: str, body: list[str]) -> list[str]:
+        """``body`` for each of the thread's terms u of the chunk at ``base``."""
+        v = self.v
+        return [f"{pad}#pragma unroll",
+                f"{pad}for (int {v['u']} = 0; {v['u']} < {per_thread(self.found)}; "
+                f"{v['u']}++) {{",
+                f"{pad}{INDENT}const {self.itype} {v['k']} = {self.klo} + {base} + "
+                f"{v['slice']} + {v['u']} * {self.found.slices};",
+                *[f"{pad}{INDENT}{line}" for line in body],
+                f"{pad}}}"]
+
+    def load(self, base: str, pad: str) -> list[str]:
+        """The operands of the thread's terms of the chunk at ``base``."""
+        u, k = self.v["u"], self.v["k"]
+        return self.each(base, pad, [
+            f"{name}[{u}] = ({self.in_rows} && {k} <= {self.khi}) ? ({ctype})({text}) : "
+            f"({ctype})0;" for (name, ctype), text in zip(self.held, self.loaded)])
+
+    def store(self, base: str, pad: str) -> list[str]:
+        """The thread's terms of the chunk at ``base`` into its slot of the buffer."""
+        v = self.v
+        at = f"{v['slice']} + {v['u']} * {self.found.slices}"
+        return self.each(base, pad, [
+            f"{self.element} {v['t']} = ({self.element}){self.identity};",
+            f"if ({self.in_rows} && {v['k']} <= {self.khi})",
+            f"{INDENT}{self.term}",
+            f"{self.slot(base, at)} = {v['t']};"])
+
+    def declared(self, pad: str, owner: str) -> list[str]:
+        """The buffer, the row's bounds and sum, and (its adder) its terms and cell."""
+        v, e = self.v, self.element
+        return [f"{pad}POLYCU_SHARED({e}, {v['sum']}{self.r}, {buffer(self.found)});",
+                f"{pad}const {self.itype} {self.klo} = {self.lowest}, {self.khi} = "
+                f"{self.highest};",
+                f"{pad}{e} {self.p} = ({e}){self.identity};",
+                owner,
+                f"{pad}{INDENT}{self.terms}[{v['row']}] = ({self.has}) ? {self.khi} - "
+                f"{self.klo} + 1 : 0;",
+                f"{pad}{INDENT}if ({self.has})",
+                f"{pad}{INDENT * 2}{self.p} = {self.cell};",
+                f"{pad}}}"]
+
+    def counted(self, pad: str, most: str) -> list[str]:
+        """The block's longest row of this sum (``most``: of every sum) and the
+        registers of its operands."""
+        n, q = self.n, self.v["q"]
+        return [f"{pad}{self.itype} {n} = 0;",
+                f"{pad}for (int {q} = 0; {q} < {self.found.rows}; {q}++)",
+                f"{pad}{INDENT}{n} = {self.terms}[{q}] > {n} ? {self.terms}[{q}] : {n};",
+                f"{pad}{most} = {n} > {most} ? {n} : {most};",
+                *(f"{pad}{ctype} {name}[{per_thread(self.found)}];"
+                  for name, ctype in self.held)]
+
+    def prologue(self, pad: str) -> list[str]:
+        """The loading threads' first chunk, stored, and the second's operands."""
+        size = chunk(self.found)
+        return [f"{pad}if (!{self.v['adder']} && 0 < {self.n}) {{",
+                *self.load("0", pad + INDENT), *self.store("0", pad + INDENT),
+                f"{pad}{INDENT}if ({size} < {self.n}) {{",
+                *self.load(str(size), pad + INDENT * 2),
+                f"{pad}{INDENT}}}",
+                f"{pad}}}"]
+
+    def step(self, pad: str, owner: str) -> list[str]:
+        """One chunk: the loading threads' next one, the adders' additions."""
+        v, size, p = self.v, chunk(self.found), self.p
+        base = v["base"]
+        I = INDENT  # noqa: E741
+        return [f"{pad}if (!{v['adder']} && {base} + {size} < {self.n}) {{",
+                *self.store(f"({base} + {size})", pad + I),
+                f"{pad}{I}if ({base} + {2 * size} < {self.n}) {{",
+                *self.load(f"({base} + {2 * size})", pad + I * 2),
+                f"{pad}{I}}}",
+                f"{pad}}}",
+                f"{pad}if ({owner} && {self.has}) {{",
+                f"{pad}{I}if ({base} + {size} <= {self.khi} - {self.klo} + 1) {{",
+                f"{pad}{I * 2}#pragma unroll",
+                f"{pad}{I * 2}for (int {v['q']} = 0; {v['q']} < {size}; {v['q']}++)",
+                f"{pad}{I * 3}{p} = {p} + {self.slot(base, v['q'])};",
+                f"{pad}{I}}} else {{",
+                f"{pad}{I * 2}for (int {v['q']} = 0; {base} + {v['q']} <= {self.khi} - "
+                f"{self.klo}; {v['q']}++)",
+                f"{pad}{I * 3}{p} = {p} + {self.slot(base, v['q'])};",
+                f"{pad}{I}}}",
+                f"{pad}}}"]
+
+    def finished(self, pad: str, owner: str) -> list[str]:
+        """The adder stores the row's sum in its cell."""
+        return [f"{pad}if ({owner} && {self.has})", f"{pad}{INDENT}{self.cell} = {self.p};"]
 
 
 def _guarded(stmt: Statement, part: Part, i: str, context: isl.Set,

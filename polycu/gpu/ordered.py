@@ -47,9 +47,10 @@ def chunk(tree: Tree) -> int:
 
 
 def launched(tree: Tree) -> tuple[int, int]:
-    """The block as launched: an ordered tree has one more row of threads along y,
-    the warp of the rows' adders."""
-    return (tree.block[0], tree.block[1] + 1) if tree.ordered else tree.block
+    """The block as launched: an ordered tree has one more row of threads along y for
+    each sum, the rows' adders of that sum (so that the chains of several sums run
+    side by side)."""
+    return (tree.block[0], tree.block[1] + len(tree.sums)) if tree.ordered else tree.block
 
 
 def row_stride(tree: Tree) -> int:
