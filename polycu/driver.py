@@ -37,7 +37,8 @@ from .gpu.mapping import map_sequential
 from .gpu.rank import Candidate, format_ranking, map_schedule, rank, relaid_model
 from .gpu.rank import candidates as ranked_candidates
 from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
-from .gpu.where import CPU, CpuScop, decide
+from .gpu.cost import kernel_costs
+from .gpu.where import CPU, CpuScop, decide, point_of, problem_sizes
 from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
 from .memory.kinds import CONSTANT, EVERY, PATHS, analyse_size
@@ -45,6 +46,7 @@ from .memory.contraction import contraction, with_tensor_cores
 from .gpu.ordered import ordered_trees
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
+from .memory.shared import latency_bound
 from .model import Scop
 from .options import Options
 from .fitted import estimate as fitted_estimate
@@ -84,6 +86,16 @@ ROWS = {"tile": (16, 64), "block": (32, 16)}
 #: 16 x 32 cells (measured on an H100 at LARGE against 32x32 to 128x128 tiles,
 #: docs/results/memory.md); the lanes of the block (32, 6) go unused.
 TENSOR = {"tile": (48, 64), "block": (32, 6)}
+#: Sizes of a 1-D kernel whose launches have at most one warp per SM
+#: (``latency_bound``) and whose threads each run a loop of at least
+#: ``SPREAD_STEPS`` steps: blocks of 4 threads, two a SM, so that every SM runs some
+#: of the threads and a warp's loads and stores touch 4 rows, not 32.  LARGE on an
+#: H200: adi's sweeps (one thread a row of a 1000-step recurrence) 430.6 ms with
+#: blocks of 32, 370.7 with 16, 345.0 with 8, 338.7 with 4; then, against 32, adi
+#: 1.28x, deriche 1.18x, nussinov 1.15x, the others within 1%, and floyd-warshall's
+#: 153 steps a thread 0.986x (docs/results/spread_blocks.md).
+SPREAD = {"tile": (4,), "block": (4,)}
+SPREAD_STEPS = 256
 #: isl operations for the code of one placed kernel (its tiles, lanes and strips)
 #: that will not run on tensor cores.  Triangular kernels need more than a schedule
 #: step's ``MAX_OPERATIONS``: symm's (ROWS sizes) and syr2k's took 5-8 million and
@@ -332,6 +344,7 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
             or program.single_block:
         return placement
     remap = {}
+    spread = _spread(program)
     for k in program.kernels:
         placed = placement.kernel(k.name)
         if k.name in placement.tensor:
@@ -340,6 +353,8 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
             remap[k.index] = SQUARE_3D if len(k.mapped) == 3 else SQUARE
         elif len(k.mapped) == 2 and uneven_lanes(program, k):
             remap[k.index] = ROWS
+        elif k.name in spread:
+            remap[k.index] = SPREAD
     for _ in range(3):      # again without the kernels the new sizes do not help
         if not remap:
             return placement
@@ -375,11 +390,26 @@ def clamped_blocks(program: GpuProgram, sizes: Sizes) -> list[str]:
     return said
 
 
+# A launch of T <= LATENCY_THREADS threads (latency_bound) of which each runs
+# I / (L T) >= SPREAD_STEPS statement instances (I of the kernel over its L launches,
+# at the problem's sizes) waits a latency a step on SMs that have one warp or none.
+def _spread(program: GpuProgram) -> frozenset[str]:
+    """The 1-D kernels to map with ``SPREAD``: few threads, each with a long loop."""
+    few = [k for k in program.kernels if len(k.mapped) == 1 and latency_bound(program, k)]
+    if not few:
+        return frozenset()
+    point = point_of(program.scop, problem_sizes(program.scop))
+    costs = {c.name: c for c in kernel_costs(program, point)}
+    return frozenset(k.name for k in few
+                     if sum(costs[k.name].instances) / costs[k.name].launches
+                     / costs[k.name].parallel >= SPREAD_STEPS)
+
+
 def _pays(placement: Placement, index: int, sizes: dict[str, tuple[int, ...]]) -> bool:
     """Whether kernel ``index``, mapped with ``sizes``, is fed on chip (``SQUARE``,
     ``SQUARE_3D``) or has a register tile (``ROWS``); ``COLUMNS_3D``, the 3-D kernels'
-    last resort, always pays."""
-    if sizes is COLUMNS_3D:
+    last resort, and ``SPREAD`` always pay."""
+    if sizes is COLUMNS_3D or sizes is SPREAD:
         return True
     (kernel,) = [k for k in placement.program.kernels if k.index == index]
     placed = placement.kernel(kernel.name)

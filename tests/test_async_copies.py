@@ -90,7 +90,8 @@ def test_a_latency_bound_kernel_gets_tiles_only_with_async_copies(tmp_path, ctyp
     placement = placement_of(scop, options)
     tiles = {t.array: t for t in placement.kernels[0].shared}
     assert sorted(tiles) == ["A", "Q"]
-    assert tiles["A"].size == (LATENCY_STRIP, 32) and tiles["Q"].size == (LATENCY_STRIP,)
+    # 1200 threads of 1000 steps: mapped in blocks of 4 (driver.SPREAD)
+    assert tiles["A"].size == (LATENCY_STRIP, 4) and tiles["Q"].size == (LATENCY_STRIP,)
     assert all(t.asynchronous and t.latency for t in tiles.values())
     assert placement.kernels[0].of("A").reason.endswith("too few to hide a load's latency")
     # full strips, a partial last one, and fewer rows than one strip
