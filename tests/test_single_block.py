@@ -119,8 +119,13 @@ def test_a_time_loop_of_small_launches_becomes_one_launch_of_one_block(tmp_path)
     kernel = cuda[cuda.index("__launch_bounds__"):cuda.index("extern \"C\" void")]
     # the host loop runs in the kernel; each of its two launches is a phase
     assert "for (int c0 = 0; c0 <= tsteps - 1; c0 += 1)" in kernel
-    assert kernel.count("__syncthreads();") == 2
+    # A and B (written, 200 doubles each) live in shared memory for the launch: copied
+    # in, a barrier, the two phases under their own names, copied out
+    assert kernel.count("__syncthreads();") == 3
     assert kernel.count("polycu_v += blockDim.x") == 2
+    assert "POLYCU_SHARED(double, polycu_resident_A, 200);" in kernel
+    assert "auto &B = polycu_resident_B;" in kernel
+    assert kernel.count("polycu_c += blockDim.x") == 4
     host = cuda[cuda.index('extern "C" void'):]
     assert host.count("POLYCU_LAUNCH(") == 1 and "for (" not in host
     assert f"POLYCU_BLOCK_THREADS({BLOCK_THREADS}, 1, 1)" in host
@@ -155,7 +160,10 @@ def test_arrays_a_phase_writes_are_read_plainly_and_nothing_is_shared(tmp_path):
     assert kinds["L"] == READ_ONLY and kinds["b"] == READ_ONLY
     assert all(not k.shared and not k.barriers for k in placement.kernels)
     cuda = compile_file(str(path), Options(), Reporter(stream=io.StringIO())).cuda
-    assert "double *__restrict__ x" in cuda and "const double *__restrict__ L" in cuda
+    # x, which the phases write, lives in shared memory for the launch; L is read
+    assert "double *__restrict__ polycu_device_x" in cuda
+    assert "POLYCU_SHARED(double, polycu_resident_x, 100);" in cuda
+    assert "const double *__restrict__ L" in cuda and "polycu_resident_L" not in cuda
     assert "if (threadIdx.x == 0) {" in cuda      # the one-thread reduction
 
 
@@ -176,3 +184,16 @@ def test_two_dimensional_phases_name_every_block_and_thread(tmp_path):
     for ident in ("t0", "t1", "b0", "b1"):
         assert re.search(rf"const int {ident} = \(int\)\(", kernel), ident
     assert "polycu_gx" in kernel and "polycu_gy" in kernel
+
+
+def test_resident_arrays_fit_the_budget_and_have_constant_extents(tmp_path, emulated):
+    # 4000 doubles each: A takes 32000 of the 49152 bytes, B no longer fits
+    big = JACOBI.replace("[200]", "[4000]")
+    kernel = _compiled(tmp_path, big)
+    assert "POLYCU_SHARED(double, polycu_resident_A, 4000);" in kernel
+    assert "polycu_resident_B" not in kernel and "double *__restrict__ B" in kernel
+    emulated(big, [{"tsteps": 3, "n": 4000}, {"tsteps": 2, "n": 37}])
+    # extents that are parameters: nothing resident
+    vla = JACOBI.replace("double A[200], double B[200]", "double A[n], double B[n]")
+    kernel = _compiled(tmp_path, vla)
+    assert "__launch_bounds__" in kernel and "polycu_resident_" not in kernel

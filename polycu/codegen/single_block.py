@@ -18,6 +18,14 @@ as the end of a launch did; an array some phase writes is read plainly (the read
 path and textures are not coherent with the block's own writes: ``memory.kinds``),
 and no phase has shared tiles of its own.
 
+The arrays the phases write whose extents are constants stay in shared memory for
+the whole launch (``resident``, as many as fit in ``RESIDENT_BYTES``, first come):
+copied in before the first phase and out after the last, the phases index the
+shared copy under the array's own name (a reference to it).  The block is the
+only one running, so the copy is the array, and the phases' barriers order its
+accesses as they order device memory's; a store to device memory would evict the
+cache line that the next phase's loads then fetch from L2 again.
+
 ``POLYCU_VIRTUAL(v, n)`` is ``v`` on a GPU; the CPU emulation runs the virtual
 threads in reverse order (``n - 1 - v``), as it runs the blocks and threads of a
 launch, so that a phase that is not parallel breaks there as it would on a GPU.
@@ -26,9 +34,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..frontend.ctype import parse_type
 from ..gpu.cost import BLOCK_THREADS
 from ..gpu.kernel import AXES, GpuProgram, Kernel
 from ..memory import Placement
+from ..memory.kinds import element_bytes, extents
 from .ast import User, grid_exprs, host_ast
 from .cuda import INDENT, Layout, c_expr, index_type, print_node
 from .kernel import KernelArg, kernel_text, struct_arg
@@ -59,12 +69,40 @@ def block_kernel_args(program: GpuProgram, arrays: dict[str, Layout]) -> tuple[K
     return tuple(args)
 
 
+#: Bytes of static shared memory the arrays resident in the block may take.
+RESIDENT_BYTES = 48 * 1024
+
+
+# An array A is resident when some phase writes it, every extent of A is a constant
+# (its cells: their product), no phase updates it atomically, and the resident
+# arrays before it in the SCoP's order leave room for its bytes.
+def resident(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, int]:
+    """The arrays kept in shared memory for the launch, with their cells."""
+    written = frozenset().union(*(k.writes for k in program.kernels))
+    atomic = frozenset().union(*(k.reads | k.writes for k in program.kernels if k.atomic))
+    found, room = {}, RESIDENT_BYTES
+    for array in program.scop.arrays:
+        ctype, shape = parse_type(array.element_type), extents(program.scop, array)
+        if array.name not in written or array.name in atomic or arrays[array.name].by_value \
+                or array.member is not None or ctype is None or ctype.bits not in (8, 16, 32, 64) \
+                or shape is None:
+            continue
+        cells = 1
+        for extent in shape:
+            cells *= extent
+        if 0 < cells * element_bytes(array) <= room:
+            found[array.name] = cells
+            room -= cells * element_bytes(array)
+    return found
+
+
 def block_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> str:
     """``extern "C" __global__ void NAME_block(...)``: the host program, each launch a
     phase of the block (the module's docstring)."""
     program = placement.program
     itype = index_type(program.scop)
     wide = itype != "int"
+    kept = resident(program, arrays)
 
     def phase(node: User) -> list[str]:
         kernel = program.kernel(node.name)
@@ -80,11 +118,38 @@ def block_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> str:
 
     args = block_kernel_args(program, arrays)
     lines = [f'extern "C" __global__ void __launch_bounds__({BLOCK_THREADS}) '
-             f'{block_kernel_name(program)}(' + ", ".join(a.declaration for a in args) + ")",
+             f'{block_kernel_name(program)}(' + ", ".join(
+                 f"{a.ctype} {_device(a.name)}" if a.name in kept else a.declaration
+                 for a in args) + ")",
              "{"]
+    for name, cells in kept.items():
+        element = program.scop.array(name).element_type
+        lines += [f"{INDENT}POLYCU_SHARED({element}, {_shared(name)}, {cells});",
+                  *_copy(_shared(name), _device(name), cells)]
+    if kept:
+        lines.append(f"{INDENT}__syncthreads();")
+    lines += [f"{INDENT}auto &{name} = {_shared(name)};" for name in kept]
     lines += print_node(host_ast(program), phase, host=False, itype=itype)
+    for name, cells in kept.items():
+        lines += _copy(_device(name), _shared(name), cells)
     lines.append("}")
     return "\n".join(lines)
+
+
+def _shared(name: str) -> str:
+    return f"polycu_resident_{name}"
+
+
+def _device(name: str) -> str:
+    return f"polycu_device_{name}"
+
+
+def _copy(to: str, source: str, cells: int) -> list[str]:
+    """Every cell of an array copied by the block's threads, a thread's cells a block
+    apart (the phases' barriers order it after the last one's stores)."""
+    return [f"{INDENT}for (int polycu_c = threadIdx.x; polycu_c < {cells}; "
+            f"polycu_c += blockDim.x)",
+            f"{INDENT * 2}{to}[polycu_c] = {source}[polycu_c];"]
 
 
 def _virtual_threads(program: GpuProgram, kernel: Kernel, itype: str,
