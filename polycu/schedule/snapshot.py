@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import islpy as isl
 from pycparser import c_ast, c_generator
 
-from ..deps import dataflow
+from ..deps import dataflow, universes
 from ..model import READ, WRITE, Access, Array, Scop, Statement, equal_prefix, maps_of
 from .copyout import Copy
 
@@ -60,10 +60,13 @@ def _qualifies(scop: Scop, statement: Statement, read: Access) -> bool:
         return False        # the loop may read back its own values, which no source shows
     sink = isl.UnionMap.from_map(read.relation.intersect_domain(statement.domain))
     schedule = scop.schedule.intersect_domain(scop.domain())
-    sources = dataflow(sink, schedule, must=scop.must_writes(), may=scop.may_writes())
-    if not sources.may.is_empty():
+    # only the read's array meets it: the other arrays' writes left out of isl's input
+    only = universes(scop, [read.array])
+    must = scop.must_writes().intersect_range(only)
+    may = scop.may_writes().intersect_range(only)
+    if not dataflow(sink, schedule, must=must, may=may).may.is_empty():
         return False
-    anti = dataflow(scop.may_writes(), schedule, may=sink, kill=scop.must_writes()).may
+    anti = dataflow(may, schedule, may=sink, kill=must).may
     return _orders_iterations(anti)
 
 
