@@ -36,8 +36,8 @@ from .gpu.kernel import AXES, GpuProgram
 from .gpu.mapping import map_sequential
 from .gpu.rank import Candidate, format_ranking, map_schedule, rank, relaid_model
 from .gpu.rank import candidates as ranked_candidates
-from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
 from .gpu.cost import kernel_costs
+from .gpu.sizes import DEFAULT_TILE, Sizes, parse_sizes
 from .gpu.where import CPU, CpuScop, decide, point_of, problem_sizes
 from .memory import (REGISTER, SHARED, Placement, format_placement, place,
                      reads_on_chip, too_many_lanes, uneven_lanes)
@@ -88,8 +88,8 @@ ROWS = {"tile": (16, 64), "block": (32, 16)}
 TENSOR = {"tile": (48, 64), "block": (32, 6)}
 #: Sizes of a 1-D kernel whose launches have at most one warp per SM
 #: (``latency_bound``) and whose threads each run a loop of at least
-#: ``SPREAD_STEPS`` steps: blocks of 4 threads, two a SM, so that every SM runs some
-#: of the threads and a warp's loads and stores touch 4 rows, not 32.  LARGE on an
+#: ``SPREAD_STEPS`` steps: blocks of 4 threads, so that every SM runs some of the
+#: threads and a warp's loads and stores touch 4 rows, not 32.  LARGE on an
 #: H200: adi's sweeps (one thread a row of a 1000-step recurrence) 430.6 ms with
 #: blocks of 32, 370.7 with 16, 345.0 with 8, 338.7 with 4; then, against 32, adi
 #: 1.28x, deriche 1.18x, nussinov 1.15x, the others within 1%, and floyd-warshall's
