@@ -197,3 +197,45 @@ def test_resident_arrays_fit_the_budget_and_have_constant_extents(tmp_path, emul
     vla = JACOBI.replace("double A[200], double B[200]", "double A[n], double B[n]")
     kernel = _compiled(tmp_path, vla)
     assert "__launch_bounds__" in kernel and "polycu_resident_" not in kernel
+
+
+# The program's own increments and compound assignments on resident arrays, each as C
+# computes it: F += 0.75 is F = (int)(F + 0.75) and C += 0.1 rounds once, in double
+# (fuzz seed 5604822: A[j]-- did not build in the emulation).  Without registers
+# (--no-private-memory), the updates apply to the shared copies themselves.
+UPDATES = """
+void f(int tsteps, int n, double A[64], int B[64], float C[64], double D[64],
+       int E[64], int F[64], unsigned G[64])
+{
+  int t, i;
+#pragma scop
+  for (t = 0; t < tsteps; t++) {
+    for (i = 1; i < n - 1; i++)
+      D[i] = 0.5 * (A[i - 1] + A[i + 1]);
+    for (i = 1; i < n - 1; i++)
+      A[i] = D[i] - 0.25;
+    for (i = 0; i < n; i++)
+      B[i]--;
+    for (i = 0; i < n; i++)
+      ++E[i];
+    for (i = 0; i < n; i++)
+      F[i] += 0.75;
+    for (i = 0; i < n; i++)
+      G[i] <<= 1;
+    for (i = 0; i < n; i++)
+      C[i] += 0.1;
+  }
+#pragma endscop
+}
+"""
+
+
+def test_resident_arrays_take_every_update_as_c_does(tmp_path, emulated):
+    kernel = _compiled(tmp_path, UPDATES, private_memory=False)
+    for name in "ABCDEFG":
+        assert f"auto &{name} = polycu_resident_{name};" in kernel
+    lines = [line.strip() for line in kernel.splitlines()]
+    for start, end in (("B[", "]--;"), ("++E[", "];"), ("F[", "] += 0.75;"),
+                       ("G[", "] <<= 1;"), ("C[", "] += 0.1;")):
+        assert any(line.startswith(start) and line.endswith(end) for line in lines), start
+    emulated(UPDATES, [{"tsteps": 7, "n": 64}, {"tsteps": 3, "n": 5}], private_memory=False)

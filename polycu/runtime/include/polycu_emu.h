@@ -746,17 +746,37 @@ template <class polycu_T, std::size_t polycu_N, class polycu_Name> struct Shared
     return data[i] = value;
   }
 
-  /* name[i]: reads convert to polycu_T; writes are =, +=, -=, *=, /=. */
+  /* name[i]: reads convert to polycu_T; writes are C's assignments, compound
+     assignments and increments (an array resident in one block runs the program's
+     own statements on it), each computed as C does: x op= v is x = (T)(x op v) in
+     the usual arithmetic conversions of x and v, not x op (T)v. */
   struct Element {
     SharedArray *array;
     long i;
     operator polycu_T() const { return array->read(i); }
     polycu_T operator=(polycu_T v) const { return array->write(i, v); }
     polycu_T operator=(const Element &other) const { return array->write(i, polycu_T(other)); }
-    polycu_T operator+=(polycu_T v) const { return array->write(i, array->read(i) + v); }
-    polycu_T operator-=(polycu_T v) const { return array->write(i, array->read(i) - v); }
-    polycu_T operator*=(polycu_T v) const { return array->write(i, array->read(i) * v); }
-    polycu_T operator/=(polycu_T v) const { return array->write(i, array->read(i) / v); }
+#define POLYCU_EMU_COMPOUND(op)                                                      \
+    template <class polycu_U> polycu_T operator op##=(polycu_U v) const {            \
+      return array->write(i, static_cast<polycu_T>(array->read(i) op v));            \
+    }
+    POLYCU_EMU_COMPOUND(+) POLYCU_EMU_COMPOUND(-) POLYCU_EMU_COMPOUND(*)
+    POLYCU_EMU_COMPOUND(/) POLYCU_EMU_COMPOUND(%) POLYCU_EMU_COMPOUND(&)
+    POLYCU_EMU_COMPOUND(|) POLYCU_EMU_COMPOUND(^) POLYCU_EMU_COMPOUND(<<)
+    POLYCU_EMU_COMPOUND(>>)
+#undef POLYCU_EMU_COMPOUND
+    polycu_T operator++() const { return array->write(i, static_cast<polycu_T>(array->read(i) + 1)); }
+    polycu_T operator--() const { return array->write(i, static_cast<polycu_T>(array->read(i) - 1)); }
+    polycu_T operator++(int) const {
+      const polycu_T old = array->read(i);
+      array->write(i, static_cast<polycu_T>(old + 1));
+      return old;
+    }
+    polycu_T operator--(int) const {
+      const polycu_T old = array->read(i);
+      array->write(i, static_cast<polycu_T>(old - 1));
+      return old;
+    }
   };
   Element operator[](long i) {
     if (i < 0 || i >= static_cast<long>(polycu_N))
