@@ -160,9 +160,11 @@ def test_arrays_a_phase_writes_are_read_plainly_and_nothing_is_shared(tmp_path):
     assert kinds["L"] == READ_ONLY and kinds["b"] == READ_ONLY
     assert all(not k.shared and not k.barriers for k in placement.kernels)
     cuda = compile_file(str(path), Options(), Reporter(stream=io.StringIO())).cuda
-    # x, which the phases write, lives in shared memory for the launch; L is read
-    assert "double *__restrict__ polycu_device_x" in cuda
+    # x, which the phases write, lives in shared memory for the launch (its name, in
+    # the phases' block, is the copy's); L is read
+    assert "double *__restrict__ x" in cuda
     assert "POLYCU_SHARED(double, polycu_resident_x, 100);" in cuda
+    assert "auto &x = polycu_resident_x;" in cuda
     assert "const double *__restrict__ L" in cuda and "polycu_resident_L" not in cuda
     assert "if (threadIdx.x == 0) {" in cuda      # the one-thread reduction
 

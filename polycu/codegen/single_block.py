@@ -118,30 +118,29 @@ def block_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> str:
 
     args = block_kernel_args(program, arrays)
     lines = [f'extern "C" __global__ void __launch_bounds__({BLOCK_THREADS}) '
-             f'{block_kernel_name(program)}(' + ", ".join(
-                 f"{a.ctype} {_device(a.name)}" if a.name in kept else a.declaration
-                 for a in args) + ")",
+             f'{block_kernel_name(program)}(' + ", ".join(a.declaration for a in args) + ")",
              "{"]
-    for name, cells in kept.items():
-        element = program.scop.array(name).element_type
-        lines += [f"{INDENT}POLYCU_SHARED({element}, {_shared(name)}, {cells});",
-                  *_copy(_shared(name), _device(name), cells)]
+    body = print_node(host_ast(program), phase, host=False, itype=itype)
     if kept:
-        lines.append(f"{INDENT}__syncthreads();")
-    lines += [f"{INDENT}auto &{name} = {_shared(name)};" for name in kept]
-    lines += print_node(host_ast(program), phase, host=False, itype=itype)
-    for name, cells in kept.items():
-        lines += _copy(_device(name), _shared(name), cells)
+        # the phases in a block of their own, where each resident array's name is
+        # the shared copy (it hides the parameter, the device buffer)
+        for name, cells in kept.items():
+            element = program.scop.array(name).element_type
+            lines += [f"{INDENT}POLYCU_SHARED({element}, {_shared(name)}, {cells});",
+                      *_copy(_shared(name), name, cells)]
+        lines += [f"{INDENT}__syncthreads();", f"{INDENT}{{",
+                  *(f"{INDENT * 2}auto &{name} = {_shared(name)};" for name in kept),
+                  *(INDENT + line for line in body), f"{INDENT}}}"]
+        for name, cells in kept.items():
+            lines += _copy(name, _shared(name), cells)
+    else:
+        lines += body
     lines.append("}")
     return "\n".join(lines)
 
 
 def _shared(name: str) -> str:
     return f"polycu_resident_{name}"
-
-
-def _device(name: str) -> str:
-    return f"polycu_device_{name}"
 
 
 def _copy(to: str, source: str, cells: int) -> list[str]:
