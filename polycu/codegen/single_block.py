@@ -32,6 +32,7 @@ launch, so that a phase that is not parallel breaks there as it would on a GPU.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..frontend.ctype import parse_type
@@ -87,9 +88,7 @@ def resident(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, int]:
                 or array.member is not None or ctype is None or ctype.bits not in (8, 16, 32, 64) \
                 or shape is None:
             continue
-        cells = 1
-        for extent in shape:
-            cells *= extent
+        cells = math.prod(shape)
         if 0 < cells * element_bytes(array) <= room:
             found[array.name] = cells
             room -= cells * element_bytes(array)

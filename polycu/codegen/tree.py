@@ -190,7 +190,7 @@ def _ordered_body(placement: Placement, arrays: dict[str, Layout], found: Tree
     if len(sums) > 1:       # P's writes seen by the other sums' adders
         lines.append(f"{I}__syncthreads();")
     for r, one in enumerate(sums):
-        lines += one.declared(I, f"{I}if ({_owner(v, loaders, rows, r)}) {{")
+        lines += one.declared(I, _owner(v, loaders, rows, r))
     lines.append(f"{I}__syncthreads();")
     n = v["n"]
     lines += [f"{I}{itype} {n} = 0;"]
@@ -299,7 +299,7 @@ class _OrderedSum:
                 f"{pad}const {self.itype} {self.klo} = {self.lowest}, {self.khi} = "
                 f"{self.highest};",
                 f"{pad}{e} {self.p} = ({e}){self.identity};",
-                owner,
+                f"{pad}if ({owner}) {{",
                 f"{pad}{INDENT}{self.terms}[{v['row']}] = ({self.has}) ? {self.khi} - "
                 f"{self.klo} + 1 : 0;",
                 f"{pad}{INDENT}if ({self.has})",
