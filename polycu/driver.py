@@ -455,7 +455,8 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
                           options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
                           constant_taken, frozenset(trees), options.async_copies,
                           options.min_staged_bytes)
-        placement = replace(placement, trees=trees, concurrent=options.concurrent_kernels)
+        placement = replace(placement, trees=trees, concurrent=options.concurrent_kernels,
+                            dependent=options.dependent_launches)
         tensor = options.tensor_cores and shared
         larger = {k.name: PLACED_OPERATIONS for k in program.kernels
                   if not (tensor and contraction(program, k, {}))}

@@ -189,6 +189,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--concurrent-kernels", "bool", True, "launch consecutive kernels that "
            "write nothing the others read or write side by side on streams of their "
            "own (bicg's two matrix-vector products), outside host loops"),
+    Option("--dependent-launches", "bool", True, "launch each kernel so that it may "
+           "start while the launch before it in its stream still runs (Hopper's "
+           "programmatic dependent launch); its first statement waits until that launch "
+           "has finished and its writes are visible, so only the launch's latency overlaps"),
     Option("--relayout", "bool", True, "also try the best schedule's SCoP with each array "
            "whose index moves diagonally from one thread to the next (a wavefront's: "
            "seidel-2d's A[i + 1][j - 2]) stored along a basis in which it moves to the "

@@ -67,7 +67,7 @@ def test_description_matches_the_cuda_text(suite, kernel: polybench_cpu.Kernel) 
     cuda = generated.cuda
     assert scop["host_source"] in cuda and scop["kernels"]
     # a launch of a concurrent group names its stream first (codegen/concurrent.py)
-    launched = set(re.findall(r"POLYCU_LAUNCH(?:_NOSYNC)?(?:_ON\([^,]+, |\()(\w+), polycu_grid",
+    launched = set(re.findall(r"POLYCU_LAUNCH(?:_NOSYNC)?(?:_AFTER)?(?:_ON\([^,]+, |\()(\w+), polycu_grid",
                               cuda))
     assert launched == {k["name"] for k in scop["kernels"]}
     for entry in scop["kernels"]:

@@ -16,7 +16,7 @@ from polycu.runtime.emulate import emulate_file
 
 KERNELS = {k.name: k for k in polybench_cpu.find_kernels()}
 # a launch in a concurrent group: its stream and kernel
-ON = re.compile(r"POLYCU_LAUNCH(?:_NOSYNC)?_ON\(([^,]+), (\w+), polycu_grid")
+ON = re.compile(r"POLYCU_LAUNCH(?:_NOSYNC)?(?:_AFTER)?_ON\(([^,]+), (\w+), polycu_grid")
 
 
 def polybench(name: str, **values: object) -> Options:

@@ -170,6 +170,15 @@ def test_barrier_in_a_kernel_launched_without_team_is_fatal(program: Path) -> No
         in proc.stderr
 
 
+def test_dependent_launches_run_in_turn_and_each_thread_must_wait(program: Path) -> None:
+    # --dependent-launches: launched one after another, as their waits make them on a
+    # GPU; a thread that does not wait (one of 96 in the 7th launch) is reported
+    proc = run(program, "dependent")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "sum 55\n", "")
+    assert "kernel add_after was launched as a dependent launch, but only 93 of its 96 " \
+        "threads waited for the launch before it" in fatal(program, "dependent-without-wait")
+
+
 def test_short_openmp_team_is_a_launch_error(program: Path) -> None:
     proc = subprocess.run([str(program), "block-sum"], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "OMP_THREAD_LIMIT": "8"})

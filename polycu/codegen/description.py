@@ -25,7 +25,8 @@ The host program (``host.host_program``)::
               {"launch": kernel, "bind": {h: E}, "grid": [E, E, E], "block": [x, y, z],
                "args": [names]}],
      "kernels": [{"name", "args": [{"name", "type", "role", "array"}], "block",
-                  "grid": [E, E, E], "barriers", "objects": [names], "buffers":
+                  "grid": [E, E, E], "barriers", "dependent" (launched as a dependent
+                  launch: --dependent-launches), "objects": [names], "buffers":
                   {"reads", "writes", "surfaces": [arrays]} (objects.buffer_use),
                   "single_block": true (only for the one kernel of a program that
                   runs in one block)}]}
@@ -61,7 +62,7 @@ def kernel_entry(kernel: Kernel, launch: dict[str, Any], source: str) -> dict[st
     return {
         "name": launch["name"], "source": source, "args": launch["args"],
         "block": launch["block"], "grid": launch["grid"], "barriers": launch["barriers"],
-        "objects": launch["objects"], "buffers": launch["buffers"],
+        "dependent": launch["dependent"], "objects": launch["objects"], "buffers": launch["buffers"],
         "statements": list(kernel.statements),
         "atomic": sorted(kernel.atomic),
         "mapped": [{"member": m.member, "axis": m.axis, "tile": m.tile, "block": m.block}

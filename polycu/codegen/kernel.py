@@ -141,7 +141,8 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
             if tree is not None else (launch_bounds(found),
                                       tensor_kernel_body(placement, arrays, found))
         return "\n".join([f'extern "C" __global__ void {bounds} {kernel.name}('
-                          + ", ".join(a.declaration for a in args) + ")", "{", *body, "}"])
+                          + ", ".join(a.declaration for a in args) + ")", "{",
+                          *_after_previous(placement), *body, "}"])
     text = kernel_text(placement, kernel, arrays)
     body = block_loops(placement.program, kernel, text.body,
                        {m.axis: m.block_id for m in kernel.mapped},
@@ -149,7 +150,15 @@ def kernel_source(placement: Placement, kernel: Kernel, arrays: dict[str, Layout
                        bool(placement.kernel(kernel.name).shared))
     return "\n".join([f'extern "C" __global__ void {kernel.name}('
                       + ", ".join(a.declaration for a in text.args) + ")", "{",
-                      *text.declarations, *text.ids, *body, "}"])
+                      *_after_previous(placement), *text.declarations, *text.ids, *body, "}"])
+
+
+def _after_previous(placement: Placement) -> list[str]:
+    """The first statement of a kernel launched as a dependent launch
+    (``--dependent-launches``): it waits until the launch before it has finished and
+    its writes are visible.  Nothing before it reads device memory, so the kernel
+    computes what it computes when launched after the one before it has ended."""
+    return [f"{INDENT}POLYCU_AFTER_PREVIOUS();"] if placement.dependent else []
 
 
 def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> KernelText:

@@ -59,12 +59,10 @@ class KernelPlacement:
     """The choices of one kernel, one per array it touches, in the SCoP's array order;
     the arrays kept in registers and in shared tiles, with the thread's order
     including their copies (None when there are none: the kernel's own order).
-
     ``instances`` is the order of the statement instances alone (its last
     ``len(lanes)`` dimensions are the lanes); ``tile_depth`` the prefix of it at
     which the shared tiles are loaded; ``full`` the parameters (with b, h) of the
-    blocks whose lanes all fall inside the members' ranges (None: no lanes);
-    ``padded`` the statements that run on every lane, in range or not."""
+    blocks whose lanes all fall inside the members' ranges (None: no lanes)."""
 
     kernel: str
     choices: tuple[Choice, ...]
@@ -102,14 +100,16 @@ class KernelPlacement:
 @dataclass(frozen=True, eq=False)
 class Placement:
     """A GPU program with the memory of every array of every kernel chosen, the
-    kernels' ASTs (``codegen.ast.with_kernel_asts``) and tensor-core contractions."""
+    kernels' ASTs (``codegen.ast.with_kernel_asts``) and tensor-core contractions;
+    how the host launches: ``codegen/concurrent.py``, ``codegen/dependent.py``."""
 
     program: GpuProgram
     kernels: tuple[KernelPlacement, ...]
     asts: Any = None
     tensor: dict[str, Any] = field(default_factory=dict)   # contraction.py, by kernel
     trees: dict[str, Any] = field(default_factory=dict)    # gpu/tree.py, by kernel
-    concurrent: bool = False    # independent launches side by side (codegen/concurrent.py)
+    concurrent: bool = False
+    dependent: bool = False
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:

@@ -26,6 +26,11 @@ When the arrays fit several times in L2, several device copies of them are
 rotated, so that no run starts with its inputs already cached; every copy is
 restored from a pristine one, untimed, before it is used again.
 
+Kernels the description marks ``dependent`` (``--dependent-launches``) are launched
+as dependent launches through cuda-bindings (``dependent``) where the device and the
+bindings allow it, so that the graphs timed hold what the generated host code
+launches; elsewhere as plain launches, which compute the same.
+
 Kernel arguments are resolved by role: ``param`` and ``iterator`` values,
 ``array`` and ``scalar`` buffers (a scalar of non-pointer C type is passed by
 value), ``texture`` and ``surface`` objects (``device_objects``: one set per set of
@@ -40,6 +45,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..diagnostics import error
+from .dependent import DependentLaunches, available
 from .device_objects import DeviceObjects
 from .gate import Gate
 from .graph import Graph
@@ -95,10 +101,19 @@ class DeviceProgram:
         self.module = module
         self.kernels = {k["name"]: k for k in description["kernels"]}
         self.functions = {}
+        self.formats: dict[str, list[str]] = {}
         for name, kernel in self.kernels.items():
             function = module.get_function(name)
-            function.prepare([self._format(arg) for arg in kernel["args"]])
+            self.formats[name] = [self._format(arg) for arg in kernel["args"]]
+            function.prepare(self.formats[name])
             self.functions[name] = function
+        # the dependent launches' own module (``dependent.py``), when they can run here
+        dependent = [name for name, k in self.kernels.items() if k.get("dependent")]
+        self.dependent = None
+        if dependent and available(self.drv):
+            from pycuda.compiler import compile as nvcc
+            self.dependent = DependentLaunches(nvcc(**_nvcc_arguments(description, options)),
+                                               dependent)
         self.stream = self.drv.Stream()
         # the side streams of concurrent launches (launcher), and their fork
         self._side_streams: list[tuple[Any, Any]] = []
@@ -141,7 +156,7 @@ class DeviceProgram:
             allocations[name] = self.drv.mem_alloc(item.nbytes)
             self.drv.memset_d8(allocations[name], 0xFF, item.nbytes)
         try:
-            allocations.objects = DeviceObjects(self.drv, self.module,
+            allocations.objects = DeviceObjects(self.drv, self.dependent or self.module,
                                                 self.description.get("objects", []),
                                                 allocations)
         except BaseException:
@@ -196,8 +211,13 @@ class DeviceProgram:
                     for s, n in zip(specs, item.args)]
             kernel = self.kernels[item.kernel]
             allocations.objects.before(kernel, self.stream)
-            self.functions[item.kernel].prepared_async_call(
-                item.grid, item.block, stream or self.stream, *[get(item) for get in plan])
+            values = [get(item) for get in plan]
+            if self.dependent is not None and kernel.get("dependent"):
+                self.dependent.launch(item.kernel, item.grid, item.block, stream or self.stream,
+                                      self.formats[item.kernel], values)
+            else:
+                self.functions[item.kernel].prepared_async_call(
+                    item.grid, item.block, stream or self.stream, *values)
             allocations.objects.after(kernel)
 
         def group(items: list[Launch]) -> None:

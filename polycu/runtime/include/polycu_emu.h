@@ -39,6 +39,9 @@
  *   right; in reverse order its cross-iteration dependences break.
  * - Launches grouped to run side by side on streams (POLYCU_LAUNCH_ON between
  *   polycu_fork and polycu_join) run in the reverse order of the group.
+ * - Dependent launches (POLYCU_LAUNCH_AFTER, --dependent-launches) run as any
+ *   other, one after another; every thread of one must pass
+ *   POLYCU_AFTER_PREVIOUS(), the wait that makes that so on a GPU.
  * - cudaMalloc'd memory starts poisoned (0xFF) to catch missing copy-ins and
  *   lies between two poisoned red zones, checked after every launch, to catch
  *   writes outside it; requests over 2^40 bytes (a wrapped negative size) fail
@@ -532,12 +535,22 @@ inline bool configure(const char *kernel, dim3 grid, dim3 block) {
   return false;
 }
 
+/* The threads the last launch ran, and how many of them passed
+   POLYCU_AFTER_PREVIOUS() (a dependent launch's wait, launch_after below). */
+inline unsigned long long launched_threads = 0, waited_threads = 0;
+
+inline void count_threads(dim3 grid, dim3 block) {
+  launched_threads = static_cast<unsigned long long>(grid.x) * grid.y * grid.z * block.x *
+                     block.y * block.z;
+}
+
 /* A kernel with barriers: blocks in turn (last first), each block's threads
    concurrently as one OpenMP team. */
 template <class Body>
 void launch(const char *kernel, dim3 grid, dim3 block, const Body &body) {
   if (!configure(kernel, grid, block)) return;
   freeze_objects();
+  count_threads(grid, block);
   const unsigned threads = block.x * block.y * block.z;
   const unsigned long long blocks = static_cast<unsigned long long>(grid.x) * grid.y * grid.z;
   Barrier barrier;
@@ -599,6 +612,7 @@ template <class Body>
 void launch_nosync(const char *kernel, dim3 grid, dim3 block, const Body &body) {
   if (!configure(kernel, grid, block)) return;
   freeze_objects();
+  count_threads(grid, block);
   const long long threads = static_cast<long long>(block.x) * block.y * block.z;
   const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
   const bool sequential = shared_bytes() > 0;
@@ -664,6 +678,37 @@ inline void polycu_streams_destroy(polycu_streams *, int) {}
 #define POLYCU_LAUNCH_NOSYNC_ON(stream, kernel, grid, block, ...)                           \
   ((void)(stream),                                                                         \
    ::polycu_emu::hold([=] { POLYCU_LAUNCH_NOSYNC(kernel, grid, block, __VA_ARGS__); }))
+
+/* A dependent launch (--dependent-launches): on a GPU it may start while the launch
+   before it still runs, so its kernel's first statement waits for that launch
+   (POLYCU_AFTER_PREVIOUS); here launches run in turn, and a thread that never
+   waited is reported. */
+namespace polycu_emu {
+template <class Run>
+void launch_after(const char *kernel, const Run &run) {
+  launched_threads = 0;
+  __atomic_store_n(&waited_threads, 0, __ATOMIC_SEQ_CST);
+  run();
+  const unsigned long long waited = __atomic_load_n(&waited_threads, __ATOMIC_SEQ_CST);
+  if (waited != launched_threads)
+    fatal("kernel %s was launched as a dependent launch, but only %llu of its %llu threads "
+          "waited for the launch before it (POLYCU_AFTER_PREVIOUS())", kernel, waited,
+          launched_threads);
+}
+}  // namespace polycu_emu
+#define POLYCU_AFTER_PREVIOUS() \
+  ((void)__atomic_add_fetch(&::polycu_emu::waited_threads, 1ull, __ATOMIC_RELAXED))
+#define POLYCU_LAUNCH_AFTER(kernel, grid, block, ...) \
+  ::polycu_emu::launch_after(#kernel, [&] { POLYCU_LAUNCH(kernel, grid, block, __VA_ARGS__); })
+#define POLYCU_LAUNCH_NOSYNC_AFTER(kernel, grid, block, ...)                            \
+  ::polycu_emu::launch_after(#kernel,                                                   \
+                             [&] { POLYCU_LAUNCH_NOSYNC(kernel, grid, block, __VA_ARGS__); })
+#define POLYCU_LAUNCH_AFTER_ON(stream, kernel, grid, block, ...)                        \
+  ((void)(stream),                                                                      \
+   ::polycu_emu::hold([=] { POLYCU_LAUNCH_AFTER(kernel, grid, block, __VA_ARGS__); }))
+#define POLYCU_LAUNCH_NOSYNC_AFTER_ON(stream, kernel, grid, block, ...)                 \
+  ((void)(stream),                                                                      \
+   ::polycu_emu::hold([=] { POLYCU_LAUNCH_NOSYNC_AFTER(kernel, grid, block, __VA_ARGS__); }))
 
 /* A program that runs in one block (polycu/codegen/single_block.py): its threads take
    the launches' threads in reverse order, and POLYCU_EMU_BLOCK_THREADS of them (not

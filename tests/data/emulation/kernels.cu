@@ -644,6 +644,28 @@ static int run_barrier_without_team(void)
   return 0;
 }
 
+/* Dependent launches: each kernel of the chain adds its position to the sum so far,
+   waiting first (or, with `skip`, one thread of each block does not wait). */
+__global__ void add_after(int *sum, int add, int skip)
+{
+  if (!(skip && threadIdx.x == 1)) POLYCU_AFTER_PREVIOUS();
+  if (blockIdx.x == 0 && threadIdx.x == 0) *sum += add;
+}
+
+static int run_dependent(int skip)
+{
+  int *d, sum = 0;
+  POLYCU_CHECK(cudaMalloc(&d, sizeof(int)));
+  POLYCU_CHECK(cudaMemcpy(d, &sum, sizeof(int), cudaMemcpyHostToDevice));
+  for (int k = 1; k <= 10; k++) {
+    POLYCU_LAUNCH_NOSYNC_AFTER(add_after, dim3(3), dim3(32), d, k, skip && k == 7);
+    POLYCU_CHECK(cudaGetLastError());
+  }
+  POLYCU_CHECK(cudaMemcpy(&sum, d, sizeof(int), cudaMemcpyDeviceToHost));
+  printf("sum %d\n", sum);
+  return 0;
+}
+
 static int run_staged(int mode)
 {
   enum { blocks = 2, steps = 3, threads = 64, n = blocks * steps * threads };
@@ -707,6 +729,8 @@ int main(int argc, char **argv)
   if (!strcmp(which, "past-the-end")) return run_past_the_end();
   if (!strcmp(which, "divergent")) return run_divergent();
   if (!strcmp(which, "barrier-without-team")) return run_barrier_without_team();
+  if (!strcmp(which, "dependent")) return run_dependent(0);
+  if (!strcmp(which, "dependent-without-wait")) return run_dependent(1);
   if (!strcmp(which, "staged")) return run_staged(0);
   if (!strcmp(which, "staged-no-barrier-after-load")) return run_staged(1);
   if (!strcmp(which, "staged-no-barrier-before-overwrite")) return run_staged(2);

@@ -1,0 +1,92 @@
+"""Dependent launches (--dependent-launches, codegen/dependent.py, runtime/dependent.py):
+every kernel of a GPU program begins with its wait and every launch is a dependent
+launch, the option turns both off, the emulation runs such programs right (and
+reports a thread that does not wait: tests/test_emulate_header.py), nvcc builds them,
+and the PyCUDA runtime passes each argument in its C type."""
+from __future__ import annotations
+
+import ctypes
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from polycu.bench import cpu as polybench_cpu
+from polycu.driver import compile_file
+from polycu.options import Options
+from polycu.runtime.dependent import parameters
+from polycu.runtime.emulate import emulate_file
+
+KERNELS = {k.name: k for k in polybench_cpu.find_kernels()}
+LAUNCH = re.compile(r"(POLYCU_LAUNCH\w*)\((?:[^,]+, )?(\w+), polycu_grid")
+KERNEL = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\(\d+(?:, \d+)?\) )?'
+                    r"(\w+)\([^)]*\)\n\{\n([^\n]*)")
+
+
+def polybench(name: str, **values: object) -> Options:
+    return Options(define=["MINI_DATASET"], run_on="gpu",
+                   include_dir=[str(polybench_cpu.UTILITIES_DIR),
+                                str(KERNELS[name].directory)], **values)
+
+
+@pytest.mark.parametrize("name", ["jacobi-2d", "bicg", "cholesky"])
+def test_every_kernel_waits_first_and_every_launch_is_dependent(name: str) -> None:
+    """jacobi-2d's host loop, bicg's two launches side by side on streams,
+    cholesky's three kernels a step: each kernel's first statement is the wait, each
+    launch a dependent one; with --no-dependent-launches neither."""
+    generated = compile_file(str(KERNELS[name].source), polybench(name))
+    kernels = dict(KERNEL.findall(generated.cuda))
+    launches = LAUNCH.findall(generated.cuda)
+    (scop,) = generated.description["scops"]
+    assert len(kernels) == len(scop["kernels"]) >= 2
+    assert set(kernels.values()) == {"  POLYCU_AFTER_PREVIOUS();"}
+    assert {kernel for _, kernel in launches} == set(kernels)
+    assert all(macro.startswith(("POLYCU_LAUNCH_AFTER", "POLYCU_LAUNCH_NOSYNC_AFTER"))
+               for macro, _ in launches)
+    assert all(k["dependent"] for k in scop["kernels"])
+    off = compile_file(str(KERNELS[name].source), polybench(name, dependent_launches=False))
+    assert "POLYCU_AFTER_PREVIOUS();" not in off.cuda
+    assert not any("_AFTER" in macro for macro, _ in LAUNCH.findall(off.cuda))
+    assert not any(k["dependent"] for k in off.description["scops"][0]["kernels"])
+
+
+@pytest.mark.parametrize("name", ["jacobi-2d", "bicg"])
+def test_dependent_launches_compute_what_gcc_computes(name: str) -> None:
+    """The emulation runs them in turn and checks that every thread waited; nvcc
+    builds the program (the host's cudaLaunchKernelEx, the device's griddepcontrol)
+    when it is here."""
+    reports = emulate_file(str(KERNELS[name].source), polybench(name), seed=11,
+                           nvcc=shutil.which("nvcc") is not None)
+    assert reports and all(r.ok and not r.on_cpu for r in reports), \
+        "\n".join(r.format() for r in reports)
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_the_wait_is_griddepcontrol_on_sm_90(tmp_path: Path) -> None:
+    """On sm_90 the wait is the griddepcontrol.wait instruction, first in each kernel;
+    the next launch is left to start when the kernel ends (no launch_dependents)."""
+    cuda = tmp_path / "jacobi.cu"
+    cuda.write_text(compile_file(str(KERNELS["jacobi-2d"].source), polybench("jacobi-2d")).cuda)
+    ptx = tmp_path / "jacobi.ptx"
+    subprocess.run(["nvcc", "-arch=sm_90", "-ptx", str(cuda), "-o", str(ptx)], check=True,
+                   capture_output=True)
+    text = ptx.read_text()
+    assert text.count("griddepcontrol.wait") == 2 and "launch_dependents" not in text
+
+
+def test_parameters_pass_each_argument_in_its_c_type() -> None:
+    """runtime/dependent.py's void *[]: each pointer points to the value in the type
+    PyCUDA's format character names (P: a device pointer)."""
+    formats = ["P", "i", "q", "Q", "d", "f", "B"]
+    values = [0x7F00_0000_1000, np.int32(-7), np.int64(-(2 ** 40)), np.uint64(2 ** 63 + 5),
+              np.float64(-0.1), np.float32(2.5), np.uint8(255)]
+    array, held = parameters(formats, values)
+    types = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64,
+             ctypes.c_double, ctypes.c_float, ctypes.c_uint8]
+    read = [ctypes.cast(array[i], ctypes.POINTER(t)).contents.value
+            for i, t in enumerate(types)]
+    assert read == [0x7F00_0000_1000, -7, -(2 ** 40), 2 ** 63 + 5, -0.1, 2.5, 255]
+    assert len(held) == len(formats)
