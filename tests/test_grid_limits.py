@@ -96,7 +96,7 @@ def test_the_launch_caps_the_grid_and_the_blocks_loop(tmp_path: Path) -> None:
     assert "for (int b0 = blockIdx.y; b0 < 125000; b0 += gridDim.y) {" in cuda
     assert "polycu_grid(1, 65535, 1)" in cuda
     _, small, _ = _scop(TALL.format(rows=1_000_000), tmp_path)
-    assert "gridDim" not in small and "polycu_grid(1, 31250, 1)" in small
+    assert "gridDim." not in small and "polycu_grid(1, 31250, 1)" in small
     _, deep, _ = _scop(DEEP.format(ptype="int"), tmp_path)
     # eight values of i a block (driver.COLUMNS_3D)
     assert "for (int b0 = blockIdx.z; b0 < ((n - 1) / 8 + 1); b0 += gridDim.z) {" in deep

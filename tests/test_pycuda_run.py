@@ -100,6 +100,7 @@ class _Recorder:
     def __init__(self, kernels, host):
         self.kernels, self.host, self.calls = kernels, host, []
         self.functions = {name: self for name in kernels}
+        self.dependent, self.formats = None, {}
         self.streams, self.events = [], []
         self.stream = _Stream("stream", self.events)
         self._fork = _Event("fork", self.events)
@@ -145,6 +146,36 @@ def test_a_launch_site_works_out_its_arguments_once_and_converts_each_launch():
     assert [int(v[0]) for _, v in grids[-3:]] == [69, 71, 73]
     with pytest.raises(PolycuError, match="argument 'h1' of k2 = -1 does not fit"):
         replay(TREE[1:], {"tsteps": 0, "n": 0}, launch)     # h1 from n - 1 = -1
+
+
+class _Dependent:
+    """runtime/dependent.py's launcher, recording."""
+
+    def __init__(self):
+        self.calls = []
+
+    def launch(self, name, grid, block, stream, formats, values):
+        self.calls.append((name, grid, formats, values, stream.name))
+
+
+def test_dependent_kernels_are_launched_through_the_driver_api():
+    """Kernels the description marks dependent go to runtime/dependent.py's launch with
+    PyCUDA's format characters and the converted values, on the program's stream;
+    the others to PyCUDA."""
+    kernels = {"k0": {"args": [{"name": "n", "role": "param", "type": "int"},
+                               {"name": "A", "role": "array", "type": "double *"}],
+                      "dependent": True},
+               "k2": {"args": [{"name": "h1", "role": "iterator", "type": "unsigned"}]}}
+    tree = [{"launch": "k0", "grid": [_e("2")], "block": [32], "args": ["n", "A"]},
+            {"launch": "k2", "grid": [_e("1")], "block": [64], "args": ["h1"]}]
+    recorder = _Recorder(kernels, {})
+    recorder.dependent, recorder.formats = _Dependent(), {"k0": ["i", "P"], "k2": ["I"]}
+    allocations = type("Allocations", (dict,), {"objects": recorder})({"A": 4096})
+    launch, _ = DeviceProgram.launcher(recorder, allocations)
+    assert replay(tree, {"n": 70, "h1": 5}, launch) == 2
+    assert recorder.dependent.calls == [("k0", (2,), ["i", "P"], [70, 4096], "stream")]
+    assert [type(v) for v in recorder.dependent.calls[0][3]] == [np.int32, int]
+    assert [(grid, values) for grid, _, values in recorder.calls] == [((1,), (5,))]
 
 
 class _Event:

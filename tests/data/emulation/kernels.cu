@@ -8,6 +8,9 @@
 #define POLYCU_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 #define POLYCU_LAUNCH_NOSYNC POLYCU_LAUNCH
 #define POLYCU_SHARED(T, name, n) __shared__ T name[n]
+/* the wait of a dependent launch; launched here as a plain launch */
+#define POLYCU_AFTER_PREVIOUS() asm volatile("griddepcontrol.wait;" ::: "memory")
+#define POLYCU_LAUNCH_NOSYNC_AFTER POLYCU_LAUNCH
 #endif
 #include <stdio.h>
 #include <stdlib.h>
