@@ -9,6 +9,8 @@ import ctypes
 import re
 import shutil
 import subprocess
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ import pytest
 from polycu.bench import cpu as polybench_cpu
 from polycu.driver import compile_file
 from polycu.options import Options
+from polycu.runtime import dependent
 from polycu.runtime.dependent import parameters
 from polycu.runtime.emulate import emulate_file
 
@@ -90,3 +93,74 @@ def test_parameters_pass_each_argument_in_its_c_type() -> None:
             for i, t in enumerate(types)]
     assert read == [0x7F00_0000_1000, -7, -(2 ** 40), 2 ** 63 + 5, -0.1, 2.5, 255]
     assert len(held) == len(formats)
+
+
+class _Driver:
+    """The part of cuda-bindings' driver API that runtime/dependent.py calls, recording."""
+
+    class CUresult:
+        CUDA_SUCCESS = 0
+
+    class CUlaunchAttributeID:
+        CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
+
+    class _Value:
+        programmaticStreamSerializationAllowed = 0
+
+    class CUlaunchAttribute:
+        def __init__(self):
+            self.id, self.value = None, _Driver._Value()
+
+    class CUlaunchConfig:
+        pass
+
+    def __init__(self):
+        self.launches, self.unloaded = [], []
+
+    def CUstream(self, handle):
+        return ("stream", handle)
+
+    def cuModuleLoadData(self, cubin):
+        return 0, ("module", cubin)
+
+    def cuModuleGetFunction(self, module, name):
+        return 0, ("function", name)
+
+    def cuModuleGetGlobal(self, module, name):
+        return 0, 0x5000, 64
+
+    def cuModuleUnload(self, module):
+        self.unloaded.append(module)
+
+    def cuLaunchKernelEx(self, config, function, params, extra):
+        array = ctypes.cast(params, ctypes.POINTER(ctypes.c_void_p))
+        values = (ctypes.cast(array[0], ctypes.POINTER(ctypes.c_int32)).contents.value,
+                  ctypes.cast(array[1], ctypes.POINTER(ctypes.c_void_p)).contents.value)
+        self.launches.append((function, config, values))
+        return (0,)
+
+
+def test_a_dependent_launch_asks_for_programmatic_serialization(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """runtime/dependent.py against a recording driver API: the function of the
+    module loaded from the cubin, three grid and block dimensions where PyCUDA
+    gives fewer, PyCUDA's stream, the attribute, and the arguments in their types."""
+    driver = _Driver()
+    bindings = types.ModuleType("cuda.bindings")
+    bindings.driver = driver
+    monkeypatch.setitem(sys.modules, "cuda", types.ModuleType("cuda"))
+    monkeypatch.setitem(sys.modules, "cuda.bindings", bindings)
+    monkeypatch.setitem(sys.modules, "cuda.bindings.driver", driver)
+    launcher = dependent.DependentLaunches(b"cubin", ["k0"])
+    stream = type("Stream", (), {"handle": 77})()
+    launcher.launch("k0", (3,), (32, 2), stream, ["i", "P"], [np.int32(-5), 4096])
+    ((function, config, values),) = driver.launches
+    assert function == ("function", b"k0") and values == (-5, 4096)
+    assert (config.gridDimX, config.gridDimY, config.gridDimZ) == (3, 1, 1)
+    assert (config.blockDimX, config.blockDimY, config.blockDimZ) == (32, 2, 1)
+    assert config.hStream == ("stream", 77) and config.numAttrs == 1
+    (attribute,) = config.attrs
+    assert attribute.id == 6 and attribute.value.programmaticStreamSerializationAllowed == 1
+    assert launcher.get_global("polycu_const_x") == (0x5000, 64)
+    del launcher
+    assert driver.unloaded == [("module", b"cubin")]

@@ -78,8 +78,9 @@ class DependentLaunches:
         """Launch kernel ``name`` on PyCUDA's ``stream`` as a dependent launch."""
         cu = self.cu
         config = cu.CUlaunchConfig()
-        config.gridDimX, config.gridDimY, config.gridDimZ = (int(g) for g in grid)
-        config.blockDimX, config.blockDimY, config.blockDimZ = (int(b) for b in block)
+        # PyCUDA's grid and block may have fewer than three dimensions
+        config.gridDimX, config.gridDimY, config.gridDimZ = (*map(int, grid), 1, 1)[:3]
+        config.blockDimX, config.blockDimY, config.blockDimZ = (*map(int, block), 1, 1)[:3]
         config.sharedMemBytes = 0
         config.hStream = cu.CUstream(stream.handle)
         config.attrs = [self.attribute]
