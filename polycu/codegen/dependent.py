@@ -14,11 +14,13 @@ only a kernel's wait for the kernel before it is relaxed.  The PyCUDA runtime
 launches the same way (``runtime/dependent.py``).
 
 A kernel does not let the next launch start early (``launch_dependents``): the next
-one's blocks would then wait on the SMs for as long as it runs, and where its grid
-fits the GPU at once that is all of it.  Measured on all 30 PolyBench kernels (H200,
-LARGE, one call): with the early start floyd-warshall, fdtd-2d and jacobi-2d gained
-9-11%, but deriche ran 0.55x, heat-3d 0.88x and adi 0.96x; with the wait alone none
-is slower and floyd-warshall gains 7%, lu 6%, cholesky 5.5%.
+one's blocks then wait on the SMs while it runs and are placed where there is room,
+not spread as on an idle GPU.  Measured on the 30 PolyBench kernels (H200, LARGE):
+letting it start after the wait, floyd-warshall, fdtd-2d and jacobi-2d gained 9-11%
+but deriche ran 0.55x, heat-3d 0.88x and adi 0.96x; only from grids with more
+blocks than the GPU holds, deriche 0.54x, floyd-warshall 0.89x, lu 0.92x; with the
+wait alone none is slower and floyd-warshall gains 7%, lu 6%, cholesky 5.5%
+(``docs/results/dependent_launches.md``).
 """
 
 #: The macros of the generated .cu for a GPU build (the emulation's are in
