@@ -67,6 +67,32 @@ def test_dependent_launches_compute_what_gcc_computes(name: str) -> None:
         "\n".join(r.format() for r in reports)
 
 
+# A dead store to a local scalar becomes a kernel of no parameters (fuzz seed 5605528).
+NO_ARGUMENTS = """
+void f(double A[100])
+{
+  double s;
+  s = 0.5;
+  for (int i = 0; i < 100; i++)
+    A[i] = A[i] + i;
+}
+"""
+
+
+def test_a_kernel_without_arguments_is_launched(tmp_path: Path) -> None:
+    """Its dependent launch has nothing after the block: the host's launch takes its
+    arguments in a call of their own, which may be empty (it was one argument list
+    with a trailing comma, which nvcc rejected); emulated and built by nvcc."""
+    path = tmp_path / "none.c"
+    path.write_text(NO_ARGUMENTS)
+    cuda = compile_file(str(path), Options(run_on="gpu")).cuda
+    assert 'extern "C" __global__ void f_scop0_kernel0()' in cuda
+    assert "f_scop0_kernel0, polycu_grid, polycu_block, );" in cuda
+    (report,) = emulate_file(str(path), Options(run_on="gpu"), seed=3,
+                             nvcc=shutil.which("nvcc") is not None)
+    assert report.ok and not report.on_cpu, report.format()
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
 def test_the_wait_is_griddepcontrol_on_sm_90(tmp_path: Path) -> None:
     """On sm_90 the wait is the griddepcontrol.wait instruction, first in each kernel;

@@ -35,25 +35,39 @@ MACROS = r"""/* A dependent launch (--dependent-launches, Hopper's programmatic 
 #else
 #define POLYCU_AFTER_PREVIOUS() ((void)0)
 #endif
-template <typename... Params, typename... Args>
-static void polycu_launch_after(void (*kernel)(Params...), dim3 grid, dim3 block,
-                                cudaStream_t stream, Args... args)
+/* A launch of `kernel`, its arguments converted to the parameters' types as in a
+   <<<>>> launch (none is a launch too: the array keeps one pointer). */
+template <typename... Params>
+struct polycu_after {
+  void (*kernel)(Params...);
+  dim3 grid, block;
+  cudaStream_t stream;
+  void operator()(Params... values) const
+  {
+    void *pointers[sizeof...(Params) + 1] = {&values..., nullptr};
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.stream = stream;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    /* POLYCU_CHECK_LAUNCH reads its status */
+    (void)cudaLaunchKernelExC(&config, (const void *)kernel, pointers);
+  }
+};
+template <typename... Params>
+static polycu_after<Params...> polycu_launch_after(void (*kernel)(Params...), dim3 grid,
+                                                   dim3 block, cudaStream_t stream)
 {
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.stream = stream;
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute[0].val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
-  (void)cudaLaunchKernelEx(&config, kernel, args...);  /* POLYCU_CHECK_LAUNCH reads it */
+  return polycu_after<Params...>{kernel, grid, block, stream};
 }
 #define POLYCU_LAUNCH_AFTER(kernel, grid, block, ...) \
-  polycu_launch_after(kernel, (grid), (block), 0, __VA_ARGS__)
+  polycu_launch_after(kernel, (grid), (block), 0)(__VA_ARGS__)
 #define POLYCU_LAUNCH_NOSYNC_AFTER POLYCU_LAUNCH_AFTER
 #define POLYCU_LAUNCH_AFTER_ON(stream, kernel, grid, block, ...) \
-  polycu_launch_after(kernel, (grid), (block), (stream), __VA_ARGS__)
+  polycu_launch_after(kernel, (grid), (block), (stream))(__VA_ARGS__)
 #define POLYCU_LAUNCH_NOSYNC_AFTER_ON POLYCU_LAUNCH_AFTER_ON
 """
