@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from polycu.bench import cpu as polybench_cpu
+from polycu.codegen.dependent import MACROS
 from polycu.driver import compile_file
 from polycu.options import Options
 from polycu.runtime import dependent
@@ -190,3 +191,55 @@ def test_a_dependent_launch_asks_for_programmatic_serialization(
     assert launcher.get_global("polycu_const_x") == (0x5000, 64)
     del launcher
     assert driver.unloaded == [("module", b"cubin")]
+
+
+# The CUDA runtime's part the host's dependent launch uses, recording what it gets.
+MOCK_RUNTIME = r"""
+#include <cstdio>
+struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
+typedef void *cudaStream_t;
+enum { cudaLaunchAttributeProgrammaticStreamSerialization = 6 };
+struct cudaLaunchAttribute { int id; union { int programmaticStreamSerializationAllowed; } val; };
+struct cudaLaunchConfig_t { dim3 gridDim, blockDim; unsigned long dynamicSmemBytes;
+                            cudaStream_t stream; cudaLaunchAttribute *attrs; unsigned numAttrs; };
+static void (*show)(void **);
+int cudaLaunchKernelExC(const cudaLaunchConfig_t *c, const void *, void **args) {
+  printf("grid %u %u %u block %u stream %ld attribute %d=%d:", c->gridDim.x, c->gridDim.y,
+         c->gridDim.z, c->blockDim.x, (long)c->stream, c->attrs[0].id,
+         c->attrs[0].val.programmaticStreamSerializationAllowed);
+  show(args);
+  return 0;
+}
+"""
+
+MOCK_LAUNCHES = r"""
+void k3(int n, long long h, const double *__restrict__ A, float x) {}
+void k0() {}
+static double buffer[2];
+int main() {
+  show = [](void **a) { printf(" %d %lld %d %g\n", *(int *)a[0], *(long long *)a[1],
+                               *(const double **)a[2] == buffer, *(float *)a[3]); };
+  long n = 7; int h = -3; double x = 2.5;
+  POLYCU_LAUNCH_AFTER(k3, dim3(4, 2), dim3(32), n, h, buffer, x);
+  show = [](void **a) { printf(" %d\n", a[0] == nullptr); };
+  POLYCU_LAUNCH_NOSYNC_AFTER_ON((cudaStream_t)16, k0, dim3(1), dim3(1), );
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+def test_the_host_launch_passes_each_argument_in_its_parameter_type(tmp_path: Path) -> None:
+    """The generated program's dependent launch (codegen/dependent.py's helper) built
+    by g++ over a recording stand-in for the CUDA runtime: grid, block, stream and
+    the attribute as asked, each argument converted to its parameter's type as a
+    <<<>>> launch converts it (long to int, int to long long, double to float), and a
+    kernel of no parameters launched too."""
+    helper = MACROS[MACROS.index("/* A launch of `kernel`"):]
+    source = tmp_path / "launch.cpp"
+    source.write_text(MOCK_RUNTIME + helper + MOCK_LAUNCHES)
+    binary = tmp_path / "launch"
+    subprocess.run(["g++", "-std=c++17", "-o", str(binary), str(source)], check=True,
+                   capture_output=True)
+    out = subprocess.run([str(binary)], check=True, capture_output=True, text=True).stdout
+    assert out.splitlines() == ["grid 4 2 1 block 32 stream 0 attribute 6=1: 7 -3 1 2.5",
+                                "grid 1 1 1 block 1 stream 16 attribute 6=1: 1"]
