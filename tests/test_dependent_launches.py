@@ -60,7 +60,7 @@ def test_every_kernel_waits_first_and_every_launch_is_dependent(name: str) -> No
 @pytest.mark.parametrize("name", ["jacobi-2d", "bicg"])
 def test_dependent_launches_compute_what_gcc_computes(name: str) -> None:
     """The emulation runs them in turn and checks that every thread waited; nvcc
-    builds the program (the host's cudaLaunchKernelEx, the device's griddepcontrol)
+    builds the program (the host's cudaLaunchKernelExC, the device's griddepcontrol)
     when it is here."""
     reports = emulate_file(str(KERNELS[name].source), polybench(name), seed=11,
                            nvcc=shutil.which("nvcc") is not None)
