@@ -27,7 +27,7 @@ from typing import Iterator, Sequence
 import islpy as isl
 
 from .codegen import Generated, generate
-from .codegen.ast import with_asts, with_kernel_asts
+from .codegen.ast import Block, For, If, Node, host_ast, with_asts, with_kernel_asts
 from .codegen.coverage import WrongAst
 from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, PolycuError, Reporter, error
@@ -46,6 +46,7 @@ from .memory.contraction import contraction, with_tensor_cores
 from .gpu.ordered import ordered_trees
 from .gpu.tree import tree_reductions
 from .memory.placement import ANY
+from .memory.resident import BAND_SIZES, resident_grid
 from .memory.shared import latency_bound
 from .model import Scop
 from .options import Options
@@ -343,6 +344,10 @@ def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter 
     if schedule is None or options.sizes or options.tile_size != DEFAULT_TILE \
             or program.single_block:
         return placement
+    if options.resident_grid:
+        kept = _resident(schedule, program, options, overrides, constant_taken)
+        if kept is not None:
+            return kept
     remap = {}
     spread = _spread(program)
     for k in program.kernels:
@@ -434,6 +439,36 @@ def _remapped(schedule: Schedule, remap: dict[int, dict[str, tuple[int, ...]]],
     return None if quiet.diagnostics else placed
 
 
+def _resident(schedule: Schedule, program: GpuProgram, options: Options,
+              overrides: dict[int, dict[str, str]], constant_taken: int) -> Placement | None:
+    """``program`` as one cooperative launch, a band of rows of every array it writes
+    resident in each block's shared memory (``memory/resident.py``): its kernels mapped
+    again with one row a block along their first member.  None where its kernels do
+    not launch from host loops or the plan does not hold."""
+    if not _in_loop(host_ast(program)) or any(k.looped(program.scop) for k in program.kernels):
+        return None
+    quiet = Reporter(stream=io.StringIO())
+    remap = {k.index: BAND_SIZES[len(k.mapped)] for k in program.kernels if k.mapped}
+    other = _with_asts(map_schedule(schedule, Sizes(DEFAULT_TILE, remap)), schedule.name,
+                       MAX_OPERATIONS, quiet)
+    if other is None or [k.name for k in other.kernels] != [k.name for k in program.kernels]:
+        return None
+    plan = resident_grid(other, options.resident_blocks)
+    if plan is None or any(k.looped(other.scop) for k in other.kernels):
+        return None
+    placed = _placed(replace(other, resident=True), options, overrides, quiet, constant_taken)
+    return None if quiet.diagnostics else replace(placed, resident=plan)
+
+
+def _in_loop(node: Node) -> bool:
+    """Whether a host AST launches from a loop."""
+    if isinstance(node, For):
+        return not node.degenerate or _in_loop(node.body)
+    if isinstance(node, If):
+        return _in_loop(node.then) or (node.else_ is not None and _in_loop(node.else_))
+    return isinstance(node, Block) and any(_in_loop(c) for c in node.children)
+
+
 def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str, str]],
             reporter: Reporter, constant_taken: int = 0) -> Placement:
     """``program`` placed, with the kernels whose placed code isl cannot build within
@@ -450,7 +485,7 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
     trees = {name: tree for name, tree in found.items() if name not in forced}
     while True:
         # one block runs every phase: no block of a phase has shared memory of its own
-        shared = options.shared_memory and not program.single_block
+        shared = options.shared_memory and not (program.single_block or program.resident)
         placement = place(program, options.private_memory, shared,
                           options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
                           constant_taken, frozenset(trees), options.async_copies,

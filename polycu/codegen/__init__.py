@@ -26,6 +26,7 @@ from .cuda import layouts
 from .kernel import kernel_source
 from .mma import TENSOR_HELPERS
 from .single_block import block_kernel_name, block_kernel_source
+from .resident import DEVICE_HELPERS as RESIDENT_HELPERS, resident_kernel_name, resident_kernel_source
 from .transfers import struct_definitions
 from .objects import DEVICE_HELPERS, HOST_HELPERS as OBJECT_HELPERS, constant_declarations, \
     reads_objects
@@ -78,6 +79,8 @@ def generate(source: str, text: str, placements: Sequence[Placement | CpuScop],
         arrays = layouts(scop)
         if program.single_block:
             sources = {block_kernel_name(program): block_kernel_source(placement, arrays)}
+        elif placement.resident is not None:
+            sources = {resident_kernel_name(program): resident_kernel_source(placement, arrays)}
         else:
             sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
         barriers = frozenset(k.kernel for k in placement.kernels if k.barriers) \
@@ -85,6 +88,7 @@ def generate(source: str, text: str, placements: Sequence[Placement | CpuScop],
         host_source = host.host_function(program, arrays, barriers, placement)
         helpers = [DEVICE_HELPERS.rstrip()] if reads_objects(placement) else []
         helpers += [TENSOR_HELPERS] if placement.tensor else []
+        helpers += [RESIDENT_HELPERS] if placement.resident is not None else []
         declared = ["\n".join(constant_declarations(placement))] \
             if constant_declarations(placement) else []
         device_parts += [h for h in helpers if h not in device_parts]

@@ -112,7 +112,7 @@ def block_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> str:
         if not kernel.mapped:
             lines += ["if (threadIdx.x == 0) {", *code, "}"]
         else:
-            lines += [INDENT + line for line in _virtual_threads(program, kernel, itype, code)]
+            lines += [INDENT + line for line in virtual_threads(program, kernel, itype, code)]
         return lines + [f"{INDENT}__syncthreads();", "}"]
 
     args = block_kernel_args(program, arrays)
@@ -150,28 +150,35 @@ def _copy(to: str, source: str, cells: int) -> list[str]:
             f"{INDENT * 2}{to}[polycu_c] = {source}[polycu_c];"]
 
 
-def _virtual_threads(program: GpuProgram, kernel: Kernel, itype: str,
-                     code: list[str]) -> list[str]:
-    """The loop of the block's threads over the launch's threads, naming each one's
-    block and thread ids as the kernel does, around ``code`` (indented once)."""
+def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[str], *,
+                    first: str = "threadIdx.x", step: str = "blockDim.x",
+                    band: tuple[str, str] | None = None) -> list[str]:
+    """The loop of the threads (``first``, ``first + step``, ...) over the launch's
+    threads, naming each one's block and thread ids as the kernel does, around ``code``
+    (indented once).  ``band`` (low, high) keeps the blocks of the first mapped
+    member's axis in [low, high) only, numbered last (``resident.py``)."""
     axes = kernel.by_axis()
     grids = dict(zip(AXES, grid_exprs(program, kernel)))
     used = [a for a in AXES if a in axes]
     lines = [f"const long long polycu_g{a} = {c_expr(grids[a], wide=itype != 'int')};"
              for a in used]
-    ids = [(axes[a].thread_id, str(axes[a].block)) for a in used] + \
-        [(axes[a].block_id, f"polycu_g{a}") for a in used]
-    lines.append(f"const long long polycu_n = {' * '.join(e for _, e in ids)};")
-    lines.append("for (long long polycu_v = threadIdx.x; polycu_v < polycu_n; "
-                 "polycu_v += blockDim.x) {")
+    banded = kernel.mapped[0].axis if band is not None else None
+    ids = [(axes[a].thread_id, str(axes[a].block), "") for a in used] + \
+        [(axes[a].block_id, f"polycu_g{a}", "") for a in used if a != banded]
+    if band is not None:
+        lines.append(f"const long long polycu_lo = {band[0]}, polycu_hi = {band[1]};")
+        ids.append((axes[banded].block_id, "(polycu_hi - polycu_lo)", "polycu_lo + "))
+    lines.append(f"const long long polycu_n = {' * '.join(e for _, e, _ in ids)};")
+    lines.append(f"for (long long polycu_v = {first}; polycu_v < polycu_n; "
+                 f"polycu_v += {step}) {{")
     lines.append(f"{INDENT}const long long polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
     below = ""                      # the division by the extents before this id
-    for k, (name, extent) in enumerate(ids):
+    for k, (name, extent, start) in enumerate(ids):
         value = f"polycu_w{below}"
         if k < len(ids) - 1:
             value = (f"({value})" if below else value) + f" % {extent}"
             below += f" / {extent}"
-        lines.append(f"{INDENT}const {itype} {name} = ({itype})({value});")
+        lines.append(f"{INDENT}const {itype} {name} = ({itype})({start}{value});")
     return lines + code + ["}"]
 
 

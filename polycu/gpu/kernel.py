@@ -265,6 +265,9 @@ class GpuProgram:
     # Run as one launch of one block (gpu.cost.single_block_cost, chosen by the
     # ranking): every launch of the host program becomes a phase of that block.
     single_block: bool = False
+    # Run as one cooperative launch with its arrays resident in shared memory
+    # (memory/resident.py, chosen by the driver): every launch becomes a phase of the grid.
+    resident: bool = False
     # The host and kernel ASTs and grid sizes once built (codegen.ast.Asts, a later
     # phase's value: the driver's program_of builds them under an isl operation budget
     # to know that this program can be generated before choosing it).

@@ -103,7 +103,7 @@ class Tree:
 def tree_reductions(program: GpuProgram) -> dict[str, Tree]:
     """The kernels of ``program`` that are tree reductions, by name."""
     found = {k.name: tree_reduction(program, k) for k in program.kernels} \
-        if not program.single_block else {}
+        if not (program.single_block or program.resident) else {}
     return {name: tree for name, tree in found.items() if tree is not None}
 
 

@@ -339,11 +339,12 @@ def choose(program: GpuProgram, kernel: Kernel, array: Array, override: str | No
     (K:*=KIND); ``constants`` the constant memory so far (updated).  In a program
     that runs in one block, an array some phase writes is read plainly by every
     phase (the read-only path and the objects do not see the block's own writes)."""
-    if program.single_block:
+    if program.single_block or program.resident:
         written = frozenset().union(*(k.writes for k in program.kernels))
+        where = "in one block" if program.single_block else "as one launch"
         if array.name in written:
-            return GLOBAL, "the program runs in one block, whose phases write it"
-        return READ_ONLY, "the program runs in one block, which only reads it"
+            return GLOBAL, f"the program runs {where}, whose phases write it"
+        return READ_ONLY, f"the program runs {where}, which only reads it"
     used = constants.used(array.name)
     if override in PATHS:
         forced(program, kernel, array, override, used)

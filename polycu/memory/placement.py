@@ -110,6 +110,7 @@ class Placement:
     trees: dict[str, Any] = field(default_factory=dict)    # gpu/tree.py, by kernel
     concurrent: bool = False
     dependent: bool = False
+    resident: Any = None       # memory/resident.py's ResidentGrid: one cooperative launch
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:

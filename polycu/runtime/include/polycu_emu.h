@@ -720,6 +720,123 @@ void launch_after(const char *kernel, const Run &run) {
 #define POLYCU_BLOCK_THREADS(x, y, z) \
   ((x) < POLYCU_EMU_BLOCK_THREADS ? (x) : POLYCU_EMU_BLOCK_THREADS), (y), (z)
 
+/* One cooperative launch (polycu/codegen/resident.py): the host's launch gets
+   `bands` blocks with `bytes` of dynamic shared memory each when at most
+   POLYCU_EMU_RESIDENT_BLOCKS of them are asked for (the device "holds" them), else
+   that many blocks without it, as on a GPU that holds fewer.  All blocks' threads
+   live at once, but blocks take turns between grid barriers, last block first, so
+   that a phase missing its barrier reads what its neighbours have not written yet,
+   every time; each block has dynamic shared memory of its own, poisoned. */
+#ifndef POLYCU_EMU_RESIDENT_BLOCKS
+#define POLYCU_EMU_RESIDENT_BLOCKS 4
+#endif
+namespace polycu_emu {
+struct Turns {
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
+  unsigned blocks = 0, turn = 0, exited = 0;
+  unsigned long syncs = 0;  // grid barriers passed by the grid
+  void wait_for(unsigned block) {
+    Guard guard(&lock);
+    while (turn != block) pthread_cond_wait(&moved, &lock);
+  }
+  /* the block's turn ends: the next lower block's begins, or, after block 0, the
+     last block's in the next interval */
+  void pass(unsigned block, bool exiting) {
+    Guard guard(&lock);
+    if (exiting) ++exited;
+    else if (exited > 0)
+      fatal("kernel %s: block %u reaches a grid barrier that %u block(s) never reach (a "
+            "grid-wide barrier in divergent code)", current_kernel, block, exited);
+    if (block == 0 && !exiting) ++syncs;
+    turn = block == 0 ? blocks - 1 : block - 1;
+    pthread_cond_broadcast(&moved);
+  }
+};
+inline thread_local Turns *current_turns = nullptr;
+inline thread_local unsigned char *dynamic_shared = nullptr;
+inline thread_local std::size_t dynamic_bytes = 0;
+
+inline void grid_sync() {
+  if (current_turns == nullptr)
+    fatal("a grid barrier in %s, which was not launched with POLYCU_LAUNCH_RESIDENT",
+          current_kernel ? current_kernel : "host code");
+  const unsigned block = blockIdx.x;
+  current_barrier->wait(current_thread);
+  if (current_thread == 0) current_turns->pass(block, false);
+  current_barrier->wait(current_thread);
+  current_turns->wait_for(block);
+}
+
+template <class Body>
+void launch_resident(const char *kernel, long long bands, dim3 block, std::size_t bytes,
+                     const Body &body) {
+  const bool held = bands <= POLYCU_EMU_RESIDENT_BLOCKS;
+  const dim3 grid(static_cast<unsigned>(held ? bands : POLYCU_EMU_RESIDENT_BLOCKS));
+  if (!configure(kernel, grid, block)) return;
+  freeze_objects();
+  count_threads(grid, block);
+  const unsigned threads = block.x * block.y * block.z, blocks = grid.x;
+  const std::size_t given = held ? bytes : 0;
+  std::vector<unsigned char> memory(given * blocks + 1, 0xFF);
+  std::vector<Barrier> barriers(blocks);
+  std::vector<unsigned> alive(blocks, threads);
+  for (Barrier &b : barriers) b.reset(threads);
+  std::vector<Warp> warps(blocks * ((threads + 31) / 32));
+  for (unsigned w = 0; w < warps.size(); ++w) {
+    const unsigned first = (w % ((threads + 31) / 32)) * 32;
+    warps[w].barrier.reset(threads - first < 32 ? threads - first : 32);
+  }
+  Turns turns;
+  turns.blocks = blocks;
+  turns.turn = blocks - 1;
+  bool short_team = false;
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(threads * blocks)
+  {
+    const unsigned me = static_cast<unsigned>(omp_get_thread_num());
+    if (static_cast<unsigned>(omp_get_num_threads()) != threads * blocks) {
+      if (me == 0) short_team = true;
+    } else {
+      const unsigned b = me / threads, t = me % threads;
+      threadIdx = unflatten(t, block);
+      blockIdx = uint3{b, 0, 0};
+      blockDim = block;
+      gridDim = grid;
+      current_kernel = kernel;
+      current_barrier = &barriers[b];
+      current_thread = t;
+      current_warp = &warps[b * ((threads + 31) / 32) + t / 32];
+      current_turns = &turns;
+      dynamic_shared = memory.data() + given * b;
+      dynamic_bytes = given;
+      turns.wait_for(b);
+      body();
+      barriers[b].leave();
+      current_warp->barrier.leave();
+      if (__atomic_sub_fetch(&alive[b], 1u, __ATOMIC_SEQ_CST) == 0) turns.pass(b, true);
+      current_turns = nullptr;
+      current_barrier = nullptr;
+      current_warp = nullptr;
+      current_kernel = nullptr;
+      dynamic_shared = nullptr;
+      dynamic_bytes = 0;
+    }
+  }
+  check_red_zones(kernel);
+  if (short_team)
+    last_error = report(cudaErrorLaunchOutOfResources,
+                        "launch of %s: OpenMP refused a team of %u threads (set OMP_THREAD_LIMIT "
+                        "to at least %u and OMP_DYNAMIC=false)", kernel, threads * blocks,
+                        threads * blocks);
+}
+}  // namespace polycu_emu
+#define POLYCU_GRID_SYNC() ::polycu_emu::grid_sync()
+#define POLYCU_DYNAMIC_SHARED(name) unsigned char *const name = ::polycu_emu::dynamic_shared
+inline unsigned polycu_dynamic_bytes() { return static_cast<unsigned>(polycu_emu::dynamic_bytes); }
+#define POLYCU_LAUNCH_RESIDENT(kernel, bands, block, bytes, ...)                             \
+  ::polycu_emu::launch_resident(#kernel, (bands), (block), (bytes), [&] { kernel(__VA_ARGS__); })
+
 inline void __syncthreads() {
   polycu_emu::Barrier *barrier = polycu_emu::current_barrier;
   if (barrier == nullptr)

@@ -1,0 +1,234 @@
+"""One cooperative launch for a whole SCoP, its arrays resident in shared memory.
+
+In:  a ``Placement`` whose ``resident`` plan (``memory.resident.ResidentGrid``) says
+     which rows of which arrays each block owns and who runs each kernel, its kernels'
+     texts (``kernel.kernel_text``) and its host AST.
+Out: the kernel ``NAME_resident`` and the host program's one launch of it
+     (``POLYCU_LAUNCH_RESIDENT``), with the C both need (``DEVICE_HELPERS``, ``MACROS``).
+
+The host loops run in every thread of every block (their bounds depend on parameters
+and outer host iterators only).  Launch ``K[h]`` becomes a phase, ended by
+``__syncthreads()``, the copy of the written arrays' edge rows to device memory and a
+grid-wide barrier.  Band ``p`` (rows ``[p R, p R + R)``) is run by block ``p mod G``
+of the ``G`` blocks; an aligned kernel's virtual blocks of the band's rows are shared
+by that block's threads as in ``single_block.py``; a kernel fixed at row ``c`` runs
+whole in the block of ``c``'s band; a free kernel's threads are spread over the grid.
+
+Each resident array ``X`` is seen by the phases through a ``polycu_band<T>`` named
+``X``: cell ``c`` of the band is the block's shared copy, any other cell device memory.
+The host gives the kernel its bands' shared memory only when the device holds all
+``bands`` blocks with it at once (``G = bands``, one band a block); otherwise the band
+is empty, every access goes to device memory, and the grid barriers keep the phases
+in order as the launches did: the same kernel is right either way, and
+``polycu_dynamic_bytes()`` tells it which way it runs.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..gpu.cost import BLOCK_THREADS
+from ..gpu.kernel import GpuProgram, Kernel
+from ..memory import Placement
+from ..memory.resident import ALIGNED, FREE, ResidentGrid
+from .ast import User, expr_of, host_ast
+from .cuda import INDENT, Layout, c_expr, index_type, print_node
+from .kernel import kernel_text
+from .single_block import block_kernel_args, virtual_threads
+
+#: The device code's helpers: the grid barrier, the block's dynamic shared memory and
+#: its size, and the view of a resident array (the emulation defines the first three
+#: in ``polycu_emu.h``).
+DEVICE_HELPERS = r"""/* One cooperative launch with arrays resident in shared memory (polycu/codegen/resident.py). */
+#ifndef POLYCU_EMULATE
+#include <cooperative_groups.h>
+#define POLYCU_GRID_SYNC() cooperative_groups::this_grid().sync()
+#define POLYCU_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+static __device__ __forceinline__ unsigned polycu_dynamic_bytes()
+{
+  unsigned n;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(n));
+  return n;
+}
+#endif
+/* Cell c of an array: the block's shared copy of cells [first, first + cells), device
+   memory elsewhere. */
+template <class T> struct polycu_band {
+  T *slab, *global;
+  long long first, cells;
+  __device__ __forceinline__ T &operator[](long long c) const
+  {
+    return static_cast<unsigned long long>(c - first) < static_cast<unsigned long long>(cells)
+               ? slab[c - first] : global[c];
+  }
+};"""
+
+#: The host's launch: the grid and shared memory the device allows, then a cooperative
+#: launch (the emulation's is in ``polycu_emu.h``).
+MACROS = r"""/* A resident launch (polycu/codegen/resident.py): `bands` blocks with `bytes` of shared
+   memory each where the device holds them all at once, else as many blocks as it
+   holds without it; the kernel sees which from its dynamic shared memory. */
+template <typename... Params>
+struct polycu_resident {
+  void (*kernel)(Params...);
+  int bands;
+  dim3 block;
+  size_t bytes;
+  cudaStream_t stream;
+  void operator()(Params... values) const
+  {
+    void *pointers[sizeof...(Params) + 1] = {&values..., nullptr};
+    int device = 0, sms = 1, most = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    const int threads = block.x * block.y * block.z;
+    size_t shared = bytes;
+    if (cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)bytes) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&most, (const void *)kernel, threads,
+                                                      bytes) != cudaSuccess ||
+        (long long)most * sms < bands) {
+      (void)cudaGetLastError();
+      shared = 0;
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&most, (const void *)kernel, threads, 0);
+    }
+    int grid = shared ? bands : (most * sms < bands ? most * sms : bands);
+    /* POLYCU_CHECK_LAUNCH reads its status */
+    (void)cudaLaunchCooperativeKernel((const void *)kernel, dim3(grid > 0 ? grid : 1), block,
+                                      pointers, shared, stream);
+  }
+};
+template <typename... Params>
+static polycu_resident<Params...> polycu_launch_resident(void (*kernel)(Params...), int bands,
+                                                         dim3 block, size_t bytes)
+{
+  return polycu_resident<Params...>{kernel, bands, block, bytes, 0};
+}
+#define POLYCU_LAUNCH_RESIDENT(kernel, bands, block, bytes, ...) \
+  polycu_launch_resident(kernel, (bands), (block), (bytes))(__VA_ARGS__)
+"""
+
+
+def resident_kernel_name(program: GpuProgram) -> str:
+    """The one kernel of a program run as one cooperative launch."""
+    return f"{program.scop.name}_resident"
+
+
+def _slab(name: str) -> str:
+    return f"polycu_slab_{name}"
+
+
+def _view(name: str) -> str:
+    return f"polycu_view_{name}"
+
+
+def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> str:
+    """``extern "C" __global__ void NAME_resident(...)``: the host program, each launch
+    a phase of the grid (the module's docstring)."""
+    program, plan = placement.program, placement.resident
+    assert plan is not None
+    itype = index_type(program.scop)
+    rows = plan.rows
+
+    def phase(node: User) -> list[str]:
+        kernel = program.kernel(node.name)
+        text = kernel_text(placement, kernel, arrays)
+        code = [*text.declarations, *text.body]
+        owner = plan.owners[kernel.name]
+        lines = ["{", *(f"{INDENT}const {itype} {h} = {c_expr(e, wide=itype != 'int')};"
+                        for h, e in zip(kernel.host_ids, node.args))]
+        if not kernel.mapped:
+            run = ["if (blockIdx.x == 0 && threadIdx.x == 0) {", *code, "}"]
+        elif owner == FREE:
+            run = virtual_threads(program, kernel, itype, code,
+                                  first="blockIdx.x * blockDim.x + threadIdx.x",
+                                  step="gridDim.x * blockDim.x")
+        elif owner == ALIGNED:
+            low = _first_row(program, kernel)
+            band = (f"polycu_p * {rows} - ({low}) > 0 ? polycu_p * {rows} - ({low}) : 0",
+                    f"polycu_p * {rows} + {rows} - ({low}) < polycu_g{kernel.mapped[0].axis}"
+                    f" ? polycu_p * {rows} + {rows} - ({low}) : polycu_g{kernel.mapped[0].axis}")
+            run = [f"for (long long polycu_p = blockIdx.x; polycu_p < {plan.bands}; "
+                   "polycu_p += gridDim.x) {",
+                   *(INDENT + line for line in virtual_threads(program, kernel, itype, code,
+                                                               band=band)), "}"]
+        else:
+            run = [f"if ({int(owner) // rows} % gridDim.x == blockIdx.x) {{",
+                   *(INDENT + line for line in virtual_threads(program, kernel, itype, code)),
+                   "}"]
+        lines += [INDENT + line for line in run]
+        lines.append(f"{INDENT}__syncthreads();")
+        for array in plan.arrays:
+            if array.name in kernel.writes and array.halo > 0:
+                lines += [INDENT + line for line in _edges(array.name, array.halo * array.row_cells)]
+        return lines + [f"{INDENT}POLYCU_GRID_SYNC();", "}"]
+
+    args = block_kernel_args(program, arrays)
+    lines = [f'extern "C" __global__ void __launch_bounds__({BLOCK_THREADS}) '
+             f'{resident_kernel_name(program)}(' + ", ".join(a.declaration for a in args) + ")",
+             "{", f"{INDENT}POLYCU_DYNAMIC_SHARED(polycu_dynamic);",
+             f"{INDENT}const bool polycu_on_chip = polycu_dynamic_bytes() >= {plan.bytes}u;",
+             f"{INDENT}const long long polycu_row = (long long)blockIdx.x * {rows};"]
+    offset = 0
+    for array in plan.arrays:
+        name, cells = array.name, f"{rows * array.row_cells}"
+        last = f"({array.rows} - polycu_row) * {array.row_cells}"
+        lines += [f"{INDENT}const polycu_band<{array.element}> {_view(name)} = {{"
+                  f"reinterpret_cast<{array.element} *>(polycu_dynamic + {offset}), {name}, "
+                  f"polycu_row * {array.row_cells}, !polycu_on_chip || polycu_row >= "
+                  f"{array.rows} ? 0 : {last} < {cells} ? {last} : {cells}}};",
+                  *_copy(f"{_view(name)}.slab[polycu_c]",
+                         f"{name}[{_view(name)}.first + polycu_c]", f"{_view(name)}.cells")]
+        offset += rows * array.row_cells * array.element_bytes
+    body = print_node(host_ast(program), phase, host=False, itype=itype)
+    lines += [f"{INDENT}__syncthreads();", f"{INDENT}{{",
+              *(f"{INDENT * 2}const auto &{a.name} = {_view(a.name)};" for a in plan.arrays),
+              *(INDENT + line for line in body), f"{INDENT}}}"]
+    for array in plan.arrays:
+        view = _view(array.name)
+        lines += _copy(f"{array.name}[{view}.first + polycu_c]", f"{view}.slab[polycu_c]",
+                       f"{view}.cells")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _first_row(program: GpuProgram, kernel: Kernel) -> str:
+    """C text of the row of the kernel's virtual block 0 at its launch: ``lo`` of its
+    first mapped member, whose tiles are one row (``floor(lo / 1)``)."""
+    first = kernel.mapped[0]
+    context = kernel.host_context(program.scop.context)
+    return c_expr(expr_of(first.tile_offset, context), wide=True)
+
+
+def _copy(to: str, source: str, cells: str) -> list[str]:
+    """Every cell of a band copied by the block's threads."""
+    return [f"{INDENT}for (long long polycu_c = threadIdx.x; polycu_c < {cells}; "
+            f"polycu_c += blockDim.x)", f"{INDENT * 2}{to} = {source};"]
+
+
+def _edges(name: str, cells: int) -> list[str]:
+    """The first and last ``cells`` cells of the block's band of ``name`` copied to device
+    memory, where its neighbours read them after the barrier."""
+    view = _view(name)
+    return [f"for (long long polycu_c = threadIdx.x; polycu_c < {view}.cells; "
+            f"polycu_c += blockDim.x)",
+            f"{INDENT}if (polycu_c < {cells} || polycu_c >= {view}.cells - {cells})",
+            f"{INDENT * 2}{view}.global[{view}.first + polycu_c] = {view}.slab[polycu_c];"]
+
+
+def resident_launch(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, Any]:
+    """The host program's one launch (``host.control_tree``'s form)."""
+    plan_args = [a.name for a in block_kernel_args(program, arrays)]
+    return {"launch": resident_kernel_name(program), "bind": {},
+            "grid": [{"c": "1"}] * 3, "block": [BLOCK_THREADS, 1, 1], "args": plan_args}
+
+
+def resident_kernel_entry(program: GpuProgram, arrays: dict[str, Layout],
+                          plan: ResidentGrid) -> dict[str, Any]:
+    """How the one kernel is launched (``host.launched``'s form): ``resident`` gives
+    the bands and each one's bytes, from which the launch takes its grid."""
+    return {"name": resident_kernel_name(program),
+            "args": [{"name": a.name, "type": a.ctype, "role": a.role, "array": a.array}
+                     for a in block_kernel_args(program, arrays)],
+            "block": [BLOCK_THREADS, 1, 1], "grid": [{"c": "1"}] * 3, "barriers": True,
+            "objects": [],
+            "resident": {"bands": plan.bands, "bytes": plan.bytes, "about": plan.describe()}}
