@@ -64,6 +64,7 @@ class DependentLaunches:
         attribute.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
         attribute.value.programmaticStreamSerializationAllowed = 1
         self.attribute = attribute
+        self._grids: dict[str, tuple[int, int]] = {}    # resident grids: grid, shared bytes
 
     def get_global(self, name: str) -> tuple[int, int]:
         """Address and size of the ``__constant__`` symbol ``name`` (PyCUDA's
@@ -90,6 +91,56 @@ class DependentLaunches:
         if status != cu.CUresult.CUDA_SUCCESS:
             raise error(f"dependent launch of {name} (grid {tuple(grid)}, block "
                         f"{tuple(block)}) failed: {status}")
+
+    def resident(self, name: str, plan: dict[str, Any], block: Sequence[int], stream: Any,
+                 formats: Sequence[str], values: Sequence[Any]) -> None:
+        """Launch the resident grid ``name`` cooperatively, as the generated host code's
+        ``polycu_launch_resident`` does (``codegen/resident.py``): its ``bands`` blocks
+        with their ``bytes`` of shared memory where the device holds them all at once,
+        else as many blocks as it holds without shared memory."""
+        cu = self.cu
+        function = self.functions[name]
+        grid, shared = self._grids.get(name) or self._grid(name, plan, block)
+        config = cu.CUlaunchConfig()
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid, 1, 1
+        config.blockDimX, config.blockDimY, config.blockDimZ = (*map(int, block), 1, 1)[:3]
+        config.sharedMemBytes = shared
+        config.hStream = cu.CUstream(stream.handle)
+        attribute = cu.CUlaunchAttribute()
+        attribute.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+        attribute.value.cooperative = 1
+        config.attrs = [attribute]
+        config.numAttrs = 1
+        array, _held = parameters(formats, values)
+        status, = cu.cuLaunchKernelEx(config, function, ctypes.addressof(array), 0)
+        if status != cu.CUresult.CUDA_SUCCESS:
+            raise error(f"cooperative launch of {name} (grid {grid}, {shared} B of shared "
+                        f"memory a block) failed: {status}")
+
+    def _grid(self, name: str, plan: dict[str, Any], block: Sequence[int]) -> tuple[int, int]:
+        """The grid and shared bytes of resident grid ``name`` on this device (kept: the
+        launches of a timed graph's capture must not set attributes)."""
+        cu = self.cu
+        function = self.functions[name]
+        threads = int(block[0]) * int(block[1]) * int(block[2])
+        bands, nbytes = int(plan["bands"]), int(plan["bytes"])
+        device = _checked(cu.cuCtxGetDevice(), "cuCtxGetDevice")
+        sms = _checked(cu.cuDeviceGetAttribute(
+            cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+            "cuDeviceGetAttribute")
+        status, = cu.cuFuncSetAttribute(
+            function, cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            nbytes)
+        most = 0
+        if status == cu.CUresult.CUDA_SUCCESS:
+            status, most = cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(function, threads,
+                                                                          nbytes)
+        shared = nbytes if status == cu.CUresult.CUDA_SUCCESS and most * sms >= bands else 0
+        if not shared:
+            most = _checked(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(function, threads, 0),
+                            "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+        self._grids[name] = (bands if shared else max(1, min(bands, most * sms)), shared)
+        return self._grids[name]
 
     def __del__(self) -> None:
         # the context may be gone already, at the interpreter's exit

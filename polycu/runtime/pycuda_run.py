@@ -108,8 +108,14 @@ class DeviceProgram:
             function.prepare(self.formats[name])
             self.functions[name] = function
         # the dependent launches' own module (``dependent.py``), when they can run here
-        dependent = [name for name, k in self.kernels.items() if k.get("dependent")]
+        # and the resident grids' cooperative launches (``dependent.py`` too)
+        dependent = [name for name, k in self.kernels.items()
+                     if k.get("dependent") or k.get("resident")]
         self.dependent = None
+        if any(k.get("resident") for k in self.kernels.values()) and not available(self.drv):
+            raise error("a resident grid (--resident-grid) is launched through cuda-bindings "
+                        "on a device of compute capability 9.0 or later; compile with "
+                        "--no-resident-grid to run it here")
         if dependent and available(self.drv):
             from pycuda.compiler import compile as nvcc
             self.dependent = DependentLaunches(nvcc(**_nvcc_arguments(description, options)),
@@ -212,7 +218,11 @@ class DeviceProgram:
             kernel = self.kernels[item.kernel]
             allocations.objects.before(kernel, self.stream)
             values = [get(item) for get in plan]
-            if self.dependent is not None and kernel.get("dependent"):
+            if kernel.get("resident"):
+                self.dependent.resident(item.kernel, kernel["resident"], item.block,
+                                        stream or self.stream, self.formats[item.kernel],
+                                        values)
+            elif self.dependent is not None and kernel.get("dependent"):
                 self.dependent.launch(item.kernel, item.grid, item.block, stream or self.stream,
                                       self.formats[item.kernel], values)
             else:
