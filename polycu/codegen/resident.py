@@ -27,7 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..gpu.cost import BLOCK_THREADS
-from ..gpu.kernel import GpuProgram, Kernel
+import islpy as isl
+
+from ..gpu.kernel import GpuProgram, Kernel, launch_context
 from ..memory import Placement
 from ..memory.resident import ALIGNED, FREE, ResidentGrid
 from .ast import User, expr_of, host_ast
@@ -143,14 +145,10 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
                                   first="blockIdx.x * blockDim.x + threadIdx.x",
                                   step="gridDim.x * blockDim.x")
         elif owner == ALIGNED:
-            low = _first_row(program, kernel)
-            band = (f"polycu_p * {rows} - ({low}) > 0 ? polycu_p * {rows} - ({low}) : 0",
-                    f"polycu_p * {rows} + {rows} - ({low}) < polycu_g{kernel.mapped[0].axis}"
-                    f" ? polycu_p * {rows} + {rows} - ({low}) : polycu_g{kernel.mapped[0].axis}")
             run = [f"for (long long polycu_p = blockIdx.x; polycu_p < {plan.bands}; "
                    "polycu_p += gridDim.x) {",
-                   *(INDENT + line for line in virtual_threads(program, kernel, itype, code,
-                                                               band=band)), "}"]
+                   *(INDENT + line for line in _band_rows(program, plan, kernel, itype, code)),
+                   "}"]
         else:
             run = [f"if ({int(owner) // rows} % gridDim.x == blockIdx.x) {{",
                    *(INDENT + line for line in virtual_threads(program, kernel, itype, code)),
@@ -189,6 +187,58 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
                        f"{view}.cells")
     lines.append("}")
     return "\n".join(lines)
+
+
+# Band p's rows [r, r + R): on chip, rows [r + d, r + R - d) read only the block's own
+# rows (every read is within d = max d_X rows of its instance's row), so their code
+# indexes the shared copies directly; the rows within d of the band's edges, and every
+# row off chip (e = R), go through the views.
+def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
+               code: list[str]) -> list[str]:
+    """Band ``polycu_p``'s virtual blocks of an aligned kernel: its inner rows with the
+    arrays' shared copies as plain pointers, its edge rows through the views."""
+    rows, low = plan.rows, _first_row(program, kernel)
+    halo = max(a.halo for a in plan.arrays)
+    grid = f"polycu_g{kernel.mapped[0].axis}"
+    narrow = _narrow(program, kernel, rows)
+    lines = [f"const long long polycu_r = polycu_p * {rows}, "
+             f"polycu_e = polycu_on_chip ? {halo} : {rows};"]
+    parts = [("polycu_r + polycu_e", f"polycu_r + {rows} - polycu_e", True),
+             ("polycu_r", f"min(polycu_r + polycu_e, polycu_r + {rows})", False),
+             (f"max(polycu_r + {rows} - polycu_e, polycu_r + polycu_e)",
+              f"polycu_r + {rows}", False)]
+    used = kernel.reads | kernel.writes
+    for first, last, inner in parts:
+        band = (f"(int)max({first} - ({low}), 0LL)",
+                f"(int)min({last} - ({low}), (long long){grid})")
+        bound = [f"{INDENT}{a.element} *const {a.name} = {_view(a.name)}.slab - "
+                 f"{_view(a.name)}.first;" for a in plan.arrays if inner and a.name in used]
+        lines += ["{", *bound, *(INDENT + line for line in virtual_threads(
+            program, kernel, itype, code, band=band, narrow=narrow)), "}"]
+    return lines
+
+
+# The threads of one band's launch: R rows times, along each other mapped axis, the
+# most blocks any valid launch has (max of the grid over launch_context) times the
+# block; under 2^31, the virtual threads count in int.
+def _narrow(program: GpuProgram, kernel: Kernel, rows: int) -> bool:
+    """Whether one band's virtual threads of ``kernel`` fit in an ``int``."""
+    count = rows
+    context = launch_context(program.scop)
+    for member in kernel.mapped:
+        count *= member.block
+        if member is kernel.mapped[0]:
+            continue
+        grid = member.grid.intersect_params(
+            kernel.host_context(context).align_params(member.grid.get_space()))
+        try:
+            most = grid.max_val()
+        except isl.Error:
+            return False
+        if not most.is_int():
+            return False
+        count *= most.to_python()
+    return count < 2**31
 
 
 def _first_row(program: GpuProgram, kernel: Kernel) -> str:

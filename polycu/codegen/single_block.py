@@ -152,26 +152,28 @@ def _copy(to: str, source: str, cells: int) -> list[str]:
 
 def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[str], *,
                     first: str = "threadIdx.x", step: str = "blockDim.x",
-                    band: tuple[str, str] | None = None) -> list[str]:
+                    band: tuple[str, str] | None = None, narrow: bool = False) -> list[str]:
     """The loop of the threads (``first``, ``first + step``, ...) over the launch's
     threads, naming each one's block and thread ids as the kernel does, around ``code``
     (indented once).  ``band`` (low, high) keeps the blocks of the first mapped
-    member's axis in [low, high) only, numbered last (``resident.py``)."""
+    member's axis in [low, high) only, numbered last (``resident.py``); ``narrow``
+    counts in 32 bits, where the caller knows the threads fewer than 2^31."""
+    count = "int" if narrow else "long long"
     axes = kernel.by_axis()
     grids = dict(zip(AXES, grid_exprs(program, kernel)))
     used = [a for a in AXES if a in axes]
-    lines = [f"const long long polycu_g{a} = {c_expr(grids[a], wide=itype != 'int')};"
+    lines = [f"const {count} polycu_g{a} = {c_expr(grids[a], wide=itype != 'int')};"
              for a in used]
     banded = kernel.mapped[0].axis if band is not None else None
     ids = [(axes[a].thread_id, str(axes[a].block), "") for a in used] + \
         [(axes[a].block_id, f"polycu_g{a}", "") for a in used if a != banded]
     if band is not None:
-        lines.append(f"const long long polycu_lo = {band[0]}, polycu_hi = {band[1]};")
+        lines.append(f"const {count} polycu_lo = {band[0]}, polycu_hi = {band[1]};")
         ids.append((axes[banded].block_id, "(polycu_hi - polycu_lo)", "polycu_lo + "))
-    lines.append(f"const long long polycu_n = {' * '.join(e for _, e, _ in ids)};")
-    lines.append(f"for (long long polycu_v = {first}; polycu_v < polycu_n; "
+    lines.append(f"const {count} polycu_n = {' * '.join(e for _, e, _ in ids)};")
+    lines.append(f"for ({count} polycu_v = {first}; polycu_v < polycu_n; "
                  f"polycu_v += {step}) {{")
-    lines.append(f"{INDENT}const long long polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
+    lines.append(f"{INDENT}const {count} polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
     below = ""                      # the division by the extents before this id
     for k, (name, extent, start) in enumerate(ids):
         value = f"polycu_w{below}"
