@@ -156,11 +156,11 @@ OPTIONS: tuple[Option, ...] = (
            "steps of a small stencil, the steps of a triangular solve) as one launch of "
            "one block whose threads share each former launch, when the cost model "
            "estimates it at least 1.5 times as fast (docs/schedule.md)"),
-    Option("--resident-grid", "bool", True, "run a SCoP whose kernels launch from host "
+    Option("--resident-grid", "bool", False, "run a SCoP whose kernels launch from host "
            "loops (a stencil's time steps) as one cooperative launch that keeps a band of "
            "rows of every array it writes in each block's shared memory across all of "
            "them, where the rows' owners can run every write (docs/memory.md, 'Resident "
-           "grids')"),
+           "grids'; off by default: slower than the launches on an H200 so far)"),
     Option("--resident-blocks", "int", 132, "blocks a resident grid is planned for (one an "
            "SM: an H100 SXM or H200 has 132); the launch keeps the bands on chip only where "
            "the device holds them all", minimum=1, maximum=65535, metavar="N"),

@@ -1,0 +1,96 @@
+"""Resident grids (--resident-grid, memory/resident.py, codegen/resident.py): the plan
+of each stencil exactly (rows a block, halos, who runs each kernel), the programs it
+refuses, the emulation against gcc with the bands on chip and off chip (the emulated
+device holds POLYCU_EMU_RESIDENT_BLOCKS = 4 blocks), nvcc's build, and a removed
+grid barrier caught."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from polycu.bench import cpu as polybench_cpu
+from polycu.driver import load_scops, placement_of
+from polycu.memory.resident import ALIGNED
+from polycu.options import Options
+from polycu.runtime.compiled import compile_program
+from polycu.runtime.emulate import emulate_generated
+
+KERNELS = {k.name: k for k in polybench_cpu.find_kernels()}
+
+
+def polybench(name: str, dataset: str = "MINI", **values: object) -> Options:
+    return Options(define=[f"{dataset}_DATASET"], run_on="gpu", resident_grid=True,
+                   include_dir=[str(polybench_cpu.UTILITIES_DIR),
+                                str(KERNELS[name].directory)], **values)
+
+
+def plan(name: str, dataset: str = "LARGE", **values: object):
+    options = polybench(name, dataset, **values)
+    (scop,) = load_scops(str(KERNELS[name].source), options)
+    return placement_of(scop, options).resident
+
+
+def test_jacobi_2d_plan() -> None:
+    """1300 rows over 132 blocks: 10 rows a block, 130 blocks, A and B read one row
+    beyond the band, both kernels run by the rows' owners; 2 x 10 x 1300 doubles."""
+    grid = plan("jacobi-2d")
+    assert (grid.rows, grid.bands, grid.bytes) == (10, 130, 208000)
+    assert {(a.name, a.rows, a.row_cells, a.halo) for a in grid.arrays} == \
+        {("A", 1300, 1300, 1), ("B", 1300, 1300, 1)}
+    assert set(grid.owners.values()) == {ALIGNED}
+
+
+def test_fdtd_2d_plan() -> None:
+    """ex is read on its own rows only (halo 0), ey one row below, hz one row above;
+    the kernel of ey[0][j] = _fict_[t] is run whole by the owner of row 0."""
+    grid = plan("fdtd-2d")
+    assert (grid.rows, grid.bands, grid.bytes) == (8, 125, 230400)
+    assert {a.name: a.halo for a in grid.arrays} == {"ex": 0, "ey": 1, "hz": 1}
+    assert sorted(grid.owners.values(), key=str) == [0, ALIGNED, ALIGNED]
+
+
+def test_heat_3d_plan_and_budget() -> None:
+    """120 planes of 120 x 120: one plane a block, 230,400 B of the 227 KB; planned for
+    100 blocks the bands (2 planes) no longer fit, and nothing is resident."""
+    grid = plan("heat-3d")
+    assert (grid.rows, grid.bands, grid.bytes) == (1, 120, 230400)
+    assert plan("heat-3d", resident_blocks=100) is None
+
+
+@pytest.mark.parametrize("name", ["seidel-2d", "lu"])
+def test_refused(name: str) -> None:
+    """seidel-2d's wavefront writes rows its first member does not own; lu reads row k
+    of every step, no bounded halo."""
+    assert plan(name, "MINI") is None
+
+
+@pytest.mark.parametrize("blocks", [4, 132])
+@pytest.mark.parametrize("name", ["jacobi-2d", "fdtd-2d", "heat-3d"])
+def test_emulation_matches_gcc(name: str, blocks: int) -> None:
+    """Planned for 4 blocks, the emulated device holds the bands on chip; planned for
+    132, it does not, and the same kernel runs over device memory; nvcc builds it."""
+    compiled = compile_program(str(KERNELS[name].source),
+                               polybench(name, resident_blocks=blocks))
+    (entry,) = compiled.description["scops"]
+    (kernel,) = entry["kernels"]
+    bands = kernel["resident"]["bands"]
+    assert bands == 4 if blocks == 4 else bands > 4
+    reports = emulate_generated(compiled.scops, compiled.description, seed=29,
+                                nvcc=shutil.which("nvcc") is not None)
+    assert reports and all(r.ok and not r.on_cpu for r in reports), \
+        "\n".join(r.format() for r in reports)
+
+
+def test_a_removed_grid_barrier_is_caught() -> None:
+    """Without the barrier after jacobi-2d's first sweep, a block's second sweep reads
+    halo rows its neighbour has not published yet: the emulation's turns make that
+    happen every time."""
+    compiled = compile_program(str(KERNELS["jacobi-2d"].source),
+                               polybench("jacobi-2d", resident_blocks=4))
+    (entry,) = compiled.description["scops"]
+    source = entry["device_source"]
+    assert source.count("POLYCU_GRID_SYNC();") == 2
+    entry["device_source"] = source.replace("POLYCU_GRID_SYNC();", ";", 1)
+    (report,) = emulate_generated(compiled.scops, compiled.description, seed=29, nvcc=False)
+    assert not report.ok and any(a.mismatches for a in report.arrays), report.format()
