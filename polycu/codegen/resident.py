@@ -192,7 +192,9 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
 # Band p's rows [r, r + R): on chip, rows [r + d, r + R - d) read only the block's own
 # rows (every read is within d = max d_X rows of its instance's row), so their code
 # indexes the shared copies directly; the rows within d of the band's edges, and every
-# row off chip (e = R), go through the views.
+# row off chip, go through the views.  The rows go to G groups of the block's threads
+# in turn, each group's threads over a row's M virtual threads: G minimises
+# ceil(R / G) ceil(M / (BLOCK_THREADS / G)), the steps of the slowest thread.
 def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
                code: list[str]) -> list[str]:
     """Band ``polycu_p``'s virtual blocks of an aligned kernel: its inner rows with the
@@ -200,30 +202,32 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
     rows, low = plan.rows, _first_row(program, kernel)
     halo = max(a.halo for a in plan.arrays)
     grid = f"polycu_g{kernel.mapped[0].axis}"
-    narrow = _narrow(program, kernel, rows)
-    lines = [f"const long long polycu_r = polycu_p * {rows}, "
-             f"polycu_e = polycu_on_chip ? {halo} : {rows};"]
-    parts = [("polycu_r + polycu_e", f"polycu_r + {rows} - polycu_e", True),
-             ("polycu_r", f"min(polycu_r + polycu_e, polycu_r + {rows})", False),
-             (f"max(polycu_r + {rows} - polycu_e, polycu_r + polycu_e)",
-              f"polycu_r + {rows}", False)]
+    per_row = _row_threads(program, kernel)
+    groups = min((g for g in (1, 2, 4, 8, 16, 32)),
+                 key=lambda g: (-(-rows // g)) * (-(-(per_row or 2**31) // (BLOCK_THREADS // g))))
     used = kernel.reads | kernel.writes
-    for first, last, inner in parts:
-        band = (f"(int)max({first} - ({low}), 0LL)",
-                f"(int)min({last} - ({low}), (long long){grid})")
-        bound = [f"{INDENT}{a.element} *const {a.name} = {_view(a.name)}.slab - "
-                 f"{_view(a.name)}.first;" for a in plan.arrays if inner and a.name in used]
-        lines += ["{", *bound, *(INDENT + line for line in virtual_threads(
-            program, kernel, itype, code, band=band, narrow=narrow)), "}"]
-    return lines
+    bound = [f"{INDENT * 2}{a.element} *const {a.name} = {_view(a.name)}.slab - "
+             f"{_view(a.name)}.first;" for a in plan.arrays if a.name in used]
+    row = f"polycu_b + ({low})"
+    body = code
+    if rows > 2 * halo:
+        body = [f"{INDENT}if (polycu_on_chip && {row} >= polycu_r + {halo} && "
+                f"{row} < polycu_r + {rows - halo}) {{", *bound,
+                *(INDENT + line for line in code), f"{INDENT}}} else {{",
+                *(INDENT + line for line in code), f"{INDENT}}}"]
+    band = (f"max(polycu_r - ({low}), 0LL)", f"min(polycu_r + {rows} - ({low}), "
+            f"(long long){grid})", groups)
+    return [f"const long long polycu_r = polycu_p * {rows};",
+            *virtual_threads(program, kernel, itype, body, band=band,
+                             narrow=per_row is not None and per_row * rows < 2**31)]
 
 
-# The threads of one band's launch: R rows times, along each other mapped axis, the
-# most blocks any valid launch has (max of the grid over launch_context) times the
-# block; under 2^31, the virtual threads count in int.
-def _narrow(program: GpuProgram, kernel: Kernel, rows: int) -> bool:
-    """Whether one band's virtual threads of ``kernel`` fit in an ``int``."""
-    count = rows
+# The virtual threads of one row: along each mapped axis the block's threads and, but
+# along the first member's, the most blocks any valid launch has (max of the grid over
+# launch_context); None where isl cannot bound them.
+def _row_threads(program: GpuProgram, kernel: Kernel) -> int | None:
+    """The most virtual threads of one row of ``kernel``."""
+    count = 1
     context = launch_context(program.scop)
     for member in kernel.mapped:
         count *= member.block
@@ -234,11 +238,11 @@ def _narrow(program: GpuProgram, kernel: Kernel, rows: int) -> bool:
         try:
             most = grid.max_val()
         except isl.Error:
-            return False
+            return None
         if not most.is_int():
-            return False
+            return None
         count *= most.to_python()
-    return count < 2**31
+    return count
 
 
 def _first_row(program: GpuProgram, kernel: Kernel) -> str:

@@ -152,12 +152,15 @@ def _copy(to: str, source: str, cells: int) -> list[str]:
 
 def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[str], *,
                     first: str = "threadIdx.x", step: str = "blockDim.x",
-                    band: tuple[str, str] | None = None, narrow: bool = False) -> list[str]:
+                    band: tuple[str, str, int] | None = None, narrow: bool = False
+                    ) -> list[str]:
     """The loop of the threads (``first``, ``first + step``, ...) over the launch's
     threads, naming each one's block and thread ids as the kernel does, around ``code``
-    (indented once).  ``band`` (low, high) keeps the blocks of the first mapped
-    member's axis in [low, high) only, numbered last (``resident.py``); ``narrow``
-    counts in 32 bits, where the caller knows the threads fewer than 2^31."""
+    (indented once).  ``band`` (low, high, groups): the blocks of the first mapped
+    member's axis in [low, high) only, ``polycu_b``, one to each of ``groups`` groups of
+    the block's threads in turn, each group's threads over that block's threads and
+    the other axes' blocks (``resident.py``); ``narrow`` counts in 32 bits, where the
+    caller knows the threads fewer than 2^31."""
     count = "int" if narrow else "long long"
     axes = kernel.by_axis()
     grids = dict(zip(AXES, grid_exprs(program, kernel)))
@@ -165,23 +168,30 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
     lines = [f"const {count} polycu_g{a} = {c_expr(grids[a], wide=itype != 'int')};"
              for a in used]
     banded = kernel.mapped[0].axis if band is not None else None
-    ids = [(axes[a].thread_id, str(axes[a].block), "") for a in used] + \
-        [(axes[a].block_id, f"polycu_g{a}", "") for a in used if a != banded]
+    ids = [(axes[a].thread_id, str(axes[a].block)) for a in used] + \
+        [(axes[a].block_id, f"polycu_g{a}") for a in used if a != banded]
+    lines.append(f"const {count} polycu_n = {' * '.join(e for _, e in ids)};")
+    pad = ""
     if band is not None:
-        lines.append(f"const {count} polycu_lo = {band[0]}, polycu_hi = {band[1]};")
-        ids.append((axes[banded].block_id, "(polycu_hi - polycu_lo)", "polycu_lo + "))
-    lines.append(f"const {count} polycu_n = {' * '.join(e for _, e, _ in ids)};")
-    lines.append(f"for ({count} polycu_v = {first}; polycu_v < polycu_n; "
+        low, high, groups = band
+        lines += [f"const int polycu_l = blockDim.x / {groups};",
+                  f"for ({count} polycu_b = {low} + threadIdx.x / polycu_l; polycu_b < {high}; "
+                  f"polycu_b += {groups}) {{"]
+        first, step, pad = "threadIdx.x % polycu_l", "polycu_l", INDENT
+        lines.append(f"{pad}const {itype} {axes[banded].block_id} = ({itype})polycu_b;")
+    lines.append(f"{pad}for ({count} polycu_v = {first}; polycu_v < polycu_n; "
                  f"polycu_v += {step}) {{")
-    lines.append(f"{INDENT}const {count} polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
+    inner = pad + INDENT
+    lines.append(f"{inner}const {count} polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
     below = ""                      # the division by the extents before this id
-    for k, (name, extent, start) in enumerate(ids):
+    for k, (name, extent) in enumerate(ids):
         value = f"polycu_w{below}"
         if k < len(ids) - 1:
             value = (f"({value})" if below else value) + f" % {extent}"
             below += f" / {extent}"
-        lines.append(f"{INDENT}const {itype} {name} = ({itype})({start}{value});")
-    return lines + code + ["}"]
+        lines.append(f"{inner}const {itype} {name} = ({itype})({value});")
+    lines += [pad + line for line in code] + [pad + "}"]
+    return lines + (["}"] if band is not None else [])
 
 
 def block_launch(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, Any]:
