@@ -80,6 +80,7 @@ class Config:
     private_memory: bool | None = None
     single_block: bool | None = None
     parallel_reductions: bool | None = None
+    resident_grid: bool | None = None
 
     def changes(self) -> dict[str, Any]:
         """The option values (``Options`` dest names) that build this configuration."""
@@ -88,7 +89,8 @@ class Config:
             result["schedule"] = self.schedule
         if self.sizes:
             result["sizes"] = sizes_text(dict(self.sizes))
-        for name in ("shared_memory", "private_memory", "single_block", "parallel_reductions"):
+        for name in ("shared_memory", "private_memory", "single_block", "parallel_reductions",
+                     "resident_grid"):
             if getattr(self, name) is not None:
                 result[name] = getattr(self, name)
         return result
@@ -124,7 +126,8 @@ def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
     members given the same choice of ``size_choices(d)`` (per-kernel choices are
     left to ``neighbours``), each with shared memory and registers on or off; a
     candidate that runs in one block also as such, without sizes.  Polycu's
-    own choice comes first; with ``reorder``, it again with tree reductions next,
+    own choice comes first; a candidate whose kernels launch from host loops also as a
+    resident grid (``memory/resident.py``, where its plan holds); with ``reorder``, it again with tree reductions next,
     and every other configuration both without and with them."""
     configs = [Config()]
     for candidate in ranked:
@@ -132,6 +135,8 @@ def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
         kernels = depths(candidate)
         if candidate.program.single_block:
             configs.append(Config(name, single_block=True))
+        elif candidate.host_loops:      # one cooperative launch, where its plan holds
+            configs.append(Config(name, resident_grid=True))
         used = sorted(set(kernels.values()))
         for picks in itertools.product(*(size_choices(d) for d in used)):
             chosen = dict(zip(used, picks))
