@@ -125,6 +125,29 @@ def test_check_polybench_kernels(name, dataset):
     assert any(c.size > 1 for c in checked.report.arrays)
 
 
+@pytest.mark.parametrize("on_chip", [True, False])
+@pytest.mark.parametrize("name", ["stencils/jacobi-2d/jacobi-2d.c",
+                                  "stencils/fdtd-2d/fdtd-2d.c"])
+def test_resident_grids_on_the_gpu(name, on_chip):
+    """One cooperative launch (--resident-grid, codegen/resident.py), planned for 4
+    blocks at SMALL: the bands on chip; and with the launch told that a band needs
+    more shared memory than a block has, the same kernel over device memory.
+    Checked against the CPU, then timed as a graph."""
+    if not (importlib.util.find_spec("cuda") and importlib.util.find_spec("cuda.bindings")):
+        pytest.skip("cuda-bindings is not installed")
+    path = str(REPO / "polybench" / name)
+    found = targets(path, Options(include_dir=[UTILITIES], run_on="gpu", resident_grid=True,
+                                  resident_blocks=4), dataset="SMALL")
+    (kernel,) = found[0].description["kernels"]
+    assert kernel["resident"]["bands"] == 4
+    if not on_chip:
+        kernel["resident"]["bytes"] = 1 << 20
+    checked = check_target(found[0], seed=29)
+    assert checked.report.ok, checked.report.format()
+    timing = checked.program.time(repeat=3, warmup=1, kernel_only=True)
+    assert timing.kernel.median > 0
+
+
 @pytest.mark.parametrize("name", ["linear-algebra/kernels/bicg/bicg.c",
                                   "medley/deriche/deriche.c"])
 def test_concurrent_groups_on_the_gpu(name):

@@ -99,9 +99,8 @@ class KernelPlacement:
 
 @dataclass(frozen=True, eq=False)
 class Placement:
-    """A GPU program with the memory of every array of every kernel chosen, the
-    kernels' ASTs (``codegen.ast.with_kernel_asts``) and tensor-core contractions;
-    how the host launches: ``codegen/concurrent.py``, ``codegen/dependent.py``."""
+    """A GPU program with every array of every kernel placed, the kernels' ASTs, their
+    contractions, how the host launches them and a resident grid's plan (resident.py)."""
 
     program: GpuProgram
     kernels: tuple[KernelPlacement, ...]
@@ -110,7 +109,7 @@ class Placement:
     trees: dict[str, Any] = field(default_factory=dict)    # gpu/tree.py, by kernel
     concurrent: bool = False
     dependent: bool = False
-    resident: Any = None       # memory/resident.py's ResidentGrid: one cooperative launch
+    resident: Any = None
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:
