@@ -98,3 +98,80 @@ def test_a_removed_grid_barrier_is_caught() -> None:
     entry["device_source"] = source.replace("POLYCU_GRID_SYNC();", ";", 1)
     (report,) = emulate_generated(compiled.scops, compiled.description, seed=29, nvcc=False)
     assert not report.ok and any(a.mismatches for a in report.arrays), report.format()
+
+
+# Stencils beyond PolyBench's: halos of two rows and uneven ones, int arrays with C's
+# %, an array read but never written (fdtd-2d has the kernel fixed at row 0).
+PROGRAMS = {
+    "halo2_1d": """
+void f(int T, double A[64], double B[64])
+{
+#pragma scop
+  for (int t = 0; t < T; t++) {
+    for (int i = 2; i < 62; i++)
+      B[i] = 0.25 * (A[i - 2] + A[i - 1] + A[i + 1] + A[i + 2]);
+    for (int i = 2; i < 62; i++)
+      A[i] = B[i] - 0.5 * A[i];
+  }
+#pragma endscop
+}
+""",
+    "int_mod": """
+void f(int T, int A[40][24], int B[40][24])
+{
+#pragma scop
+  for (int t = 0; t < T; t++) {
+    for (int i = 1; i < 39; i++)
+      for (int j = 1; j < 23; j++)
+        B[i][j] = A[i - 1][j] + A[i + 1][j] - A[i][j - 1] % 5 + t;
+    for (int i = 1; i < 39; i++)
+      for (int j = 1; j < 23; j++)
+        A[i][j] = B[i][j] % 1000 - 3;
+  }
+#pragma endscop
+}
+""",
+    "uneven_read_only": """
+void f(int T, float A[48][20], float B[48][20], const float C[48][20])
+{
+#pragma scop
+  for (int t = 0; t < T; t++) {
+    for (int i = 2; i < 46; i++)
+      for (int j = 0; j < 19; j++)
+        B[i][j] = 0.5f * A[i][j] + 0.25f * C[i - 2][j + 1] + 0.125f * A[i + 1][j + 1];
+    for (int i = 2; i < 46; i++)
+      for (int j = 0; j < 19; j++)
+        A[i][j] = B[i][j] - 0.125f * C[i + 1][j] + 0.0625f * B[i - 1][j];
+  }
+#pragma endscop
+}
+""",
+}
+
+
+@pytest.mark.parametrize("blocks", [4, 9])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_other_stencils(tmp_path, name: str, blocks: int) -> None:
+    """Each runs as a resident grid (on chip planned for 4 blocks; for 9, over device
+    memory in the emulation) and computes what gcc computes (one block and skewed
+    layouts, which these sizes would choose, turned off)."""
+    path = tmp_path / f"{name}.c"
+    path.write_text(PROGRAMS[name])
+    options = Options(run_on="gpu", resident_grid=True, resident_blocks=blocks,
+                      single_block=False, relayout=False)
+    compiled = compile_program(str(path), options)
+    (entry,) = compiled.description["scops"]
+    (kernel,) = entry["kernels"]
+    assert (kernel["resident"]["bands"] <= 4) == (blocks == 4)
+    reports = emulate_generated(compiled.scops, compiled.description, seed=31,
+                                nvcc=shutil.which("nvcc") is not None)
+    assert reports and all(r.ok for r in reports), "\n".join(r.format() for r in reports)
+
+
+def test_a_write_beside_its_row_is_refused(tmp_path) -> None:
+    """B[i + 1] written by instance i: neither its owner's row nor one fixed row."""
+    path = tmp_path / "beside.c"
+    path.write_text(PROGRAMS["halo2_1d"].replace("B[i] = 0.25", "B[i + 1] = 0.25"))
+    options = Options(run_on="gpu", resident_grid=True, resident_blocks=4, single_block=False)
+    (scop,) = load_scops(str(path), options)
+    assert placement_of(scop, options).resident is None

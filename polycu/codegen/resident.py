@@ -166,8 +166,7 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
              "{", f"{INDENT}POLYCU_DYNAMIC_SHARED(polycu_dynamic);",
              f"{INDENT}const bool polycu_on_chip = polycu_dynamic_bytes() >= {plan.bytes}u;",
              f"{INDENT}const long long polycu_row = (long long)blockIdx.x * {rows};"]
-    offset = 0
-    for array in plan.arrays:
+    for array, offset in zip(plan.arrays, plan.offsets()):
         name, cells = array.name, f"{rows * array.row_cells}"
         last = f"({array.rows} - polycu_row) * {array.row_cells}"
         lines += [f"{INDENT}const polycu_band<{array.element}> {_view(name)} = {{"
@@ -176,7 +175,6 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
                   f"{array.rows} ? 0 : {last} < {cells} ? {last} : {cells}}};",
                   *_copy(f"{_view(name)}.slab[polycu_c]",
                          f"{name}[{_view(name)}.first + polycu_c]", f"{_view(name)}.cells")]
-        offset += rows * array.row_cells * array.element_bytes
     body = print_node(host_ast(program), phase, host=False, itype=itype)
     lines += [f"{INDENT}__syncthreads();", f"{INDENT}{{",
               *(f"{INDENT * 2}const auto &{a.name} = {_view(a.name)};" for a in plan.arrays),

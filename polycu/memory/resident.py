@@ -85,10 +85,19 @@ class ResidentGrid:
     arrays: tuple[ResidentArray, ...]
     owners: Mapping[str, str | int]             # kernel name: ALIGNED, FREE or a row
 
+    def offsets(self) -> tuple[int, ...]:
+        """Where each array's band starts in a block's shared memory (16-byte aligned)."""
+        found, at = [], 0
+        for a in self.arrays:
+            found.append(at)
+            at += -(-self.rows * a.row_cells * a.element_bytes // 16) * 16
+        return tuple(found)
+
     @property
     def bytes(self) -> int:
         """Shared memory of one block: its band of every resident array."""
-        return self.rows * sum(a.row_cells * a.element_bytes for a in self.arrays)
+        last = self.arrays[-1]
+        return self.offsets()[-1] + self.rows * last.row_cells * last.element_bytes
 
     def array(self, name: str) -> ResidentArray | None:
         return next((a for a in self.arrays if a.name == name), None)
