@@ -168,10 +168,29 @@ def test_other_stencils(tmp_path, name: str, blocks: int) -> None:
     assert reports and all(r.ok for r in reports), "\n".join(r.format() for r in reports)
 
 
-def test_a_write_beside_its_row_is_refused(tmp_path) -> None:
-    """B[i + 1] written by instance i: neither its owner's row nor one fixed row."""
-    path = tmp_path / "beside.c"
+def test_a_shifted_write_is_run_by_its_rows_owner(tmp_path) -> None:
+    """B[i + 1] written by instance i: the kernel is aligned with shift 1 (its
+    instance i runs in the band of row i + 1), and computes what gcc computes."""
+    path = tmp_path / "shifted.c"
     path.write_text(PROGRAMS["halo2_1d"].replace("B[i] = 0.25", "B[i + 1] = 0.25"))
     options = Options(run_on="gpu", resident_grid=True, resident_blocks=4, single_block=False)
     (scop,) = load_scops(str(path), options)
+    grid = placement_of(scop, options).resident
+    assert sorted(grid.shifts.values()) == [0, 1]
+    reports = emulate_generated(*_compiled(path, options), seed=3, nvcc=False)
+    assert all(r.ok for r in reports), "\n".join(r.format() for r in reports)
+
+
+def test_a_read_five_rows_away_is_refused(tmp_path) -> None:
+    """A[i - 5]: beyond the widest halo looked for (4 rows)."""
+    path = tmp_path / "far.c"
+    path.write_text(PROGRAMS["halo2_1d"].replace("A[i - 2] +", "A[i - 5] +")
+                    .replace("int i = 2; i < 62", "int i = 5; i < 62"))
+    options = Options(run_on="gpu", resident_grid=True, resident_blocks=4, single_block=False)
+    (scop,) = load_scops(str(path), options)
     assert placement_of(scop, options).resident is None
+
+
+def _compiled(path, options: Options):
+    compiled = compile_program(str(path), options)
+    return compiled.scops, compiled.description

@@ -198,6 +198,8 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
     """Band ``polycu_p``'s virtual blocks of an aligned kernel: its inner rows with the
     arrays' shared copies as plain pointers, its edge rows through the views."""
     rows, low = plan.rows, _first_row(program, kernel)
+    if plan.shifts.get(kernel.name):        # the row of virtual block b: b + lo + s
+        low = f"{low} + {plan.shifts[kernel.name]}"
     halo = max(a.halo for a in plan.arrays)
     grid = f"polycu_g{kernel.mapped[0].axis}"
     per_row = _row_threads(program, kernel)

@@ -12,15 +12,17 @@ end of a launch did.  Block ``p`` owns rows ``[p R, p R + R)`` of every resident
 every instance that writes one of them (owner computes).  For kernel ``K`` with band
 member ``m_0`` and an access ``S[i] -> X[a_0, ...]``:
 
-* ``K`` is *aligned* when every write of a resident array has ``a_0 = m_0`` exactly
-  (the deltas ``{ a_0 - m_0 }`` are ``{ 0 }``) and ``m_0`` is mapped with tiles of one
-  row: block ``p`` runs the virtual blocks of rows ``[p R, p R + R)``;
+* ``K`` is *aligned* when every write of a resident array has ``a_0 = m_0 + s`` for
+  one constant ``s`` (the deltas ``{ a_0 - m_0 }`` of every write are ``{ s }``: isl's
+  scheduler may shift a statement) and ``m_0`` is mapped with tiles of one row: block
+  ``p`` runs the virtual blocks of rows ``[p R, p R + R)``, the instances with
+  ``m_0 + s`` there;
 * ``K`` is *fixed* at row ``c`` when every such write has ``a_0 = c``, one constant
   (fdtd-2d's ``ey[0][j]``): the owner of row ``c`` runs all of it;
 * ``K`` is *free* when it touches no resident array: any block may run any of it.
 
 Every read of a resident array lies within ``d_X`` rows of its instance's owner row
-(``|a_0 - m_0| <= d_X``, or ``|a_0 - c| <= d_X``).  After a phase that writes ``X``,
+(``|a_0 - m_0 - s| <= d_X``, or ``|a_0 - c| <= d_X``).  After a phase that writes ``X``,
 each block copies the first and last ``d_X`` rows of its band to device memory; the
 barrier then makes them visible, so a read outside the band finds the neighbour's
 value there, and a read inside it finds the block's own copy, which only the block
@@ -38,7 +40,7 @@ device memory (``codegen/resident.py``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 import islpy as isl
@@ -84,6 +86,7 @@ class ResidentGrid:
     bands: int                                  # blocks of the launch
     arrays: tuple[ResidentArray, ...]
     owners: Mapping[str, str | int]             # kernel name: ALIGNED, FREE or a row
+    shifts: Mapping[str, int] = field(default_factory=dict)   # aligned kernels' s
 
     def offsets(self) -> tuple[int, ...]:
         """Where each array's band starts in a block's shared memory (16-byte aligned)."""
@@ -160,37 +163,41 @@ def _accesses(program: GpuProgram, kernel: Kernel, arrays: frozenset[str]
 
 
 def _owner(program: GpuProgram, kernel: Kernel, arrays: frozenset[str],
-           halos: dict[str, int]) -> str | int | None:
-    """How ``kernel`` is run (ALIGNED, FREE or its one row), widening ``halos``; None
-    where it cannot be run by the rows' owners."""
+           halos: dict[str, int]) -> tuple[str | int, int] | None:
+    """How ``kernel`` is run (ALIGNED, FREE or its one row) and its shift ``s``,
+    widening ``halos``; None where it cannot be run by the rows' owners."""
     accesses = _accesses(program, kernel, arrays)
     if not accesses:
-        return FREE
+        return FREE, 0
     if not kernel.mapped or kernel.atomic or any(r is None for _, _, r in accesses):
         return None
     first = kernel.mapped[0]
     member = _first(kernel.band) if first.member == 0 and first.tile == 1 else None
-    deltas = {}
     if member is not None:
         pairs = member.reverse()
         deltas = {id(r): isl.Set.from_union_set(pairs.apply_range(r).deltas())
                   for _, _, r in accesses}
-        if all(_within(deltas[id(r)], 0, 0) for _, w, r in accesses if w):
-            for array, _, r in accesses:
-                d = _halo(deltas[id(r)], 0)
-                if d is None:
-                    return None
-                halos[array] = max(halos.get(array, 0), d)
-            return ALIGNED
+        shifts = {_constant(deltas[id(r)]) for _, w, r in accesses if w}
+        if len(shifts) == 1 and None not in shifts:
+            (shift,) = shifts
+            return _widened(halos, [(a, deltas[id(r)]) for a, _, r in accesses], shift, ALIGNED)
     rows = [_constant(isl.Set.from_union_set(r.range())) for _, w, r in accesses if w]
     if not rows or rows[0] is None or any(c != rows[0] for c in rows):
         return None
-    for array, _, r in accesses:
-        d = _halo(isl.Set.from_union_set(r.range()), rows[0])
+    return _widened(halos, [(a, isl.Set.from_union_set(r.range())) for a, _, r in accesses],
+                    rows[0], rows[0])
+
+
+def _widened(halos: dict[str, int], rows: list[tuple[str, isl.Set]], centre: int,
+             owner: str | int) -> tuple[str | int, int] | None:
+    """``owner`` (with its shift, for an aligned kernel) once every array's rows lie
+    within a halo of ``centre``, ``halos`` widened to them; None where one does not."""
+    for array, values in rows:
+        d = _halo(values, centre)
         if d is None:
             return None
         halos[array] = max(halos.get(array, 0), d)
-    return rows[0]
+    return owner, centre if owner == ALIGNED else 0
 
 
 def resident_grid(program: GpuProgram, blocks: int = RESIDENT_BLOCKS,
@@ -210,12 +217,12 @@ def resident_grid(program: GpuProgram, blocks: int = RESIDENT_BLOCKS,
     if not shapes:
         return None
     halos: dict[str, int] = {}
-    owners = {}
+    owners, shifts = {}, {}
     for kernel in program.kernels:
-        owner = _owner(program, kernel, frozenset(shapes), halos)
-        if owner is None:
+        found = _owner(program, kernel, frozenset(shapes), halos)
+        if found is None:
             return None
-        owners[kernel.name] = owner
+        owners[kernel.name], shifts[kernel.name] = found
     if ALIGNED not in owners.values():
         return None
     most = max(shape[0] for shape in shapes.values())
@@ -224,7 +231,7 @@ def resident_grid(program: GpuProgram, blocks: int = RESIDENT_BLOCKS,
                                  _cells(shape[1:]), element_bytes(scop.array(name)),
                                  halos.get(name, 0))
                    for name, shape in shapes.items())
-    grid = ResidentGrid(rows, -(-most // rows), arrays, owners)
+    grid = ResidentGrid(rows, -(-most // rows), arrays, owners, shifts)
     # a band of no rows further than d from its edges runs all through the views
     # (heat-3d: one plane a block, 4.3x slower than its launches on an H200)
     inner = rows > 2 * max(a.halo for a in arrays)
