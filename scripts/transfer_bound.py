@@ -39,7 +39,7 @@ def moved_bytes(kernel: str, dataset: str) -> dict[str, int]:
     options = Options(include_dir=[str(cpu.UTILITIES_DIR), str(found.directory)])
     (target,) = targets(str(found.source), options, dataset=dataset)
     totals = dict.fromkeys(("live_in", "live_out", "copy_in", "copy_out"), 0)
-    for array in target.description["arrays"]:
+    for array in target.description.get("arrays", ()):     # none: left on the CPU
         if array["by_value"] or array["local"]:
             continue
         size = evaluate(array["count"], target.params) * \
@@ -61,25 +61,32 @@ def main() -> None:
     (record,) = json.loads(args.device.read_text()).values()
     kernel_ms = {row["kernel"]: float(row["kernel_ms"])
                  for row in csv.DictReader(args.bench.open()) if row["kernel_ms"]}
-    program_s = {r["kernel"]: r["gpu_s"] for r in json.loads(args.programs.read_text())["results"]
-                 if r["dataset"] == args.dataset and r["gpu_s"] is not None}
+    runs = {r["kernel"]: r for r in json.loads(args.programs.read_text())["results"]
+            if r["dataset"] == args.dataset and r["gpu_s"] is not None}
     print(f"{record['name']}: pageable {record['pageable_h2d'] / 1e9:.1f} GB/s in, "
           f"{record['pageable_d2h'] / 1e9:.1f} GB/s out; pinned "
           f"{record['pinned_h2d'] / 1e9:.1f} in, {record['pinned_d2h'] / 1e9:.1f} out\n")
-    print("| kernel | live in MB | live out MB | kernel ms | bound ms | program ms | "
-          "program / bound | copied MB | achieved GB/s |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("| kernel | launches | live in MB | live out MB | kernel ms | bound ms | program ms "
+          "| program / bound | copied MB | achieved GB/s | CPU ms | CPU / program |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for kernel in args.kernels:
+        run = runs[kernel]
+        program, cpu_ms = 1e3 * run["gpu_s"], 1e3 * run["cpu_s"]
+        if not run["launches"]:             # the cost model left it on the CPU
+            print(f"| {kernel} | 0 | | | (on the CPU) | | {program:.2f} | | | | {cpu_ms:.2f} "
+                  f"| {cpu_ms / program:.2f} |")
+            continue
         moved = moved_bytes(kernel, args.dataset)
         ms = kernel_ms[kernel]
         bound = 1e3 * (moved["live_in"] / record["pageable_h2d"]
                        + moved["live_out"] / record["pageable_d2h"]) + ms
-        program = 1e3 * program_s[kernel]
         copied = moved["copy_in"] + moved["copy_out"]
-        rate = copied / ((program - ms) / 1e3) / 1e9
-        print(f"| {kernel} | {moved['live_in'] / 1e6:.1f} | {moved['live_out'] / 1e6:.2f} | "
-              f"{ms:.3f} | {bound:.2f} | {program:.2f} | {program / bound:.2f} | "
-              f"{copied / 1e6:.1f} | {rate:.1f} |")
+        # the copies' share of the program: none measurable where the kernels fill it
+        rate = f"{copied / ((program - ms) / 1e3) / 1e9:.1f}" if program > 1.05 * ms else "–"
+        print(f"| {kernel} | {run['launches']} | {moved['live_in'] / 1e6:.1f} | "
+              f"{moved['live_out'] / 1e6:.2f} | {ms:.3f} | {bound:.2f} | {program:.2f} | "
+              f"{program / bound:.2f} | {copied / 1e6:.1f} | {rate} | {cpu_ms:.2f} | "
+              f"{cpu_ms / program:.2f} |")
 
 
 if __name__ == "__main__":

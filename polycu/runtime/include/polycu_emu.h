@@ -837,6 +837,13 @@ inline unsigned polycu_dynamic_bytes() { return static_cast<unsigned>(polycu_emu
 #define POLYCU_LAUNCH_RESIDENT(kernel, bands, block, bytes, ...)                             \
   ::polycu_emu::launch_resident(#kernel, (bands), (block), (bytes), [&] { kernel(__VA_ARGS__); })
 
+/* The generated program loads its kernels' modules when it starts (a GPU's lazy
+   loading); here there is nothing to load. */
+template <typename... Kernels>
+inline int polycu_load_kernels(Kernels... kernels) {
+  return static_cast<int>(sizeof...(kernels));
+}
+
 inline void __syncthreads() {
   polycu_emu::Barrier *barrier = polycu_emu::current_barrier;
   if (barrier == nullptr)
