@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..gpu.cost import BLOCK_THREADS
 import islpy as isl
 
+from ..gpu.cost import BLOCK_THREADS
 from ..gpu.kernel import GpuProgram, Kernel, launch_context
 from ..memory import Placement
 from ..memory.resident import ALIGNED, FREE, ResidentGrid
@@ -40,7 +40,7 @@ from .single_block import block_kernel_args, virtual_threads
 #: The device code's helpers: the grid barrier, the block's dynamic shared memory and
 #: its size, and the view of a resident array (the emulation defines the first three
 #: in ``polycu_emu.h``).
-DEVICE_HELPERS = r"""/* One cooperative launch with arrays resident in shared memory (polycu/codegen/resident.py). */
+DEVICE_HELPERS = r"""/* One cooperative launch, arrays resident in shared memory (codegen/resident.py). */
 #ifndef POLYCU_EMULATE
 #include <cooperative_groups.h>
 #define POLYCU_GRID_SYNC() cooperative_groups::this_grid().sync()
@@ -66,7 +66,7 @@ template <class T> struct polycu_band {
 
 #: The host's launch: the grid and shared memory the device allows, then a cooperative
 #: launch (the emulation's is in ``polycu_emu.h``).
-MACROS = r"""/* A resident launch (polycu/codegen/resident.py): `bands` blocks with `bytes` of shared
+MACROS = r"""/* A resident launch (codegen/resident.py): `bands` blocks with `bytes` of shared
    memory each where the device holds them all at once, else as many blocks as it
    holds without it; the kernel sees which from its dynamic shared memory. */
 template <typename... Params>
@@ -115,10 +115,6 @@ def resident_kernel_name(program: GpuProgram) -> str:
     return f"{program.scop.name}_resident"
 
 
-def _slab(name: str) -> str:
-    return f"polycu_slab_{name}"
-
-
 def _view(name: str) -> str:
     return f"polycu_view_{name}"
 
@@ -157,7 +153,8 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
         lines.append(f"{INDENT}__syncthreads();")
         for array in plan.arrays:
             if array.name in kernel.writes and array.halo > 0:
-                lines += [INDENT + line for line in _edges(array.name, array.halo * array.row_cells)]
+                edges = _edges(array.name, array.halo * array.row_cells)
+                lines += [INDENT + line for line in edges]
         return lines + [f"{INDENT}POLYCU_GRID_SYNC();", "}"]
 
     args = block_kernel_args(program, arrays)
@@ -271,9 +268,9 @@ def _edges(name: str, cells: int) -> list[str]:
 
 def resident_launch(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, Any]:
     """The host program's one launch (``host.control_tree``'s form)."""
-    plan_args = [a.name for a in block_kernel_args(program, arrays)]
     return {"launch": resident_kernel_name(program), "bind": {},
-            "grid": [{"c": "1"}] * 3, "block": [BLOCK_THREADS, 1, 1], "args": plan_args}
+            "grid": [{"c": "1"}] * 3, "block": [BLOCK_THREADS, 1, 1],
+            "args": [a.name for a in block_kernel_args(program, arrays)]}
 
 
 def resident_kernel_entry(program: GpuProgram, arrays: dict[str, Layout],

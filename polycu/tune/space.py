@@ -127,8 +127,9 @@ def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
     left to ``neighbours``), each with shared memory and registers on or off; a
     candidate that runs in one block also as such, without sizes.  Polycu's
     own choice comes first; a candidate whose kernels launch from host loops also as a
-    resident grid (``memory/resident.py``, where its plan holds); with ``reorder``, it again with tree reductions next,
-    and every other configuration both without and with them."""
+    resident grid (``memory/resident.py``, where its plan holds); with ``reorder``, it
+    again with tree reductions next, and every other configuration both without and
+    with them."""
     configs = [Config()]
     for candidate in ranked:
         name = candidate.schedule.name.split("=")[0]
