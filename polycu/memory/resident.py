@@ -40,6 +40,7 @@ device memory (``codegen/resident.py``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -102,18 +103,16 @@ class ResidentGrid:
         last = self.arrays[-1]
         return self.offsets()[-1] + self.rows * last.row_cells * last.element_bytes
 
-    def array(self, name: str) -> ResidentArray | None:
-        return next((a for a in self.arrays if a.name == name), None)
-
     def describe(self) -> str:
-        """One line for --dump-memory and the description."""
+        """The plan in one line, for the description's kernel entry."""
         halos = ", ".join(f"{a.name} (halo {a.halo})" for a in self.arrays)
         return (f"one cooperative launch of {self.bands} blocks, each holding {self.rows} "
                 f"row(s) of {halos} in shared memory ({self.bytes} B)")
 
 
-def _first(umap: isl.UnionMap) -> isl.UnionMap:
-    """``S[i] -> [x_0]``: the first output of every map, its tuple unnamed."""
+def _first(umap: isl.UnionMap) -> isl.UnionMap | None:
+    """``S[i] -> [x_0]``: the first output of every map, its tuple unnamed (None where a
+    map has no output: a scalar)."""
     result = None
     maps: list[isl.Map] = []
     umap.foreach_map(maps.append)
@@ -228,7 +227,7 @@ def resident_grid(program: GpuProgram, blocks: int = RESIDENT_BLOCKS,
     most = max(shape[0] for shape in shapes.values())
     rows = -(-most // blocks)
     arrays = tuple(ResidentArray(name, scop.array(name).element_type, shape[0],
-                                 _cells(shape[1:]), element_bytes(scop.array(name)),
+                                 math.prod(shape[1:]), element_bytes(scop.array(name)),
                                  halos.get(name, 0))
                    for name, shape in shapes.items())
     grid = ResidentGrid(rows, -(-most // rows), arrays, owners, shifts)
@@ -236,10 +235,3 @@ def resident_grid(program: GpuProgram, blocks: int = RESIDENT_BLOCKS,
     # (heat-3d: one plane a block, 4.3x slower than its launches on an H200)
     inner = rows > 2 * max(a.halo for a in arrays)
     return grid if inner and 0 < grid.bytes <= budget else None
-
-
-def _cells(shape: tuple[int, ...]) -> int:
-    cells = 1
-    for n in shape:
-        cells *= n
-    return cells

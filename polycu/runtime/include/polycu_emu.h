@@ -735,7 +735,6 @@ struct Turns {
   pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
   unsigned blocks = 0, turn = 0, exited = 0;
-  unsigned long syncs = 0;  // grid barriers passed by the grid
   void wait_for(unsigned block) {
     Guard guard(&lock);
     while (turn != block) pthread_cond_wait(&moved, &lock);
@@ -748,7 +747,6 @@ struct Turns {
     else if (exited > 0)
       fatal("kernel %s: block %u reaches a grid barrier that %u block(s) never reach (a "
             "grid-wide barrier in divergent code)", current_kernel, block, exited);
-    if (block == 0 && !exiting) ++syncs;
     turn = block == 0 ? blocks - 1 : block - 1;
     pthread_cond_broadcast(&moved);
   }
