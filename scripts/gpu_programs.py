@@ -95,7 +95,7 @@ def nvcc_build(kernel: cpu.Kernel, cu: Path, dataset: str, define: str, out: Pat
     run(["nvcc", "-O3", "-arch=sm_90", "-w", f"--fmad={'true' if fmad else 'false'}",
          "-I", str(cpu.UTILITIES_DIR),
          "-I", str(kernel.directory), f"-D{dataset}_DATASET", f"-D{define}",
-         *os.environ.get("POLYCU_NVCC_FLAGS", "").split(),   # e.g. -DPOLYCU_PIN_BYTES=...
+         *os.environ.get("POLYCU_NVCC_FLAGS", "").split(),   # e.g. -DPOLYCU_STAGE_BYTES=SIZE_MAX
          str(cpu.UTILITIES_DIR / "polybench.c"), str(cu), str(host_path(cu)), "-o", str(binary),
          "-lm"], 600)
     return binary

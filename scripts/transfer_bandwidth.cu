@@ -8,6 +8,10 @@
 //                once, outside the timing: a program would keep them)
 //   staged+alloc the same with cudaMallocHost/cudaFreeHost of the chunks inside
 //   pinned       cudaMemcpy from/to cudaMallocHost memory (the hardware's limit)
+//   staged-TxC   T host threads, each with two pinned slots of C MB and a stream of
+//                its own: thread t moves chunks t, t + T, ... (memcpy into one slot
+//                while the DMA of the other runs); the slots allocated once, the
+//                threads started inside the timing (`threaded` runs only these)
 // and, device to host into fresh memory (mmap'd, never touched: an output array the
 // program has not written yet, whose first touch is the copy's), the median of
 // REPEAT runs, each on a new mapping, of:
@@ -105,6 +109,65 @@ struct Staging {
   }
 };
 
+// T workers with two pinned slots of `chunk` bytes each (session 30).
+struct ThreadedStaging {
+  int workers;
+  size_t chunk;
+  std::vector<Staging> lanes;
+  ThreadedStaging(int t, size_t c) : workers(t), chunk(c), lanes(t) {
+    for (Staging &l : lanes) {
+      for (int k = 0; k < 2; k++) {
+        CHECK(cudaMallocHost((void **)&l.buffer[k], chunk));
+        CHECK(cudaEventCreateWithFlags(&l.done[k], cudaEventDisableTiming));
+      }
+      CHECK(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
+    }
+  }
+  ~ThreadedStaging() {
+    for (Staging &l : lanes) l.release();
+  }
+  void to_device(char *dev, const char *host, size_t bytes) {
+    const size_t count = (bytes + chunk - 1) / chunk;
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; w++)
+      threads.emplace_back([=] {
+        Staging &l = lanes[w];
+        int k = 0;
+        for (size_t c = w; c < count; c += workers, k ^= 1) {
+          size_t at = c * chunk, n = std::min(chunk, bytes - at);
+          CHECK(cudaEventSynchronize(l.done[k]));
+          memcpy(l.buffer[k], host + at, n);
+          CHECK(cudaMemcpyAsync(dev + at, l.buffer[k], n, cudaMemcpyHostToDevice, l.stream));
+          CHECK(cudaEventRecord(l.done[k], l.stream));
+        }
+        CHECK(cudaStreamSynchronize(l.stream));
+      });
+    for (std::thread &t : threads) t.join();
+  }
+  void to_host(char *host, const char *dev, size_t bytes) {
+    const size_t count = (bytes + chunk - 1) / chunk;
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; w++)
+      threads.emplace_back([=] {
+        Staging &l = lanes[w];
+        auto issue = [&](size_t c, int k) {
+          size_t at = c * chunk, n = std::min(chunk, bytes - at);
+          CHECK(cudaMemcpyAsync(l.buffer[k], dev + at, n, cudaMemcpyDeviceToHost, l.stream));
+          CHECK(cudaEventRecord(l.done[k], l.stream));
+        };
+        int k = 0;
+        if ((size_t)w < count) issue(w, 0);
+        for (size_t c = w; c < count; c += workers, k ^= 1) {
+          if (c + workers < count) issue(c + workers, k ^ 1);
+          CHECK(cudaEventSynchronize(l.done[k]));
+          size_t at = c * chunk, n = std::min(chunk, bytes - at);
+          memcpy(host + at, l.buffer[k], n);
+        }
+      });
+    for (std::thread &t : threads) t.join();
+  }
+};
+
 template <class F> static double median_ms(F run) {
   std::vector<double> t;
   for (int r = 0; r < REPEAT; r++) {
@@ -159,8 +222,47 @@ static void report(const char *method, const char *direction, size_t bytes, doub
   printf("%s,%s,%zu,%.4f,%.2f\n", method, direction, bytes, ms, bytes / ms / 1e6);
 }
 
-int main() {
+static int threaded(const size_t *sizes, size_t nsizes) {
+  for (size_t s = 0; s < nsizes; s++) {
+    const size_t bytes = sizes[s];
+    char *host = (char *)malloc(bytes), *dev;
+    for (size_t i = 0; i < bytes; i++) host[i] = (char)(i * 7);
+    CHECK(cudaMalloc((void **)&dev, bytes));
+    report("pageable", "h2d", bytes, median_ms([&] {
+      CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); }));
+    report("pageable", "d2h", bytes, median_ms([&] {
+      CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); }));
+    report("register", "h2d", bytes, median_ms([&] {
+      CHECK(cudaHostRegister(host, bytes, cudaHostRegisterDefault));
+      CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+      CHECK(cudaHostUnregister(host)); }));
+    for (int t : {1, 2, 4, 8, 16})
+      for (size_t mb : {1, 2, 4}) {
+        ThreadedStaging staging(t, mb << 20);
+        const std::string name = "staged-" + std::to_string(t) + "x" + std::to_string(mb);
+        report(name.c_str(), "h2d", bytes, median_ms([&] { staging.to_device(dev, host, bytes); }));
+        report(name.c_str(), "d2h", bytes, median_ms([&] { staging.to_host(host, dev, bytes); }));
+        std::vector<char> back(bytes);
+        staging.to_device(dev, host, bytes);
+        staging.to_host(back.data(), dev, bytes);
+        if (memcmp(back.data(), host, bytes) != 0) {
+          fprintf(stderr, "%s copy of %zu bytes differs\n", name.c_str(), bytes);
+          return 1;
+        }
+      }
+    CHECK(cudaFree(dev));
+    free(host);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
   CHECK(cudaFree(0));
+  if (argc > 1 && strcmp(argv[1], "threaded") == 0) {
+    printf("method,direction,bytes,ms,GBps\n");
+    const size_t sizes[] = {2u << 20, 8u << 20, 27u << 20, 32u << 20, 128u << 20};
+    return threaded(sizes, sizeof sizes / sizeof *sizes);
+  }
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   fprintf(stderr, "device: %s\n", prop.name);

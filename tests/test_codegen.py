@@ -362,7 +362,7 @@ def test_a_copy_in_is_skipped_where_the_writes_cover_the_array(tmp_path) -> None
     path = tmp_path / "partly.c"
     path.write_text(PARTLY_WRITTEN)
     generated = compile_file(str(path), Options(run_on="gpu"))
-    assert "if (!(n >= 20 && m >= 30)) POLYCU_CHECK(cudaMemcpy(dev_T, T, " in generated.cuda
+    assert "if (!(n >= 20 && m >= 30)) POLYCU_CHECK(polycu_copy_in(dev_T, T, " in generated.cuda
     (scop,) = generated.description["scops"]
     copied = {n: [b.copy_in for b in (buffers(scop, v)[n] for v in (
         {"n": 20, "m": 30}, {"n": 19, "m": 30}, {"n": 20, "m": 29}))] for n in ("T", "y")}

@@ -108,7 +108,7 @@ def test_the_kernel_evaluates_the_condition_and_the_array_is_copied_in(tmp_path:
     kernels = kernels_of(generated.cuda)
     assert any("if (A[" in k and "] > 0) { " in k and "blockIdx" in k for k in kernels)
     # B's elements the condition leaves alone keep their values: B goes to the device
-    assert "cudaMemcpy(dev_B, B, dev_B_bytes, cudaMemcpyHostToDevice)" in generated.cuda
+    assert "polycu_copy_in(dev_B, B, dev_B_bytes)" in generated.cuda
 
 
 ARGMAX = """

@@ -287,7 +287,7 @@ def test_a_guard_with_a_type_limit_is_computed_in_long_long(emulated, tmp_path: 
     compile_file(str(path)).write(tmp_path / "out.cu")
     text = (tmp_path / "out.cu").read_text()
     assert "if (n >= 1 && n + 2147483645LL >= m) {" in text          # the kernel's guard
-    assert "if (!(n >= 1 && n + 2147483645LL >= m)) POLYCU_CHECK(cudaMemcpy(dev_j" in text
+    assert "if (!(n >= 1 && n + 2147483645LL >= m)) POLYCU_CHECK(polycu_copy_in(dev_j" in text
 
 
 def test_min_and_max_of_a_long_long_literal_take_long_long_arguments() -> None:

@@ -94,7 +94,7 @@ def test_a_local_array_outside_every_loop_stays_one_array(emulated):
     best = choose(scop, polycu.dependences(scop), reporter=Reporter(stream=io.StringIO()))
     assert not best.name.startswith("expand(")
     cuda = compile_file(str(emulated(FLAT, [{"n": n} for n in (0, 1, 64, 100)]))).cuda
-    assert "cudaMalloc((void **)&dev_t," in cuda and "cudaMemcpy(dev_t," not in cuda
+    assert "cudaMalloc((void **)&dev_t," in cuda and "polycu_copy_in(dev_t," not in cuda
 
 
 PROGRAMS = Path(__file__).parent / "data" / "local_arrays"

@@ -176,8 +176,8 @@ def test_the_kernel_takes_the_struct_arrays_and_the_host_copies_them_whole(tmp_p
     assert "q[" in kernel and "].re = (p[" in kernel and "].im" in kernel
     # q is only written, field by field: its other fields and elements keep the host's
     # values, so the structs are copied in before the whole structs are copied out
-    assert "cudaMemcpy(dev_q, q, dev_q_bytes, cudaMemcpyHostToDevice)" in cuda
-    assert "cudaMemcpy(q, dev_q, dev_q_bytes, cudaMemcpyDeviceToHost)" in cuda
+    assert "polycu_copy_in(dev_q, q, dev_q_bytes)" in cuda
+    assert "polycu_copy_out(q, dev_q, dev_q_bytes)" in cuda
     assert "cudaMemcpy(p, dev_p" not in cuda
     assert "dev_q_bytes = (size_t)1 * ((100)) * sizeof(struct cplx)" in cuda
     assert "(struct cplx *)p, (struct cplx *)q);" in generated.host

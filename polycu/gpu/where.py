@@ -46,14 +46,17 @@ MARGIN = 2.0
 #: seidel-2d 0.12, covariance 0.36, 2mm 0.49 too low; nussinov 2.1, durbin 2.2,
 #: syrk 2.4, doitgen 3.2 too high); one constant alone (1.9 ns) gets 14.
 CPU_INSTANCE, CPU_STRIDE = 1.15, 1.4
-#: Host-device copies, ns a byte (docs/results/transfers.md, H100): a copy in moves
-#: about 6.7 GB/s (0.15 ns a byte: the microbenchmark's pageable 32 MB took 5.6 ms,
-#: and the programs that pin such an array, codegen/host.py's ``polycu_pin`` from
-#: ``PIN_BYTES`` on, still spend about 5 ms per 32 MB array beside their kernels:
-#: atax, bicg, mvt, trisolv); a copy out moves 12.5 GB/s pageable (0.08), 54 GB/s
-#: from a pinned array (0.019).  Each copy waits at least COPY ns.
-COPY_IN, PAGEABLE_OUT, PINNED_OUT, COPY = 0.15, 0.08, 0.019, 10_000.0
-PIN_BYTES = 16 << 20
+#: Host-device copies, ns a byte (docs/results/transfers.md, H100, before the staged
+#: copies of codegen/staged.py): a copy in moved about 6.7 GB/s (0.15 ns a byte), a
+#: copy out 12.5 GB/s pageable (0.08) and 54 GB/s for an array of LARGE_COPY bytes
+#: or more that was copied in and page-locked for it (0.019).  Staged, an array of
+#: 8 MB or more now moves at about 19 GB/s in and 23 GB/s out inside a program (an
+#: H200's host, session 30); the decision keeps the dearer copy-in as its margin:
+#: priced at the staged rate, trisolv at LARGE goes to the GPU (estimates 3.06 ms
+#: against 2.31 on the CPU, within MARGIN), where its program took 4.64 ms against
+#: the CPU's 3.17.  Each copy waits at least COPY ns.
+COPY_IN, PAGEABLE_OUT, LARGE_OUT, COPY = 0.15, 0.08, 0.019, 10_000.0
+LARGE_COPY = 16 << 20
 #: ns of one device buffer's cudaMalloc and cudaFree.
 ALLOCATION = 10_000.0
 #: Statement instances counted exactly (isl enumerates them); a larger domain is
@@ -221,8 +224,8 @@ def instances(domain: isl.Set, point: isl.Set) -> float:
 
 # transfers = sum over device buffers of ALLOCATION
 #           + sum over copies in of COPY + bytes * COPY_IN
-#           + sum over copies out of COPY + bytes * (PAGEABLE_OUT, or PINNED_OUT for an
-#             array of PIN_BYTES or more that was copied in)
+#           + sum over copies out of COPY + bytes * (PAGEABLE_OUT, or LARGE_OUT for an
+#             array of LARGE_COPY bytes or more that was copied in)
 def transfer_cost(program: GpuProgram, point: isl.Set) -> float:
     """The estimated ns of the host function's allocations and copies: arrays read
     before they are written go in, arrays written come out; privatised scalars and
@@ -236,12 +239,12 @@ def transfer_cost(program: GpuProgram, point: isl.Set) -> float:
                 (array.is_scalar and array.name not in written):
             continue
         size = array_bytes(array, point)
-        pinned = size >= PIN_BYTES and array.name in live_in
+        large = size >= LARGE_COPY and array.name in live_in
         total += ALLOCATION
         if array.name in live_in:
             total += COPY + size * COPY_IN
         if array.name in written:
-            total += COPY + size * (PINNED_OUT if pinned else PAGEABLE_OUT)
+            total += COPY + size * (LARGE_OUT if large else PAGEABLE_OUT)
     return total
 
 

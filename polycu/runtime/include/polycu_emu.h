@@ -47,6 +47,10 @@
  *   writes outside it; requests over 2^40 bytes (a wrapped negative size) fail
  *   with cudaErrorMemoryAllocation, as on a GPU; cudaMemcpy checks that device
  *   ranges lie inside one device allocation and that the copy direction matches.
+ * - A copy queued on a stream (cudaMemcpyAsync: the staged copies of
+ *   polycu/codegen/staged.py, which stage every copy here) runs only when an
+ *   event recorded after it, its stream or the device is waited for, so a
+ *   page-locked slot reused before its copy was waited for shows.
  * - Launch configurations are checked against CUDA's limits; a bad one is a
  *   sticky error that cudaGetLastError() returns, as on a GPU.
  * - With POLYCU_EMULATE_MMA, the tensor-core kernels run their mma path: each
@@ -348,35 +352,10 @@ inline cudaError_t cudaFree(void *p) {
   return cudaSuccess;
 }
 
-/* Page-locked host memory (the host function pins large arrays for their copies):
-   a registered range must be host memory, registered once, unregistered once. */
-enum { cudaHostRegisterDefault = 0 };
-#define POLYCU_PIN_BYTES 0
-/* and faults in the pages of every array copied out but not in, whatever their size
-   (codegen/prefault.py), so that its threads run in every emulated program */
+/* The host function faults in the pages of every array copied out but not in,
+   whatever their size (codegen/prefault.py), so that its threads run in every
+   emulated program. */
 #define POLYCU_PREFAULT_BYTES 0
-namespace polycu_emu {
-inline const void *registered[256];
-}
-inline cudaError_t cudaHostRegister(void *p, std::size_t size, unsigned int) {
-  if (p == nullptr || size == 0 || polycu_emu::allocations().is_device(p))
-    return polycu_emu::report(cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): not host memory",
-                              p, size);
-  for (const void *&slot : polycu_emu::registered) {
-    if (slot == p)
-      return polycu_emu::report(cudaErrorInvalidValue, "cudaHostRegister(%p): registered twice", p);
-  }
-  for (const void *&slot : polycu_emu::registered) {
-    if (slot == nullptr) { slot = p; return cudaSuccess; }
-  }
-  return cudaErrorMemoryAllocation;
-}
-inline cudaError_t cudaHostUnregister(void *p) {
-  for (const void *&slot : polycu_emu::registered) {
-    if (slot == p) { slot = nullptr; return cudaSuccess; }
-  }
-  return polycu_emu::report(cudaErrorInvalidValue, "cudaHostUnregister(%p): not registered", p);
-}
 
 inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMemcpyKind kind) {
   using polycu_emu::check_range;
@@ -391,6 +370,108 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMem
   }
   if (n > 0) std::memmove(dst, src, n);
   return cudaSuccess;
+}
+
+/* Streams, events and page-locked host memory, for the staged copies of large
+   arrays (polycu/codegen/staged.py), which stage every copy here, in chunks of 200
+   bytes.  A copy queued on a stream runs only when an event recorded after it, its
+   stream or the device is waited for, as a DMA may run late on a GPU: a slot
+   refilled before its copy was waited for sends the newer bytes, and a slot read
+   before its copy was waited for holds the older ones. */
+#define POLYCU_STAGE_BYTES 0
+#define POLYCU_STAGE_CHUNK ((std::size_t)200)
+enum { cudaStreamNonBlocking = 1 };
+enum { cudaEventDisableTiming = 2 };
+struct polycu_emu_stream {
+  struct Copy { void *dst; const void *src; std::size_t n; };
+  std::vector<Copy> queued;
+  std::size_t ran = 0;   /* queued[0, ran) have run */
+  /* Runs the copies queued before the mark-th one. */
+  void run_to(std::size_t mark) {
+    for (; ran < mark && ran < queued.size(); ran++)
+      std::memmove(queued[ran].dst, queued[ran].src, queued[ran].n);
+  }
+};
+struct polycu_emu_event { polycu_emu_stream *stream = nullptr; std::size_t mark = 0; };
+typedef polycu_emu_stream *cudaStream_t;
+typedef polycu_emu_event *cudaEvent_t;
+namespace polycu_emu {
+inline pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
+inline std::vector<polycu_emu_stream *> streams;
+}  // namespace polycu_emu
+inline cudaError_t cudaGetDevice(int *device) {
+  *device = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int device) {
+  return device == 0 ? cudaSuccess
+                     : polycu_emu::report(cudaErrorInvalidValue, "cudaSetDevice(%d): one device", device);
+}
+inline cudaError_t cudaMallocHost(void **pointer, std::size_t size) {
+  *pointer = std::aligned_alloc(256, (size + 255) / 256 * 256);
+  return *pointer == nullptr ? cudaErrorMemoryAllocation : cudaSuccess;
+}
+inline cudaError_t cudaFreeHost(void *p) {
+  std::free(p);
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int) {
+  polycu_emu::Guard guard(&polycu_emu::streams_lock);
+  *stream = new polycu_emu_stream;
+  polycu_emu::streams.push_back(*stream);
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (stream != nullptr) stream->run_to(stream->queued.size());
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  polycu_emu::Guard guard(&polycu_emu::streams_lock);
+  for (polycu_emu_stream *&s : polycu_emu::streams)
+    if (s == stream) {
+      s->run_to(s->queued.size());
+      delete s;
+      s = nullptr;
+      return cudaSuccess;
+    }
+  return polycu_emu::report(cudaErrorInvalidValue, "cudaStreamDestroy(%p): not a stream",
+                            static_cast<void *>(stream));
+}
+inline cudaError_t cudaDeviceSynchronize() {
+  polycu_emu::Guard guard(&polycu_emu::streams_lock);
+  for (polycu_emu_stream *s : polycu_emu::streams)
+    if (s != nullptr) s->run_to(s->queued.size());
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int) {
+  *event = new polycu_emu_event;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  delete event;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  event->stream = stream;
+  event->mark = stream == nullptr ? 0 : stream->queued.size();
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (event->stream != nullptr) event->stream->run_to(event->mark);
+  return cudaSuccess;
+}
+/* Checked as cudaMemcpy checks, then queued (run at once on the default stream). */
+inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, std::size_t n, cudaMemcpyKind kind,
+                                   cudaStream_t stream) {
+  using polycu_emu::check_range;
+  if (stream == nullptr) return cudaMemcpy(dst, src, n, kind);
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost)
+    return polycu_emu::report(cudaErrorInvalidMemcpyDirection, "cudaMemcpyAsync: kind %d", kind);
+  const bool to_device = kind == cudaMemcpyHostToDevice;
+  cudaError_t e = check_range("cudaMemcpyAsync destination", dst, n, to_device);
+  if (e == cudaSuccess) e = check_range("cudaMemcpyAsync source", src, n, !to_device);
+  if (e == cudaSuccess) stream->queued.push_back({dst, src, n});
+  return e;
 }
 
 /* __constant__ variables are ordinary globals. */

@@ -1,0 +1,134 @@
+"""Host copies through page-locked slots on several threads (codegen/staged.py).
+
+The helper itself, built with polycu_emu.h: every size around the emulation's 200-byte
+chunks goes in and comes back exact on 1, 2 and 5 lanes; the emulated streams run a
+copy only when it is waited for, so a helper that refills or reads a slot without
+waiting for its copy is caught.  Then the generated host functions: the copies go
+through the helper, and the slots are made when the program starts only where an
+array may reach the threshold.
+"""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from polycu.codegen import staged
+from polycu.codegen.host import HOST_HELPERS
+from polycu.driver import Options, compile_file
+from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
+
+ROUND_TRIP = r"""
+#include <cstdio>
+#include <cstdlib>
+int main(int argc, char **argv)
+{
+  const size_t sizes[] = {0, 1, 199, 200, 201, 399, 400, 401, 1000, 4103, 20000};
+  int wrong = 0;
+  polycu_stage.create();
+  for (size_t bytes : sizes) {
+    unsigned char *host = (unsigned char *)malloc(bytes + 1), *back = (unsigned char *)malloc(bytes + 1);
+    for (size_t i = 0; i < bytes; i++) {
+      host[i] = (unsigned char)(i * 37 + bytes);
+      back[i] = 0;
+    }
+    void *dev;
+    if (cudaMalloc(&dev, bytes) != cudaSuccess) return 2;
+    if (polycu_copy_in(dev, host, bytes) != cudaSuccess) return 3;
+    if (polycu_copy_out(back, dev, bytes) != cudaSuccess) return 4;
+    for (size_t i = 0; i < bytes; i++) wrong += back[i] != host[i];
+    (void)cudaFree(dev);
+    free(host);
+    free(back);
+  }
+  /* a host pointer given as the device buffer: the copy's own error, not a crash */
+  static char not_device[4000], source[4000];
+  const cudaError_t refused = polycu_copy_in(not_device, source, sizeof source);
+  printf("lanes %zu wrong %d refused %d\n", polycu_stage.lanes.size(), wrong, (int)refused);
+  return 0;
+}
+"""
+
+
+def build(tmp_path: Path, helpers: str, workers: int) -> Path:
+    source = tmp_path / "round_trip.cu"
+    source.write_text("#include \"polycu_emu.h\"\n" + helpers + ROUND_TRIP)
+    binary = tmp_path / f"round_trip_{workers}"
+    subprocess.run(["g++", *EMULATION_FLAGS, "-Wall", "-I", str(INCLUDE_DIR),
+                    f"-DPOLYCU_STAGE_WORKERS={workers}", "-x", "c++", str(source),
+                    "-o", str(binary)], check=True)
+    return binary
+
+
+def run(binary: Path) -> str:
+    return subprocess.run([str(binary)], capture_output=True, text=True, timeout=60, check=True,
+                          env=emulation_env()).stdout
+
+
+@pytest.mark.parametrize("workers", [1, 2, 5])
+def test_every_size_goes_in_and_comes_back_exact(tmp_path: Path, workers: int) -> None:
+    out = run(build(tmp_path, HOST_HELPERS, workers))
+    lanes = int(out.split()[1])
+    assert 1 <= lanes <= workers
+    assert out.split()[2:] == ["wrong", "0", "refused", "1"]   # cudaErrorInvalidValue
+
+
+@pytest.mark.parametrize("wait", [
+    "e = cudaEventSynchronize(lane.done[k]);   /* slot k's last DMA has read it */",
+    "          e = cudaEventSynchronize(lane.done[k]);\n        if (e == cudaSuccess) {",
+])
+def test_a_slot_used_before_its_copy_was_waited_for_is_caught(tmp_path: Path, wait: str) -> None:
+    assert HOST_HELPERS.count(wait) == 1
+    skipped = wait.replace("cudaEventSynchronize(lane.done[k])", "cudaSuccess")
+    out = run(build(tmp_path, HOST_HELPERS.replace(wait, skipped), 1))
+    assert int(out.split()[3]) > 100, out
+
+
+SIZED = r"""
+#define N 1100
+double A[N][N], x[N], y[N];
+void mv(int n)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      y[i] += A[i][j] * x[j];
+#pragma endscop
+}
+"""
+
+PARAMETRIC = r"""
+void scale(int n, double v[n])
+{
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    v[i] = 2.0 * v[i];
+#pragma endscop
+}
+"""
+
+
+def test_host_functions_copy_through_the_helper_and_reserve_where_it_may_pay(
+        tmp_path: Path) -> None:
+    path = tmp_path / "mv.c"
+    path.write_text(SIZED)
+    cuda = compile_file(str(path), Options(run_on="gpu")).cuda
+    assert ("static const int mv_scop0_gpu_staged = polycu_stage_reserve({(size_t)1 * 1100 * "
+            "1100 * sizeof(double), (size_t)1 * 1100 * sizeof(double)});") in cuda
+    body = cuda[cuda.index('extern "C" void mv_scop0_gpu'):]
+    assert "POLYCU_CHECK(polycu_copy_in(dev_A, A, dev_A_bytes));" in body
+    assert "POLYCU_CHECK(polycu_copy_out(y, dev_y, dev_y_bytes));" in body
+    assert "cudaMemcpy(" not in body
+    path = tmp_path / "scale.c"
+    path.write_text(PARAMETRIC)
+    cuda = compile_file(str(path), Options(run_on="gpu")).cuda
+    assert "_staged = polycu_stage_reserve({SIZE_MAX});" in cuda
+
+
+def test_the_reservation_is_left_out_without_copies() -> None:
+    assert staged.reserve("f", [{"copy_in": False, "copy_out": False,
+                                 "count": {"c": "n"}, "element_type": "double"}]) == []
+    assert staged.reserve("f", []) == []
