@@ -1,8 +1,9 @@
 """Host copies through page-locked slots on several threads (codegen/staged.py).
 
 The helper itself, built with polycu_emu.h: every size around the emulation's 200-byte
-chunks goes in and comes back exact on 1, 2 and 5 lanes; the emulated streams run a
-copy only when it is waited for, so a helper that refills or reads a slot without
+chunks goes in and comes back exact on 1, 2 and 5 lanes, and through cudaMemcpy in a
+child the program forks (which has none of the lanes' threads); the emulated streams
+run a copy only when it is waited for, so a helper that refills or reads a slot without
 waiting for its copy is caught.  Then the generated host functions: the copies go
 through the helper, and the slots are made when the program starts only where an
 array may reach the threshold.
@@ -22,6 +23,7 @@ from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
 ROUND_TRIP = r"""
 #include <cstdio>
 #include <cstdlib>
+#include <sys/wait.h>
 int main(int argc, char **argv)
 {
   const size_t sizes[] = {0, 1, 199, 200, 201, 399, 400, 401, 1000, 4103, 20000};
@@ -45,7 +47,22 @@ int main(int argc, char **argv)
   /* a host pointer given as the device buffer: the copy's own error, not a crash */
   static char not_device[4000], source[4000];
   const cudaError_t refused = polycu_copy_in(not_device, source, sizeof source);
-  printf("lanes %zu wrong %d refused %d\n", polycu_stage.lanes.size(), wrong, (int)refused);
+  /* a child the program forks has none of the lanes' threads: its copies are
+     cudaMemcpy's (an emulated one here; a GPU's would report the driver's error) */
+  const pid_t child = fork();
+  if (child == 0) {
+    void *dev;
+    static char in[5000], out[5000];
+    for (int i = 0; i < 5000; i++) in[i] = (char)(i * 3);
+    const bool ok = cudaMalloc(&dev, 5000) == cudaSuccess &&
+                    polycu_copy_in(dev, in, 5000) == cudaSuccess &&
+                    polycu_copy_out(out, dev, 5000) == cudaSuccess && memcmp(in, out, 5000) == 0;
+    _exit(ok ? 0 : 1);
+  }
+  int status = -1;
+  waitpid(child, &status, 0);
+  printf("lanes %zu wrong %d refused %d child %d\n", polycu_stage.lanes.size(), wrong,
+         (int)refused, status);
   return 0;
 }
 """
@@ -71,7 +88,8 @@ def test_every_size_goes_in_and_comes_back_exact(tmp_path: Path, workers: int) -
     out = run(build(tmp_path, HOST_HELPERS, workers))
     lanes = int(out.split()[1])
     assert 1 <= lanes <= workers
-    assert out.split()[2:] == ["wrong", "0", "refused", "1"]   # cudaErrorInvalidValue
+    assert out.split()[2:] == ["wrong", "0", "refused", "1",   # cudaErrorInvalidValue
+                              "child", "0"]
 
 
 @pytest.mark.parametrize("wait", [

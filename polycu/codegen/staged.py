@@ -40,6 +40,9 @@ from typing import Any, Mapping, Sequence
 
 HELPERS = r"""
 #include <condition_variable>
+#ifdef __linux__
+#include <unistd.h>
+#endif
 #include <functional>
 #include <initializer_list>
 #include <mutex>
@@ -66,6 +69,9 @@ struct polycu_staging {
   std::vector<polycu_stage_lane> lanes;   /* none: every copy is a cudaMemcpy */
   char *slots = nullptr;
   int device = -1;
+#ifdef __linux__
+  pid_t owner = getpid();                 /* the process whose threads serve the lanes */
+#endif
   std::mutex busy;                        /* one copy at a time */
   /* Lanes 1.. run on threads started with the pool: a thread started during a copy
      maps its stack, which waits for the page faults of the prefault threads. */
@@ -165,10 +171,15 @@ struct polycu_staging {
     (void)cudaGetLastError();
   }
 
-  /* Whether a copy of `bytes` goes through the lanes (the caller holds `busy`). */
+  /* Whether a copy of `bytes` goes through the lanes (the caller holds `busy`): not
+     in a child the program forked, which has none of the lanes' threads. */
   bool staged(size_t bytes) const
   {
     int current = -1;
+#ifdef __linux__
+    if (getpid() != owner)
+      return false;
+#endif
     return bytes >= POLYCU_STAGE_BYTES && bytes > 0 && !lanes.empty() &&
            cudaGetDevice(&current) == cudaSuccess && current == device;
   }
