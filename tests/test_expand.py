@@ -182,7 +182,7 @@ def test_expanded_program_allocates_the_temporary_on_the_device_only(tmp_path):
     source.write_text(SYMM_ROW)
     generated = compile_file(str(source))
     cuda = generated.cuda
-    assert "cudaMalloc((void **)&dev_t_x0" in cuda
+    assert "polycu_malloc((void **)&dev_t_x0" in cuda
     assert "polycu_copy_in(dev_t_x0" not in cuda and "polycu_copy_out(t_x0" not in cuda
     assert "polycu_copy_in(" in cuda  # the other arrays' copies are spelt so
     for n in (1, 2, 45):

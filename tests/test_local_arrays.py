@@ -78,7 +78,7 @@ def test_a_local_row_is_expanded_and_every_iteration_runs_in_parallel(emulated):
     assert best.name.startswith("expand(t_x0)+")
     assert best.scop.array("t_x0").extents == (None, "100")
     cuda = compile_file(str(emulated(ROW, [{"n": n} for n in (0, 1, 2, 37, 100)]))).cuda
-    assert "cudaMalloc((void **)&dev_t_x0" in cuda
+    assert "polycu_malloc((void **)&dev_t_x0" in cuda
     assert "double *t" not in cuda.split("_gpu(", 1)[1].split(")", 1)[0]
 
 
@@ -94,7 +94,7 @@ def test_a_local_array_outside_every_loop_stays_one_array(emulated):
     best = choose(scop, polycu.dependences(scop), reporter=Reporter(stream=io.StringIO()))
     assert not best.name.startswith("expand(")
     cuda = compile_file(str(emulated(FLAT, [{"n": n} for n in (0, 1, 64, 100)]))).cuda
-    assert "cudaMalloc((void **)&dev_t," in cuda and "polycu_copy_in(dev_t," not in cuda
+    assert "polycu_malloc((void **)&dev_t," in cuda and "polycu_copy_in(dev_t," not in cuda
 
 
 PROGRAMS = Path(__file__).parent / "data" / "local_arrays"

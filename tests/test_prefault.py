@@ -52,7 +52,7 @@ def test_outputs_not_copied_in_are_faulted_in_between_the_allocations_and_the_co
     assert added == ["polycu_faults.add(T, dev_T_bytes);", "polycu_faults.add(y, dev_y_bytes);",
                      "polycu_faults.add(S, dev_S_bytes);"]
     position = {what: next(k for k, line in enumerate(lines) if what in line) for what in (
-        "cudaMalloc((void **)&dev_S", "polycu_faults.start()", "polycu_copy_in(",
+        "polycu_malloc((void **)&dev_S", "polycu_faults.start()", "polycu_copy_in(",
         "polycu_faults.wait()", "polycu_copy_out(")}
     assert list(position) == sorted(position, key=position.get)
 

@@ -4,9 +4,9 @@ The helper itself, built with polycu_emu.h: every size around the emulation's 20
 chunks goes in and comes back exact on 1, 2 and 5 lanes, and through cudaMemcpy in a
 child the program forks (which has none of the lanes' threads); the emulated streams
 run a copy only when it is waited for, so a helper that refills or reads a slot without
-waiting for its copy is caught.  Then the generated host functions: the copies go
-through the helper, and the slots are made when the program starts only where an
-array may reach the threshold.
+waiting for its copy is caught.  Then the generated host functions: the buffers come
+from the memory pool and the copies go through the helper, and what both need is
+reserved when the program starts (codegen/buffers.py).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from polycu.codegen import staged
+from polycu.codegen import buffers
 from polycu.codegen.host import HOST_HELPERS
 from polycu.driver import Options, compile_file
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
@@ -129,24 +129,33 @@ void scale(int n, double v[n])
 """
 
 
-def test_host_functions_copy_through_the_helper_and_reserve_where_it_may_pay(
+def test_host_functions_copy_through_the_helper_and_reserve_when_the_program_starts(
         tmp_path: Path) -> None:
     path = tmp_path / "mv.c"
     path.write_text(SIZED)
     cuda = compile_file(str(path), Options(run_on="gpu")).cuda
-    assert ("static const int mv_scop0_gpu_staged = polycu_stage_reserve({(size_t)1 * 1100 * "
-            "1100 * sizeof(double), (size_t)1 * 1100 * sizeof(double)});") in cuda
+    assert ("static const int mv_scop0_gpu_reserved = polycu_reserve({(size_t)1 * 1100 * "
+            "1100 * sizeof(double), (size_t)1 * 1100 * sizeof(double), (size_t)1 * 1100 * "
+            "sizeof(double)});") in cuda
     body = cuda[cuda.index('extern "C" void mv_scop0_gpu'):]
-    assert "POLYCU_CHECK(polycu_copy_in(dev_A, A, dev_A_bytes));" in body
-    assert "POLYCU_CHECK(polycu_copy_out(y, dev_y, dev_y_bytes));" in body
-    assert "cudaMemcpy(" not in body
+    lines = [line.strip() for line in body.splitlines()]
+    assert lines[8:16] == [
+        "POLYCU_CHECK(polycu_malloc((void **)&dev_A, dev_A_bytes));",
+        "POLYCU_CHECK(polycu_malloc((void **)&dev_x, dev_x_bytes));",
+        "POLYCU_CHECK(polycu_malloc((void **)&dev_y, dev_y_bytes));",
+        "POLYCU_CHECK(polycu_buffers_ready());",
+        "POLYCU_CHECK(polycu_copy_in(dev_A, A, dev_A_bytes));",
+        "POLYCU_CHECK(polycu_copy_in(dev_x, x, dev_x_bytes));",
+        "POLYCU_CHECK(polycu_copy_in(dev_y, y, dev_y_bytes));", "if (n >= 1) {"]
+    assert "POLYCU_CHECK(polycu_copy_out(y, dev_y, dev_y_bytes));" in lines
+    assert lines[-4:] == ["POLYCU_CHECK(polycu_free(dev_A));", "POLYCU_CHECK(polycu_free(dev_x));",
+                          "POLYCU_CHECK(polycu_free(dev_y));", "}"]
+    assert "cudaMemcpy(" not in body and "cudaMalloc(" not in body
     path = tmp_path / "scale.c"
     path.write_text(PARAMETRIC)
     cuda = compile_file(str(path), Options(run_on="gpu")).cuda
-    assert "_staged = polycu_stage_reserve({SIZE_MAX});" in cuda
+    assert "_reserved = polycu_reserve({SIZE_MAX});" in cuda
 
 
-def test_the_reservation_is_left_out_without_copies() -> None:
-    assert staged.reserve("f", [{"copy_in": False, "copy_out": False,
-                                 "count": {"c": "n"}, "element_type": "double"}]) == []
-    assert staged.reserve("f", []) == []
+def test_the_reservation_is_left_out_without_device_buffers() -> None:
+    assert buffers.reserve("f", []) == []

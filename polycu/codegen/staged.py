@@ -1,9 +1,9 @@
 """Host copies of large arrays through page-locked slots, on several host threads.
 
 In:  the host program's arrays (``host.host_program``: element type, element count).
-Out: the C++ helper (``HELPERS``: ``polycu_copy_in``, ``polycu_copy_out``), the
-file-scope line that makes the slots when the program starts (``reserve``) and the
-host function's copy statements (``copy_in``, ``copy_out``).
+Out: the C++ helper (``HELPERS``: ``polycu_copy_in``, ``polycu_copy_out``,
+``polycu_stage_reserve``, which ``buffers.reserve``'s line calls when the program
+starts) and the host function's copy statements (``copy_in``, ``copy_out``).
 
 Why.  The driver copies pageable memory through its own page-locked buffers on one
 host thread: 13.6 GB/s into an H200 for a 32 MB array, 6.9 GB/s for 128 MB, where
@@ -21,8 +21,8 @@ So the copies of arrays from ``POLYCU_STAGE_BYTES`` (8 MB) on are staged.  The s
 (``POLYCU_STAGE_WORKERS`` lanes, at most one a hardware thread and none on a
 host of one, 4 MB each), their
 streams and the threads of lanes 1.. are made when the program starts, as the driver
-makes its own staging buffers with the context, and only in programs with an array
-that may reach the threshold (``reserve``).  Threads started during a copy were
+makes its own staging buffers with the context, and only in programs with a device
+buffer that may reach the threshold (``buffers.reserve``).  Threads started during a copy were
 slower than none: each maps its stack, which waits behind the page faults of the
 prefault threads (``prefault.py``; deriche's 35 MB copy in took 19 ms).  A copy out
 first waits for the device (the lanes' streams do not wait for the default stream).
@@ -36,8 +36,7 @@ differs from the original program's.
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 HELPERS = r"""
 #include <condition_variable>
@@ -292,28 +291,6 @@ inline cudaError_t polycu_copy_out(void *host, const void *dev, size_t bytes)
   return polycu_stage.out(host, dev, bytes);
 }
 """
-
-#: A C element count with no name in it (``(size_t)1 * 2000 * 1300``) is known when
-#: the program starts.
-_NAME = re.compile(r"[A-Za-z_]\w*")
-
-
-def _known(count: str) -> bool:
-    return all(name == "size_t" for name in _NAME.findall(count))
-
-
-def reserve(function: str, arrays: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The file-scope line that makes the slots when the program starts if one of
-    the SCoP's copies may reach the threshold: the bytes of each array copied, where
-    its element count is a constant, else ``SIZE_MAX``; none where nothing is copied."""
-    sizes = [f"{a['count']['c']} * sizeof({a['element_type']})"
-             if _known(a["count"]["c"]) else "SIZE_MAX"
-             for a in arrays if a["copy_in"] or a["copy_out"]]
-    if not sizes:
-        return []
-    return [f"static const int {function}_staged = "
-            f"polycu_stage_reserve({{{', '.join(dict.fromkeys(sizes))}}});"]
-
 
 def copy_in(array: Mapping[str, Any]) -> str:
     """The statement that copies a host array into its device buffer."""

@@ -372,6 +372,25 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMem
   return cudaSuccess;
 }
 
+/* The device's memory pool (codegen/buffers.py): buffers from it are cudaMalloc's,
+   poisoned and fenced the same; freeing one frees it at once. */
+enum cudaDeviceAttr { cudaDevAttrMemoryPoolsSupported = 115 };
+enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
+typedef struct polycu_emu_pool *cudaMemPool_t;
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attribute, int device) {
+  if (device != 0 || attribute != cudaDevAttrMemoryPoolsSupported)
+    return polycu_emu::report(cudaErrorInvalidValue, "cudaDeviceGetAttribute(%d, %d)", attribute, device);
+  *value = 1;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device) {
+  *pool = nullptr;
+  return device == 0 ? cudaSuccess : cudaErrorInvalidValue;
+}
+inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void *) {
+  return cudaSuccess;
+}
+
 /* Streams, events and page-locked host memory, for the staged copies of large
    arrays (polycu/codegen/staged.py), which stage every copy here, in chunks of 200
    bytes.  A copy queued on a stream runs only when an event recorded after it, its
@@ -460,6 +479,12 @@ inline cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (event->stream != nullptr) event->stream->run_to(event->mark);
   return cudaSuccess;
 }
+/* Stream-ordered allocations: at once (a stream's copies run when it is waited for,
+   so none may still read a buffer freed here: the generated code waits first). */
+inline cudaError_t cudaMallocAsync(void **pointer, std::size_t size, cudaStream_t) {
+  return cudaMalloc(pointer, size);
+}
+inline cudaError_t cudaFreeAsync(void *pointer, cudaStream_t) { return cudaFree(pointer); }
 /* Checked as cudaMemcpy checks, then queued (run at once on the default stream). */
 inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, std::size_t n, cudaMemcpyKind kind,
                                    cudaStream_t stream) {
