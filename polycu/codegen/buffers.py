@@ -8,8 +8,8 @@ a SCoP's buffers and staging lanes when the program starts (``reserve``).
 
 Why.  ``cudaMalloc`` maps new memory and ``cudaFree`` unmaps it: a traced atax at
 LARGE on an H200 spent 0.19 ms allocating its 32 MB matrix and 0.17 ms freeing it,
-gemver 0.30 and 0.20 ms, of programs of 2.3 and 3.4 ms (``docs/results/transfers.md``,
-session 30).  The buffers now come from the device's default memory pool
+gemver 0.30 and 0.20 ms, of programs of 2.3 and 3.4 ms.  Built with
+``-DPOLYCU_POOL``, the buffers come from the device's default memory pool
 (``cudaMallocAsync`` on the default stream), whose release threshold the program
 raises when it starts, so that freed memory stays mapped; and each SCoP's buffers of
 known size are allocated together and freed once then, as the program's host arrays
@@ -17,7 +17,13 @@ are allocated before its timers start.  The pool then holds the largest set of o
 SCoP's buffers for the whole program.  The buffers are usable on other streams (the
 staged copies' lanes) and by texture objects once the default stream has passed
 their allocation (``polycu_buffers_ready``).  A device without memory pools gets
-``cudaMalloc`` and ``cudaFree``, and so does a build with ``-DPOLYCU_NO_POOL``.
+``cudaMalloc`` and ``cudaFree``.
+
+Off by default: measured on an H200 (session 30, ``docs/results/transfers.md``) it
+made 12 of 14 programs 1.08-1.43x faster (jacobi-1d 0.81 -> 0.56 ms, atax 2.15 ->
+1.58 ms) and deriche 1.24x slower, unexplained, and the pooled programs' values were
+not yet compared with gcc's on the GPU.  The emulation defines ``POLYCU_POOL``, so
+the code path runs in every emulated program.
 """
 from __future__ import annotations
 
@@ -25,12 +31,12 @@ import re
 from typing import Any, Mapping, Sequence
 
 HELPERS = r"""
-/* Device buffers from the default memory pool, which keeps what is freed
-   (codegen/buffers.py); cudaMalloc where the device has no pools, or with
-   -DPOLYCU_NO_POOL. */
+/* Device buffers from the default memory pool, which keeps what is freed, in a
+   build with -DPOLYCU_POOL (codegen/buffers.py); else, or where the device has no
+   pools, cudaMalloc. */
 inline bool polycu_pooled()
 {
-#ifdef POLYCU_NO_POOL
+#ifndef POLYCU_POOL
   return false;
 #endif
   static const bool pooled = [] {

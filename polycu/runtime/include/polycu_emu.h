@@ -372,8 +372,9 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMem
   return cudaSuccess;
 }
 
-/* The device's memory pool (codegen/buffers.py): buffers from it are cudaMalloc's,
-   poisoned and fenced the same; freeing one frees it at once. */
+/* The device's memory pool (codegen/buffers.py), used here in every program: buffers
+   from it are cudaMalloc's, poisoned and fenced the same; freeing one frees it at once. */
+#define POLYCU_POOL 1
 enum cudaDeviceAttr { cudaDevAttrMemoryPoolsSupported = 115 };
 enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
 typedef struct polycu_emu_pool *cudaMemPool_t;
