@@ -26,8 +26,10 @@ buffer that may reach the threshold (``buffers.reserve``).  Threads started duri
 slower than none: each maps its stack, which waits behind the page faults of the
 prefault threads (``prefault.py``; deriche's 35 MB copy in took 19 ms).  A copy out
 first waits for the device (the lanes' streams do not wait for the default stream).
-A smaller copy, a pool the GPU refused or a device other than the pool's goes
-through ``cudaMemcpy``.
+A smaller copy, a pool the GPU refused, a device other than the pool's, or a system
+other than Linux (the helper's threads are POSIX threads: with ``<mutex>`` and
+``<functional>`` every emulated file took 0.26 s longer to build, and CI 8 minutes
+longer) goes through ``cudaMemcpy``.
 
 The emulation (``polycu_emu.h``) stages every copy, in chunks of 200 bytes, and runs
 each stream's copies only when an event or the stream is waited for: a slot written
@@ -39,18 +41,17 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 HELPERS = r"""
-#include <condition_variable>
+#include <initializer_list>
 #ifdef __linux__
+#include <pthread.h>
 #include <unistd.h>
 #endif
-#include <functional>
-#include <initializer_list>
-#include <mutex>
 
 /* Copies between host arrays and device buffers (codegen/staged.py): from
    POLYCU_STAGE_BYTES on, through two page-locked slots of POLYCU_STAGE_CHUNK bytes
    for each of up to POLYCU_STAGE_WORKERS host threads, thread w moving chunks w,
-   w + W, ...; smaller copies, or where no slots could be made, with cudaMemcpy. */
+   w + W, ...; smaller copies, where no slots could be made, or off Linux (POSIX
+   threads, which build faster than <mutex>), with cudaMemcpy. */
 #ifndef POLYCU_STAGE_BYTES
 #define POLYCU_STAGE_BYTES ((size_t)8 << 20)
 #endif
@@ -60,26 +61,37 @@ HELPERS = r"""
 #ifndef POLYCU_STAGE_WORKERS
 #define POLYCU_STAGE_WORKERS 8
 #endif
+#ifdef __linux__
+struct polycu_staging;
 struct polycu_stage_lane {
   char *slot[2];
   cudaStream_t stream;
   cudaEvent_t done[2];   /* the DMA that last used each slot */
+  polycu_staging *pool;
+  size_t index;
+  pthread_t thread;
+  cudaError_t result;
 };
+/* One lane's share of a copy: its chunks first, first + W, ... */
+struct polycu_stage_job {
+  char *to;
+  const char *from;
+  size_t bytes;
+};
+typedef cudaError_t (*polycu_stage_move)(const polycu_stage_job &, polycu_stage_lane &, size_t);
 struct polycu_staging {
   std::vector<polycu_stage_lane> lanes;   /* none: every copy is a cudaMemcpy */
   char *slots = nullptr;
   int device = -1;
-#ifdef __linux__
   pid_t owner = getpid();                 /* the process whose threads serve the lanes */
-#endif
-  std::mutex busy;                        /* one copy at a time */
+  pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER;   /* one copy at a time */
   /* Lanes 1.. run on threads started with the pool: a thread started during a copy
      maps its stack, which waits for the page faults of the prefault threads. */
-  std::vector<std::thread> workers;
-  std::mutex lock;
-  std::condition_variable wake, finished;
-  std::function<cudaError_t(polycu_stage_lane &, size_t)> job;
-  std::vector<cudaError_t> result;
+  size_t workers = 0;
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t wake = PTHREAD_COND_INITIALIZER, finished = PTHREAD_COND_INITIALIZER;
+  polycu_stage_move move = nullptr;
+  polycu_stage_job job = {};
   unsigned long long round = 0;           /* jobs posted so far */
   size_t running = 0;                     /* workers still on this round's job */
   bool stopping = false;
@@ -87,12 +99,18 @@ struct polycu_staging {
   /* Makes the lanes and their threads, once; where the GPU refuses any part, none. */
   void create()
   {
-    std::lock_guard<std::mutex> hold(busy);
+    pthread_mutex_lock(&busy);
+    make();
+    pthread_mutex_unlock(&busy);
+  }
+
+  void make()
+  {
     if (!lanes.empty() || slots != nullptr)
       return;
-    unsigned count = std::thread::hardware_concurrency();
+    long count = sysconf(_SC_NPROCESSORS_ONLN);
     if (count == 1)
-      return;   /* one thread stages slower than the driver's copy (8.6 against 13.6 GB/s) */
+      return;   /* one thread stages slower than cudaMemcpy moves (8.6 against 13.6 GB/s) */
     count = count < 1 ? 1 : count > POLYCU_STAGE_WORKERS ? POLYCU_STAGE_WORKERS : count;
     if (cudaGetDevice(&device) != cudaSuccess ||
         cudaMallocHost((void **)&slots, 2 * count * POLYCU_STAGE_CHUNK) != cudaSuccess) {
@@ -100,8 +118,8 @@ struct polycu_staging {
       (void)cudaGetLastError();
       return;
     }
-    for (unsigned w = 0; w < count; w++) {
-      polycu_stage_lane lane;
+    for (long w = 0; w < count; w++) {
+      polycu_stage_lane lane = {};
       if (cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking) != cudaSuccess)
         break;
       if (cudaEventCreateWithFlags(&lane.done[0], cudaEventDisableTiming) != cudaSuccess) {
@@ -115,44 +133,56 @@ struct polycu_staging {
       }
       for (int k = 0; k < 2; k++)
         lane.slot[k] = slots + (2 * w + k) * POLYCU_STAGE_CHUNK;
+      lane.pool = this;
+      lane.index = (size_t)w;
       lanes.push_back(lane);
     }
     (void)cudaGetLastError();   /* fewer lanes than asked: those made serve */
-    result.assign(lanes.size(), cudaSuccess);
-    for (size_t w = 1; w < lanes.size(); w++)
-      workers.emplace_back([this, w] { work(w); });
+    for (size_t w = 1; w < lanes.size(); w++) {   /* the vector no longer moves */
+      if (pthread_create(&lanes[w].thread, nullptr, work, &lanes[w]) != 0)
+        break;
+      workers = w;
+    }
+    if (!lanes.empty())
+      lanes.resize(workers + 1);   /* the lanes whose thread did not start: unused */
     warm();
   }
 
   ~polycu_staging()
   {
-    {
-      std::lock_guard<std::mutex> hold(lock);
-      stopping = true;
-    }
-    wake.notify_all();
-    for (std::thread &t : workers)
-      t.join();
+    pthread_mutex_lock(&lock);
+    stopping = true;
+    pthread_cond_broadcast(&wake);
+    pthread_mutex_unlock(&lock);
+    for (size_t w = 1; w <= workers; w++)
+      pthread_join(lanes[w].thread, nullptr);
   }
 
-  /* Lane w's thread: each posted job once, until the program ends. */
-  void work(size_t w)
+  /* A lane's thread: each posted job once, until the program ends. */
+  static void *work(void *argument)
   {
-    const cudaError_t bound = cudaSetDevice(device);
+    polycu_stage_lane &lane = *static_cast<polycu_stage_lane *>(argument);
+    polycu_staging &pool = *lane.pool;
+    const cudaError_t bound = cudaSetDevice(pool.device);
     unsigned long long seen = 0;
-    std::unique_lock<std::mutex> hold(lock);
+    pthread_mutex_lock(&pool.lock);
     for (;;) {
-      wake.wait(hold, [&] { return stopping || round != seen; });
-      if (stopping)
-        return;
-      seen = round;
-      hold.unlock();
-      const cudaError_t e = bound != cudaSuccess ? bound : job(lanes[w], w);
-      hold.lock();
-      result[w] = e;
-      if (--running == 0)
-        finished.notify_one();
+      while (!pool.stopping && pool.round == seen)
+        pthread_cond_wait(&pool.wake, &pool.lock);
+      if (pool.stopping)
+        break;
+      seen = pool.round;
+      const polycu_stage_move move = pool.move;
+      const polycu_stage_job job = pool.job;
+      pthread_mutex_unlock(&pool.lock);
+      const cudaError_t e = bound != cudaSuccess ? bound : move(job, lane, pool.lanes.size());
+      pthread_mutex_lock(&pool.lock);
+      lane.result = e;
+      if (--pool.running == 0)
+        pthread_cond_signal(&pool.finished);
     }
+    pthread_mutex_unlock(&pool.lock);
+    return nullptr;
   }
 
   /* A stream's first copies each way set it up in the driver (about 0.1 ms each):
@@ -178,110 +208,108 @@ struct polycu_staging {
   bool staged(size_t bytes) const
   {
     int current = -1;
-#ifdef __linux__
-    if (getpid() != owner)
-      return false;
-#endif
-    return bytes >= POLYCU_STAGE_BYTES && bytes > 0 && !lanes.empty() &&
+    return getpid() == owner && bytes >= POLYCU_STAGE_BYTES && bytes > 0 && !lanes.empty() &&
            cudaGetDevice(&current) == cudaSuccess && current == device;
   }
 
-  /* Runs move(lane w, w) on every lane, lane 0 on this thread; the first error. */
-  cudaError_t on_lanes(std::function<cudaError_t(polycu_stage_lane &, size_t)> move)
+  /* Runs the move on every lane, lane 0 on this thread; the first error. */
+  cudaError_t on_lanes(polycu_stage_move how, const polycu_stage_job &what)
   {
-    {
-      std::lock_guard<std::mutex> hold(lock);
-      job = move;
-      running = workers.size();
-      round++;
-    }
-    wake.notify_all();
-    cudaError_t first = move(lanes[0], 0);
-    std::unique_lock<std::mutex> hold(lock);
-    finished.wait(hold, [&] { return running == 0; });
+    pthread_mutex_lock(&lock);
+    move = how;
+    job = what;
+    running = workers;
+    round++;
+    pthread_cond_broadcast(&wake);
+    pthread_mutex_unlock(&lock);
+    cudaError_t first = how(what, lanes[0], lanes.size());
+    pthread_mutex_lock(&lock);
+    while (running != 0)
+      pthread_cond_wait(&finished, &lock);
+    pthread_mutex_unlock(&lock);
     for (size_t w = 1; w < lanes.size(); w++)
       if (first == cudaSuccess)
-        first = result[w];
+        first = lanes[w].result;
     return first;
+  }
+
+  static size_t chunk_bytes(size_t bytes, size_t c)
+  {
+    const size_t at = c * POLYCU_STAGE_CHUNK;
+    return bytes - at < POLYCU_STAGE_CHUNK ? bytes - at : POLYCU_STAGE_CHUNK;
+  }
+
+  /* Host to device: fill slot k with chunk c once slot k's last DMA has read it. */
+  static cudaError_t move_in(const polycu_stage_job &job, polycu_stage_lane &lane, size_t step)
+  {
+    const size_t chunks = (job.bytes + POLYCU_STAGE_CHUNK - 1) / POLYCU_STAGE_CHUNK;
+    cudaError_t e = cudaSuccess;
+    int k = 0;
+    for (size_t c = lane.index; c < chunks && e == cudaSuccess; c += step, k ^= 1) {
+      const size_t at = c * POLYCU_STAGE_CHUNK, n = chunk_bytes(job.bytes, c);
+      e = cudaEventSynchronize(lane.done[k]);   /* slot k's last DMA has read it */
+      if (e == cudaSuccess) {
+        memcpy(lane.slot[k], job.from + at, n);
+        e = cudaMemcpyAsync(job.to + at, lane.slot[k], n, cudaMemcpyHostToDevice, lane.stream);
+      }
+      if (e == cudaSuccess)
+        e = cudaEventRecord(lane.done[k], lane.stream);
+    }
+    const cudaError_t drained = cudaStreamSynchronize(lane.stream);
+    return e != cudaSuccess ? e : drained;
+  }
+
+  /* The DMA of chunk c into slot k, its event recorded after it. */
+  static cudaError_t fetch(const polycu_stage_job &job, polycu_stage_lane &lane, size_t c, int k)
+  {
+    const cudaError_t e = cudaMemcpyAsync(lane.slot[k], job.from + c * POLYCU_STAGE_CHUNK,
+                                          chunk_bytes(job.bytes, c), cudaMemcpyDeviceToHost,
+                                          lane.stream);
+    return e == cudaSuccess ? cudaEventRecord(lane.done[k], lane.stream) : e;
+  }
+
+  /* Device to host: chunk c + W's DMA runs while chunk c leaves slot k. */
+  static cudaError_t move_out(const polycu_stage_job &job, polycu_stage_lane &lane, size_t step)
+  {
+    const size_t chunks = (job.bytes + POLYCU_STAGE_CHUNK - 1) / POLYCU_STAGE_CHUNK;
+    cudaError_t e = lane.index < chunks ? fetch(job, lane, lane.index, 0) : cudaSuccess;
+    int k = 0;
+    for (size_t c = lane.index; c < chunks && e == cudaSuccess; c += step, k ^= 1) {
+      if (c + step < chunks)
+        e = fetch(job, lane, c + step, k ^ 1);   /* slot k ^ 1 was emptied last time */
+      if (e == cudaSuccess)
+        e = cudaEventSynchronize(lane.done[k]);   /* chunk c is in slot k */
+      if (e == cudaSuccess)
+        memcpy(job.to + c * POLYCU_STAGE_CHUNK, lane.slot[k], chunk_bytes(job.bytes, c));
+    }
+    const cudaError_t drained = cudaStreamSynchronize(lane.stream);
+    return e != cudaSuccess ? e : drained;
   }
 
   cudaError_t in(void *dev, const void *host, size_t bytes)
   {
-    std::lock_guard<std::mutex> hold(busy);
-    if (!staged(bytes))
-      return cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
-    const size_t chunks = (bytes + POLYCU_STAGE_CHUNK - 1) / POLYCU_STAGE_CHUNK;
-    const size_t step = lanes.size();
-    return on_lanes([=](polycu_stage_lane &lane, size_t first) {
-      cudaError_t e = cudaSuccess;
-      int k = 0;
-      for (size_t c = first; c < chunks && e == cudaSuccess; c += step, k ^= 1) {
-        const size_t at = c * POLYCU_STAGE_CHUNK;
-        const size_t n = bytes - at < POLYCU_STAGE_CHUNK ? bytes - at : POLYCU_STAGE_CHUNK;
-        e = cudaEventSynchronize(lane.done[k]);   /* slot k's last DMA has read it */
-        if (e == cudaSuccess) {
-          memcpy(lane.slot[k], (const char *)host + at, n);
-          e = cudaMemcpyAsync((char *)dev + at, lane.slot[k], n, cudaMemcpyHostToDevice,
-                              lane.stream);
-        }
-        if (e == cudaSuccess)
-          e = cudaEventRecord(lane.done[k], lane.stream);
-      }
-      const cudaError_t drained = cudaStreamSynchronize(lane.stream);
-      return e != cudaSuccess ? e : drained;
-    });
+    pthread_mutex_lock(&busy);
+    const cudaError_t e = staged(bytes)
+        ? on_lanes(move_in, polycu_stage_job{(char *)dev, (const char *)host, bytes})
+        : cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
+    pthread_mutex_unlock(&busy);
+    return e;
   }
 
   cudaError_t out(void *host, const void *dev, size_t bytes)
   {
-    std::lock_guard<std::mutex> hold(busy);
+    pthread_mutex_lock(&busy);
+    cudaError_t e;
     if (!staged(bytes))
-      return cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
-    const cudaError_t ready = cudaDeviceSynchronize();   /* the kernels that write dev */
-    if (ready != cudaSuccess)
-      return ready;
-    const size_t chunks = (bytes + POLYCU_STAGE_CHUNK - 1) / POLYCU_STAGE_CHUNK;
-    const size_t step = lanes.size();
-    return on_lanes([=](polycu_stage_lane &lane, size_t first) {
-      /* the DMA of chunk c into slot k (its event recorded after it) */
-      auto fetch = [&](size_t c, int k) {
-        const size_t at = c * POLYCU_STAGE_CHUNK;
-        const size_t n = bytes - at < POLYCU_STAGE_CHUNK ? bytes - at : POLYCU_STAGE_CHUNK;
-        cudaError_t e = cudaMemcpyAsync(lane.slot[k], (const char *)dev + at, n,
-                                        cudaMemcpyDeviceToHost, lane.stream);
-        return e == cudaSuccess ? cudaEventRecord(lane.done[k], lane.stream) : e;
-      };
-      cudaError_t e = first < chunks ? fetch(first, 0) : cudaSuccess;
-      int k = 0;
-      for (size_t c = first; c < chunks && e == cudaSuccess; c += step, k ^= 1) {
-        if (c + step < chunks)
-          e = fetch(c + step, k ^ 1);   /* slot k ^ 1 was emptied last iteration */
-        if (e == cudaSuccess)
-          e = cudaEventSynchronize(lane.done[k]);
-        if (e == cudaSuccess) {
-          const size_t at = c * POLYCU_STAGE_CHUNK;
-          const size_t n = bytes - at < POLYCU_STAGE_CHUNK ? bytes - at : POLYCU_STAGE_CHUNK;
-          memcpy((char *)host + at, lane.slot[k], n);
-        }
-      }
-      const cudaError_t drained = cudaStreamSynchronize(lane.stream);
-      return e != cudaSuccess ? e : drained;
-    });
+      e = cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+    else if ((e = cudaDeviceSynchronize()) == cudaSuccess)   /* the kernels that write dev */
+      e = on_lanes(move_out, polycu_stage_job{(char *)host, (const char *)dev, bytes});
+    pthread_mutex_unlock(&busy);
+    return e;
   }
 };
 /* One pool for the program (an inline variable: one across the generated files). */
 inline polycu_staging polycu_stage;
-/* Makes the pool when the program starts if a SCoP copies an array of one of these
-   sizes that reaches the threshold (SIZE_MAX: a size known only when it runs). */
-inline int polycu_stage_reserve(std::initializer_list<size_t> bytes)
-{
-  for (size_t b : bytes)
-    if (b >= POLYCU_STAGE_BYTES) {
-      polycu_stage.create();
-      break;
-    }
-  return 0;
-}
 inline cudaError_t polycu_copy_in(void *dev, const void *host, size_t bytes)
 {
   return polycu_stage.in(dev, host, bytes);
@@ -289,6 +317,31 @@ inline cudaError_t polycu_copy_in(void *dev, const void *host, size_t bytes)
 inline cudaError_t polycu_copy_out(void *host, const void *dev, size_t bytes)
 {
   return polycu_stage.out(host, dev, bytes);
+}
+#else
+inline cudaError_t polycu_copy_in(void *dev, const void *host, size_t bytes)
+{
+  return cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
+}
+inline cudaError_t polycu_copy_out(void *host, const void *dev, size_t bytes)
+{
+  return cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+}
+#endif
+/* Makes the pool when the program starts if a SCoP copies an array of one of these
+   sizes that reaches the threshold (SIZE_MAX: a size known only when it runs). */
+inline int polycu_stage_reserve(std::initializer_list<size_t> bytes)
+{
+#ifdef __linux__
+  for (size_t b : bytes)
+    if (b >= POLYCU_STAGE_BYTES) {
+      polycu_stage.create();
+      break;
+    }
+#else
+  (void)bytes;
+#endif
+  return 0;
 }
 """
 
