@@ -36,9 +36,7 @@ HELPERS = r"""
    pools, cudaMalloc. */
 inline bool polycu_pooled()
 {
-#ifndef POLYCU_POOL
-  return false;
-#endif
+#ifdef POLYCU_POOL
   static const bool pooled = [] {
     int device = 0, supported = 0;
     cudaMemPool_t pool;
@@ -52,6 +50,9 @@ inline bool polycu_pooled()
     return ready;
   }();
   return pooled;
+#else
+  return false;
+#endif
 }
 inline cudaError_t polycu_malloc(void **buffer, size_t bytes)
 {
@@ -67,7 +68,7 @@ inline cudaError_t polycu_buffers_ready()
 {
   return polycu_pooled() ? cudaStreamSynchronize(0) : cudaSuccess;
 }
-/* When the program starts: the staging lanes if a copy may reach their threshold,
+/* When the program starts: the staging lanes if a buffer may reach their threshold,
    and the pool's memory for a SCoP's buffers (SIZE_MAX: a size known only when it
    runs, not reserved). */
 inline int polycu_reserve(std::initializer_list<size_t> bytes)
@@ -102,8 +103,8 @@ def _known(count: str) -> bool:
 
 
 def reserve(function: str, arrays: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The file-scope line that reserves the SCoP's buffers and, where one of its
-    copies may reach their threshold, the staging lanes when the program starts: the
+    """The file-scope line that reserves the SCoP's buffers and, where one of them
+    may reach their threshold, the staging lanes when the program starts: the
     bytes of each device buffer, ``SIZE_MAX`` where its count depends on the SCoP's
     parameters; none without buffers."""
     sizes = [f"{a['count']['c']} * sizeof({a['element_type']})"

@@ -345,6 +345,7 @@ inline int polycu_stage_reserve(std::initializer_list<size_t> bytes)
 }
 """
 
+
 def copy_in(array: Mapping[str, Any]) -> str:
     """The statement that copies a host array into its device buffer."""
     return (f"POLYCU_CHECK(polycu_copy_in({array['device']}, {array['name']}, "
