@@ -5,7 +5,8 @@ Checked here: which arrays the host function hands to the helper and where it st
 and waits (after the allocations, before the first copy in; before the first copy
 out), that a skipped copy-in also skips the pinning, and the helper itself compiled
 with g++ and run: every page of the ranges resident afterwards, their contents and
-the bytes around them unchanged, nothing started below its threshold.
+the bytes around them unchanged, nothing started below its threshold, and an array
+whose copy out is staged (its pages faulted in by the lanes) left alone.
 """
 from __future__ import annotations
 
@@ -67,10 +68,14 @@ def test_only_reads_and_nothing_copied_out_start_nothing(tmp_path: Path) -> None
 
 
 # Two ranges in fresh mappings (untouched pages) and one in a written buffer, at
-# offsets that are not page-aligned; a pattern around and inside them.
+# offsets that are not page-aligned; a pattern around and inside them.  A fourth
+# range, in a fresh mapping, is as large as the copies the staging lanes take (here
+# from 6 MB on: staged.py's polycu_copy_staged, replaced).
 PROGRAM = r"""
 #include <stdio.h>
 #include <string.h>
+#include <stddef.h>
+static bool polycu_copy_staged(size_t bytes) { return bytes >= ((size_t)6 << 20); }
 %(helpers)s
 static int resident(const char *p, size_t bytes)
 {
@@ -93,6 +98,8 @@ int main(void)
   const size_t big = (size_t)5 << 20, small = (size_t)300 << 10;
   char *a = (char *)mmap(0, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   char *b = (char *)mmap(0, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  const size_t staged = (size_t)6 << 20;
+  char *d = (char *)mmap(0, staged, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   static char c[10000];
   char *probe = (char *)mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   const int supported = madvise(probe, 4096, MADV_POPULATE_WRITE) == 0;
@@ -102,10 +109,12 @@ int main(void)
   faults.add(a + 100, big - 200);
   faults.add(b + 5000, big - 9000);
   faults.add(c + 3, 5000);
+  faults.add(d, staged);
+  const size_t ranges = faults.ranges.size();
   faults.start();
   const size_t started = faults.threads.size();
   faults.wait();
-  const int after_a = resident(a, big), after_b = resident(b, big);
+  const int after_a = resident(a, big), after_b = resident(b, big), after_d = resident(d, staged);
   polycu_prefault few;   /* below POLYCU_PREFAULT_BYTES: nothing starts */
   few.add(b, small);
   few.start();
@@ -114,8 +123,8 @@ int main(void)
     same = same && c[i] == 7;
   for (size_t i = 0; i < big; i += 4096)
     same = same && b[i] == 0;
-  printf("%%d %%d %%zu %%d %%d %%zu %%d\n", supported, before, started, after_a, after_b,
-         few.threads.size(), same);
+  printf("%%d %%d %%zu %%d %%d %%zu %%d %%zu %%d\n", supported, before, started, after_a, after_b,
+         few.threads.size(), same, ranges, after_d);
   return 0;
 }
 """
@@ -128,9 +137,10 @@ def test_the_helper_faults_in_whole_ranges_and_keeps_their_contents(tmp_path: Pa
                    check=True, capture_output=True)
     out = subprocess.run(["./p"], cwd=tmp_path, check=True, capture_output=True,
                          text=True).stdout.split()
-    supported, before, started, a, b, few, same = map(int, out)
+    supported, before, started, a, b, few, same, ranges, d = map(int, out)
     pages = (5 << 20) // 4096
     assert before == 3 and 1 <= started <= 4 and few == 0 and same == 1
+    assert ranges == 3 and d == 0   # the staged array: not added, none of its pages touched
     if not supported:   # Linux before 5.14: the helper does nothing, harmlessly
         pytest.skip("this kernel has no MADV_POPULATE_WRITE")
     # every page that holds a byte of a range (b's first and last pages hold none)

@@ -6,7 +6,8 @@ child the program forks (which has none of the lanes' threads); the emulated str
 run a copy only when it is waited for, so a helper that refills or reads a slot without
 waiting for its copy is caught.  Then the generated host functions: the buffers come
 from the memory pool and the copies go through the helper, and what both need is
-reserved when the program starts (codegen/buffers.py).
+reserved when the program starts (codegen/buffers.py); a build with -DPOLYCU_NO_POOL
+gets cudaMalloc's buffers.
 """
 from __future__ import annotations
 
@@ -159,3 +160,37 @@ def test_host_functions_copy_through_the_helper_and_reserve_when_the_program_sta
 
 def test_the_reservation_is_left_out_without_device_buffers() -> None:
     assert buffers.reserve("f", []) == []
+
+
+POOLED = r"""
+#include <cstdio>
+static const int reserved = polycu_reserve({(size_t)3000, SIZE_MAX, (size_t)0});
+int main()
+{
+  double host[375], back[375];
+  for (int i = 0; i < 375; i++)
+    host[i] = -1.5 * i;
+  void *dev = nullptr;
+  int same = polycu_malloc(&dev, sizeof host) == cudaSuccess &&
+             polycu_buffers_ready() == cudaSuccess &&
+             polycu_copy_in(dev, host, sizeof host) == cudaSuccess &&
+             polycu_copy_out(back, dev, sizeof host) == cudaSuccess &&
+             polycu_free(dev) == cudaSuccess;
+  for (int i = 0; i < 375; i++)
+    same = same && back[i] == host[i];
+  printf("pooled %d same %d\n", (int)polycu_pooled(), same);
+  return reserved;
+}
+"""
+
+
+@pytest.mark.parametrize("define, pooled", [(None, "1"), ("POLYCU_NO_POOL", "0")])
+def test_buffers_come_from_the_pool_unless_the_build_says_otherwise(
+        tmp_path: Path, define: str | None, pooled: str) -> None:
+    source = tmp_path / "pooled.cu"
+    source.write_text("#include \"polycu_emu.h\"\n" + HOST_HELPERS + POOLED)
+    binary = tmp_path / "pooled"
+    subprocess.run(["g++", *EMULATION_FLAGS, "-Wall", "-I", str(INCLUDE_DIR),
+                    *([f"-D{define}"] if define else []), "-x", "c++", str(source),
+                    "-o", str(binary)], check=True)
+    assert run(binary).split() == ["pooled", pooled, "same", "1"]

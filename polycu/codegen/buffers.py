@@ -8,22 +8,22 @@ a SCoP's buffers and staging lanes when the program starts (``reserve``).
 
 Why.  ``cudaMalloc`` maps new memory and ``cudaFree`` unmaps it: a traced atax at
 LARGE on an H200 spent 0.19 ms allocating its 32 MB matrix and 0.17 ms freeing it,
-gemver 0.30 and 0.20 ms, of programs of 2.3 and 3.4 ms.  Built with
-``-DPOLYCU_POOL``, the buffers come from the device's default memory pool
-(``cudaMallocAsync`` on the default stream), whose release threshold the program
-raises when it starts, so that freed memory stays mapped; and each SCoP's buffers of
-known size are allocated together and freed once then, as the program's host arrays
-are allocated before its timers start.  The pool then holds the largest set of one
-SCoP's buffers for the whole program.  The buffers are usable on other streams (the
-staged copies' lanes) and by texture objects once the default stream has passed
-their allocation (``polycu_buffers_ready``).  A device without memory pools gets
-``cudaMalloc`` and ``cudaFree``.
+gemver 0.30 and 0.20 ms, of programs of 2.3 and 3.4 ms.  So the buffers come from the
+device's default memory pool (``cudaMallocAsync`` on the default stream), whose
+release threshold the program raises when it starts, so that freed memory stays
+mapped; and each SCoP's buffers of known size are allocated together and freed once
+then, as the program's host arrays are allocated before its timers start.  The pool
+then holds the largest set of one SCoP's buffers for the whole program.  The buffers
+are usable on other streams (the staged copies' lanes) and by texture objects once
+the default stream has passed their allocation (``polycu_buffers_ready``).  A device
+without memory pools, or a build with ``-DPOLYCU_NO_POOL``, gets ``cudaMalloc`` and
+``cudaFree``.
 
-Off by default: measured on an H200 (session 30, ``docs/results/transfers.md``) it
-made 12 of 14 programs 1.08-1.43x faster (jacobi-1d 0.81 -> 0.56 ms, atax 2.15 ->
-1.58 ms) and deriche 1.24x slower, unexplained, and the pooled programs' values were
-not yet compared with gcc's on the GPU.  The emulation defines ``POLYCU_POOL``, so
-the code path runs in every emulated program.
+Measured on an H200 at LARGE (session 31, ``docs/results/transfers.md``), with the
+prefault change below: 14 programs 1.04-1.52x faster than session 30's cudaMalloc
+build (jacobi-1d 0.68 -> 0.52 ms, gesummv 2.53 -> 1.67); all 30 programs' dumps
+equal to gcc's at SMALL and LARGE.  (Session 30's deriche, 1.24x slower with the
+pool, was the prefault threads: ``prefault.py``.)
 """
 from __future__ import annotations
 
@@ -31,12 +31,12 @@ import re
 from typing import Any, Mapping, Sequence
 
 HELPERS = r"""
-/* Device buffers from the default memory pool, which keeps what is freed, in a
-   build with -DPOLYCU_POOL (codegen/buffers.py); else, or where the device has no
-   pools, cudaMalloc. */
+/* Device buffers from the default memory pool, which keeps what is freed
+   (codegen/buffers.py); with -DPOLYCU_NO_POOL, or where the device has no pools,
+   cudaMalloc. */
 inline bool polycu_pooled()
 {
-#ifdef POLYCU_POOL
+#ifndef POLYCU_NO_POOL
   static const bool pooled = [] {
     int device = 0, supported = 0;
     cudaMemPool_t pool;

@@ -123,7 +123,7 @@ extern "C" __attribute__((weak)) void polycu_shape_error(const char *array, cons
           file, line, array);
   exit(1);
 }
-""" + prefault.HELPERS + staged.HELPERS + buffers.HELPERS + concurrent.HELPERS
+""" + staged.HELPERS + prefault.HELPERS + buffers.HELPERS + concurrent.HELPERS
 
 
 def prologue(source: str) -> str:

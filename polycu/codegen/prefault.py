@@ -16,6 +16,12 @@ while the main thread copies in and launches, so the copy out finds them residen
 ``MADV_POPULATE_WRITE`` leaves the contents alone (it only maps the pages writable),
 so it is correct whatever the program wrote before; where the kernel or the C library
 lacks it (Linux before 5.14, other systems) nothing happens.
+
+An array whose copy out goes through the staging lanes (``staged.py``, from 8 MB) is
+not faulted in here: the lanes' eight threads write its pages, and fault them in,
+side by side.  Faulting them in beforehand as well gained nothing in the default
+build and, with buffers from the memory pool, made deriche's kernels wait 12-15 ms
+behind the faults (H200, LARGE, session 31, ``docs/results/transfers.md``).
 """
 from __future__ import annotations
 
@@ -35,7 +41,8 @@ HELPERS = r"""
 
 /* Faults in the pages of host arrays on up to four threads (codegen/prefault.py):
    add() the arrays, start(), and wait() before the transfers into them.  Below
-   POLYCU_PREFAULT_BYTES in all, nothing is started. */
+   POLYCU_PREFAULT_BYTES in all, nothing is started.  An array whose copy out is
+   staged is left to the lanes, which fault in its pages themselves. */
 #ifndef POLYCU_PREFAULT_BYTES
 #define POLYCU_PREFAULT_BYTES ((size_t)1 << 20)
 #endif
@@ -49,7 +56,7 @@ struct polycu_prefault {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     const size_t first = (size_t)host / page * page;
     const size_t last = ((size_t)host + bytes + page - 1) / page * page;
-    if (bytes == 0)
+    if (bytes == 0 || polycu_copy_staged(bytes))
       return;
     ranges.push_back(std::make_pair((char *)first, last - first));
     total += last - first;

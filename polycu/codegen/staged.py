@@ -42,6 +42,7 @@ from typing import Any, Mapping
 
 HELPERS = r"""
 #include <initializer_list>
+#include <vector>
 #ifdef __linux__
 #include <pthread.h>
 #include <unistd.h>
@@ -203,8 +204,9 @@ struct polycu_staging {
     (void)cudaGetLastError();
   }
 
-  /* Whether a copy of `bytes` goes through the lanes (the caller holds `busy`): not
-     in a child the program forked, which has none of the lanes' threads. */
+  /* Whether a copy of `bytes` goes through the lanes: not in a child the program
+     forked, which has none of the lanes' threads.  The lanes are made when the
+     program starts, so no lock is needed. */
   bool staged(size_t bytes) const
   {
     int current = -1;
@@ -318,6 +320,12 @@ inline cudaError_t polycu_copy_out(void *host, const void *dev, size_t bytes)
 {
   return polycu_stage.out(host, dev, bytes);
 }
+/* Whether a copy of `bytes` goes through the lanes, whose threads then write (and
+   fault in) the host pages of a copy out themselves. */
+inline bool polycu_copy_staged(size_t bytes)
+{
+  return polycu_stage.staged(bytes);
+}
 #else
 inline cudaError_t polycu_copy_in(void *dev, const void *host, size_t bytes)
 {
@@ -326,6 +334,10 @@ inline cudaError_t polycu_copy_in(void *dev, const void *host, size_t bytes)
 inline cudaError_t polycu_copy_out(void *host, const void *dev, size_t bytes)
 {
   return cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+}
+inline bool polycu_copy_staged(size_t)
+{
+  return false;
 }
 #endif
 /* Makes the pool when the program starts if a SCoP copies an array of one of these

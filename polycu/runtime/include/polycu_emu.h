@@ -352,9 +352,9 @@ inline cudaError_t cudaFree(void *p) {
   return cudaSuccess;
 }
 
-/* The host function faults in the pages of every array copied out but not in,
-   whatever their size (codegen/prefault.py), so that its threads run in every
-   emulated program. */
+/* The host function faults in the pages of every array copied out but not in and
+   not staged, whatever their size (codegen/prefault.py); with every copy staged
+   (below), that is where a host has no staging lanes. */
 #define POLYCU_PREFAULT_BYTES 0
 
 inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMemcpyKind kind) {
@@ -372,9 +372,8 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, std::size_t n, cudaMem
   return cudaSuccess;
 }
 
-/* The device's memory pool (codegen/buffers.py), used here in every program: buffers
-   from it are cudaMalloc's, poisoned and fenced the same; freeing one frees it at once. */
-#define POLYCU_POOL 1
+/* The device's memory pool (codegen/buffers.py): buffers from it are cudaMalloc's,
+   poisoned and fenced the same; freeing one frees it at once. */
 enum cudaDeviceAttr { cudaDevAttrMemoryPoolsSupported = 115 };
 enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
 typedef struct polycu_emu_pool *cudaMemPool_t;
