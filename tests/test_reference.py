@@ -131,6 +131,26 @@ void kernel(int n, int m, double A[n - 37][m])
     assert array_shapes(scop, values)["A"] == (values["n"] - 37, values["m"])
 
 
+def test_a_parameter_in_bounds_only_at_0_or_past_memory_gets_0() -> None:
+    """Fuzz seed 5606277, minimised: ``r <= b + 3000000000u`` is unsigned, so D's
+    accesses stay in bounds at b = 0 or where the sum wraps (b >= 1294967296), where
+    the VLA ``a[b + 6][b + 2]`` needs exabytes; the emulation had refused it."""
+    (scop,) = polycu.load_text("""
+void kernel(int b, int m, unsigned a[b + 6][b + 2], int D[1][2])
+{
+#pragma scop
+  a[2][1] += a[1][0];
+  for (long i = 0; i < m; ++i)
+    for (unsigned r = 3000000000u; r <= b + 3000000000u; ++r)
+      D[r - 3000000000u][i] = 1;
+#pragma endscop
+}
+""", "k.c")
+    values = choose_parameters(scop)
+    assert values == {"b": 0, "m": 2}
+    assert array_shapes(scop, values)["a"] == (6, 2)
+
+
 def test_choose_parameters_reports_impossible_requests() -> None:
     diagonal = snippet(DIAGONAL)
     with pytest.raises(PolycuError, match="no values of the parameters of g_scop0 in 1..37 "

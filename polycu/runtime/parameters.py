@@ -33,8 +33,8 @@ _PROBE = "polycu_size_of_"
 _PROBE_RE = re.compile(rf"{_PROBE}(\w+)\s*=\s*\((.*)\)\s*;")
 
 
-def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
-    """``choose_parameters`` without the memory bound."""
+def _choose(scop: Scop, limit: int, fixed: Mapping[str, int], least: int = 1) -> dict[str, int]:
+    """``choose_parameters`` without the memory bound, free values in ``least..limit``."""
     if not scop.parameters:
         return {}
     sig = Signature.of(scop)
@@ -65,16 +65,16 @@ def _choose(scop: Scop, limit: int, fixed: Mapping[str, int]) -> dict[str, int]:
 
     if not nonempty.is_empty():
         wider = limit
-        while at_least(1, nonempty, wider).is_empty() and wider < 2 ** 31:
+        while at_least(least, nonempty, wider).is_empty() and wider < 2 ** 31:
             wider *= 2
-        if not at_least(1, nonempty, wider).is_empty():
+        if not at_least(least, nonempty, wider).is_empty():
             good, limit = nonempty, wider
-    if at_least(1, good, limit).is_empty():
+    if at_least(least, good, limit).is_empty():
         where = f" with {', '.join(f'{k}={v}' for k, v in fixed.items())}" if fixed else ""
-        raise error(f"no values of the parameters of {scop.name} in 1..{limit}{where} keep every "
+        raise error(f"no values of the parameters of {scop.name} in {least}..{limit}{where} keep every "
                     f"access inside its array and satisfy the context {scop.context}",
                     scop.location)
-    low, high = 1, limit  # invariant: at_least(low) is not empty
+    low, high = least, limit  # invariant: at_least(low) is not empty
     while low < high:
         mid = (low + high + 1) // 2
         if at_least(mid, good, limit).is_empty():
@@ -101,7 +101,8 @@ def choose_parameters(scop: Scop, limit: int = DEFAULT_PARAMETER_LIMIT,
     can be ``>= L``), then each is maximised in order (isl's lexmax), so that a
     constraint like ``n + m <= 30`` gives ``15, 15`` and not ``30, 0``.  When the
     arrays would not fit, ``limit`` shrinks until they do; when no smaller limit
-    helps (constant extents, fixed values), a located error names the array.
+    helps, free values may be 0; when nothing helps (constant extents, fixed values),
+    a located error names the array.
     """
     try:
         return _fitting(scop, limit, dict(fixed or {}), memory)
@@ -110,27 +111,45 @@ def choose_parameters(scop: Scop, limit: int = DEFAULT_PARAMETER_LIMIT,
 
 
 def _fitting(scop: Scop, limit: int, fixed: dict[str, int], memory: int) -> dict[str, int]:
-    """``choose_parameters`` in the model's names."""
+    """``choose_parameters`` in the model's names.  Free values start at 1; where the
+    arrays fit in memory at none of those, at 0 (fuzz seed 5606277: with ``for
+    (unsigned r = 3000000000u; r <= b + 3000000000u; ...)`` the accesses stay in
+    bounds only at b = 0 or where the sum wraps, b >= 1294967296, where the VLA
+    ``a[b + 6][b + 2]`` cannot be made)."""
     unknown = sorted(set(fixed) - set(scop.parameters))
     if unknown:
         verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
         raise error(f"{', '.join(unknown)} {verb} of {scop.name} "
                     f"(parameters: {', '.join(scop.parameters) or 'none'})", scop.location)
     values = _choose(scop, limit, fixed)
+    fitted = _fitted(scop, limit, fixed, memory, values, 1)
+    if fitted is None and set(fixed) != set(scop.parameters):
+        try:
+            fitted = _fitted(scop, limit, fixed, memory, _choose(scop, limit, fixed, 0), 0)
+        except PolycuError:   # no values at all from 0
+            pass
+    if fitted is None:
+        raise memory_error(scop, values, memory)
+    return fitted
+
+
+def _fitted(scop: Scop, limit: int, fixed: dict[str, int], memory: int,
+            values: dict[str, int], least: int) -> dict[str, int] | None:
+    """``values`` (``_choose``'s, free values from ``least``) if their arrays fit in
+    ``memory``, else the values of the largest smaller limit that fit; None if none."""
     if sum(array_bytes(scop, values).values()) <= memory:
         return values
-    if set(fixed) != set(scop.parameters):
-        low, high = 0, limit - 1   # the largest limit whose values fit, 0 for none
-        while low < high:
-            mid = (low + high + 1) // 2
-            try:
-                fits = sum(array_bytes(scop, _choose(scop, mid, fixed)).values()) <= memory
-            except PolycuError:  # no values at all in 1..mid
-                fits = False
-            low, high = (mid, high) if fits else (low, mid - 1)
-        if low:
-            return _choose(scop, low, fixed)
-    raise memory_error(scop, values, memory)
+    if set(fixed) == set(scop.parameters):
+        return None
+    low, high = 0, limit - 1   # the largest limit whose values fit, 0 for none
+    while low < high:
+        mid = (low + high + 1) // 2
+        try:
+            fits = sum(array_bytes(scop, _choose(scop, mid, fixed, least)).values()) <= memory
+        except PolycuError:  # no values at all in least..mid
+            fits = False
+        low, high = (mid, high) if fits else (low, mid - 1)
+    return _choose(scop, low, fixed, least) if low else None
 
 
 def dataset_parameters(path: str, parameters: Sequence[str], dataset: str, *,
