@@ -70,11 +70,17 @@ int main(int argc, char **argv)
 
 
 def build(tmp_path: Path, helpers: str, workers: int) -> Path:
-    source = tmp_path / "round_trip.cu"
-    source.write_text("#include \"polycu_emu.h\"\n" + helpers + ROUND_TRIP)
-    binary = tmp_path / f"round_trip_{workers}"
+    return build_program(tmp_path, f"round_trip_{workers}", helpers + ROUND_TRIP,
+                         f"POLYCU_STAGE_WORKERS={workers}")
+
+
+def build_program(tmp_path: Path, name: str, text: str, *defines: str) -> Path:
+    """``text`` after polycu_emu.h, built with the emulation's flags and ``defines``."""
+    source = tmp_path / f"{name}.cu"
+    source.write_text("#include \"polycu_emu.h\"\n" + text)
+    binary = tmp_path / name
     subprocess.run(["g++", *EMULATION_FLAGS, "-Wall", "-I", str(INCLUDE_DIR),
-                    f"-DPOLYCU_STAGE_WORKERS={workers}", "-x", "c++", str(source),
+                    *(f"-D{d}" for d in defines), "-x", "c++", str(source),
                     "-o", str(binary)], check=True)
     return binary
 
@@ -187,10 +193,6 @@ int main()
 @pytest.mark.parametrize("define, pooled", [(None, "1"), ("POLYCU_NO_POOL", "0")])
 def test_buffers_come_from_the_pool_unless_the_build_says_otherwise(
         tmp_path: Path, define: str | None, pooled: str) -> None:
-    source = tmp_path / "pooled.cu"
-    source.write_text("#include \"polycu_emu.h\"\n" + HOST_HELPERS + POOLED)
-    binary = tmp_path / "pooled"
-    subprocess.run(["g++", *EMULATION_FLAGS, "-Wall", "-I", str(INCLUDE_DIR),
-                    *([f"-D{define}"] if define else []), "-x", "c++", str(source),
-                    "-o", str(binary)], check=True)
+    binary = build_program(tmp_path, "pooled", HOST_HELPERS + POOLED,
+                           *([define] if define else []))
     assert run(binary).split() == ["pooled", pooled, "same", "1"]

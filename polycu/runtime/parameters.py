@@ -71,8 +71,8 @@ def _choose(scop: Scop, limit: int, fixed: Mapping[str, int], least: int = 1) ->
             good, limit = nonempty, wider
     if at_least(least, good, limit).is_empty():
         where = f" with {', '.join(f'{k}={v}' for k, v in fixed.items())}" if fixed else ""
-        raise error(f"no values of the parameters of {scop.name} in {least}..{limit}{where} keep every "
-                    f"access inside its array and satisfy the context {scop.context}",
+        raise error(f"no values of the parameters of {scop.name} in {least}..{limit}{where} "
+                    f"keep every access inside its array and satisfy the context {scop.context}",
                     scop.location)
     low, high = least, limit  # invariant: at_least(low) is not empty
     while low < high:
@@ -123,7 +123,7 @@ def _fitting(scop: Scop, limit: int, fixed: dict[str, int], memory: int) -> dict
                     f"(parameters: {', '.join(scop.parameters) or 'none'})", scop.location)
     values = _choose(scop, limit, fixed)
     fitted = _fitted(scop, limit, fixed, memory, values, 1)
-    if fitted is None and set(fixed) != set(scop.parameters):
+    if fitted is None:
         try:
             fitted = _fitted(scop, limit, fixed, memory, _choose(scop, limit, fixed, 0), 0)
         except PolycuError:   # no values at all from 0
