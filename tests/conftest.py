@@ -1,7 +1,9 @@
 """Shared test set-up: the scripts of ``scripts/`` (the PolyBench facts, the CPU
 suite runner, the table writer) import as plain modules in every test module, and
 the ``emulated`` fixture runs a C source through polycu and the CPU emulator; every
-test but the CPU placement's own compiles for the GPU (``gpu_placement``)."""
+test but the CPU placement's own compiles for the GPU (``gpu_placement``); under
+pytest-xdist the workers share their tables of results (``session_work``)."""
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +14,15 @@ import pytest
 SCRIPTS = str(Path(__file__).resolve().parent.parent / "scripts")
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_work(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under pytest-xdist, the directory where the workers share their tables
+    (``session_work.py``): beside the workers' own, in the session's base."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        import session_work
+        session_work.directory = tmp_path_factory.getbasetemp().parent / "session_work"
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pycparser import c_generator
+from pycparser import c_ast, c_generator
 from test_c_semantics import differential
 from test_spelling import kernels_match
 
@@ -60,6 +60,20 @@ def test_array_and_pointer_typedefs_are_written_as_their_declarators() -> None:
     assert "static double M[4][3][3];" in text
     assert "void f(float *w, const fptr v)" in text      # a qualified one is left alone
     assert "double t[3];" in text
+
+
+def test_spelling_leaves_the_input_unit_alone_and_shares_what_it_does_not_change() -> None:
+    source = ("typedef double real;\ntypedef float *fptr;\nint g(int x);\n"
+              "void f(real *a, fptr w) { a[0] = (real) w[0]; }\n")
+    tree = parse(preprocess_text(source, "t.c"))
+    before = c_generator.CGenerator().visit(tree)
+    spelled = spell_type_names(tree)
+    assert c_generator.CGenerator().visit(tree) == before
+    text = c_generator.CGenerator().visit(spelled)
+    assert "void f(double *a, float *w)" in text and "a[0] = (double) w[0];" in text
+    g = next(e for e in tree.ext if getattr(e, "name", None) == "g")
+    f = next(e for e in tree.ext if isinstance(e, c_ast.FuncDef) and e.decl.name == "f")
+    assert g in spelled.ext and f not in spelled.ext
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.c")))

@@ -2,13 +2,15 @@
 description that agree with each other, and every category has a kernel mapping a
 2-D band onto a 2-D grid of 2-D blocks.
 
-``generated_suite`` is shared with test_nvcc.py (one generation per test session).
+``generated_suite`` is shared with test_nvcc.py (one generation per test session,
+its kernels split between the workers).
 Execution is checked by test_emulate.py (CPU emulation) and on the GPU by the runtime.
 """
 from __future__ import annotations
 
 import functools
 import re
+from functools import partial
 from pathlib import Path
 
 from polycu.bench import cpu as polybench_cpu
@@ -17,6 +19,7 @@ import pytest
 from polycu.codegen import Generated
 from polycu.driver import compile_file
 from polycu.options import Options
+from session_work import computed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,8 +37,10 @@ def options(kernel: polybench_cpu.Kernel, *defines: str, **values: object) -> Op
 
 @functools.lru_cache(maxsize=None)
 def generated_suite() -> dict[str, Generated]:
-    """Every PolyBench kernel compiled by polycu at the default (LARGE) dataset."""
-    return {k.name: compile_file(str(k.source), options(k)) for k in KERNELS}
+    """Every PolyBench kernel compiled by polycu at the default (LARGE) dataset
+    (each by one of the session's workers: session_work.py)."""
+    return computed("suite", {k.name: partial(compile_file, str(k.source), options(k))
+                              for k in KERNELS})
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@
 """
 from __future__ import annotations
 
-import concurrent.futures
 import copy
 import functools
 import gzip
@@ -21,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +37,7 @@ from polycu.runtime.compare import compare_arrays
 from polycu.runtime.emulate import (build_emulated, emulate_generated, emulate_scop,
                                     emulation_env, scop_translation_unit)
 from polycu.runtime.nvcc import NvccCheck, nvcc_check
+from session_work import computed
 from polycu.runtime.programs import (ProgramBuild, ProgramReport, compare_dumps, emulate_program,
                                      parse_dump)
 
@@ -64,9 +65,11 @@ def scops(name: str, dataset: str) -> list[polycu.Scop]:
 
 @functools.lru_cache(maxsize=None)
 def generated(name: str, dataset: str) -> Generated:
-    """polycu's output for a kernel (shared by the SCoP and the whole-program tests)."""
+    """polycu's output for a kernel (shared by the SCoP and the whole-program tests,
+    and by the session's workers: session_work.py)."""
     kernel = next(k for k in KERNELS if k.name == name)
-    return compile_file(str(kernel.source), options(kernel, dataset))
+    return computed("emulate", {(name, dataset): partial(
+        compile_file, str(kernel.source), options(kernel, dataset))})[name, dataset]
 
 
 def gemm_scop() -> polycu.Scop:
@@ -215,7 +218,8 @@ def test_emulated_scop_matches_the_reference_on_random_inputs(name: str) -> None
 def program_reports(tmp_path_factory: pytest.TempPathFactory
                     ) -> dict[tuple[str, str], ProgramReport]:
     """Every kernel at MINI and SMALL: emitted (here: isl is not thread-safe), then
-    built, run and compared two at a time."""
+    built, run and compared a core's worth at a time, each by one of the session's
+    workers."""
     out = tmp_path_factory.mktemp("programs")
     reports: dict[tuple[str, str], ProgramReport] = {}
     jobs = []
@@ -232,10 +236,9 @@ def program_reports(tmp_path_factory: pytest.TempPathFactory
                                  includes=(str(UTILITIES), str(kernel.directory)),
                                  c_sources=(str(UTILITIES / "polybench.c"),))
             jobs.append(((kernel.name, dataset), cu, build, kernel.source))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        futures = {key: pool.submit(emulate_program, cu, build, original=source)
-                   for key, cu, build, source in jobs}
-    reports.update({key: future.result() for key, future in futures.items()})
+    reports.update(computed("programs", {
+        key: partial(emulate_program, cu, build, original=source)
+        for key, cu, build, source in jobs}, threads=os.cpu_count() or 2))
     return reports
 
 

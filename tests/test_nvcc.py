@@ -6,14 +6,15 @@
 * every description's device source alone (what PyCUDA's SourceModule compiles)
   and host function with the prologue (what the runtimes link).
 
-Skipped, with the reason, where nvcc is not installed.  Compilations run two at a time.
+Skipped, with the reason, where nvcc is not installed.  Compilations run two at a time,
+each in one of the session's workers (session_work.py).
 """
 from __future__ import annotations
 
-import concurrent.futures
 import shutil
 import subprocess
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from polycu.bench import cpu as polybench_cpu
@@ -22,6 +23,7 @@ import pytest
 from polycu.driver import compile_file
 from polycu.codegen.host import HOST_HELPERS
 from polycu.codegen.objects import HOST_HELPERS as OBJECT_HELPERS
+from session_work import computed
 from test_codegen_polybench import KERNELS, generated_suite, options
 
 NVCC = shutil.which("nvcc")
@@ -57,9 +59,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.Comp
         helpers = HOST_HELPERS + (OBJECT_HELPERS if scop.get("objects") else "")
         host.write_text(scop["device_source"] + helpers + scop["host_source"])
         jobs.append((f"{kernel.name}:host", host, ()))
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        results = pool.map(lambda job: (job[0], nvcc(job[1], *job[2])), jobs)
-        return dict(results)
+    return computed("nvcc", {name: partial(nvcc, source, *flags) for name, source, flags in jobs},
+                    threads=2)
 
 
 @pytest.mark.parametrize("part", ["program", "device", "host"])

@@ -11,16 +11,17 @@ All binaries are built and run once, in parallel, by a module fixture.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import re
 import subprocess
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import polybench_facts as facts  # scripts/, on the path by conftest.py
 import polybench_table as table
 import pytest
+from session_work import computed
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 COUNTING_DIR = REPO_ROOT / "tests" / "data" / "flopcount"
@@ -73,22 +74,23 @@ def _count_kernel(kernel, case: str, build_dir: Path) -> Count:
     return _compile_and_count(source, source.parent, macros, binary)
 
 
+def _counted(kernel, case: str, build_dir: Path) -> Count | Exception:
+    """The kernel's count, or why there is none (reported by the test of that kernel)."""
+    try:
+        return _count_kernel(kernel, case, build_dir)
+    except subprocess.CalledProcessError as err:
+        return RuntimeError(f"{err.cmd}: {err.stderr}")
+    except Exception as err:
+        return err
+
+
 @pytest.fixture(scope="module")
 def counts(tmp_path_factory) -> dict[tuple[str, str], Count | Exception]:
+    """Every kernel's counts, each found by one of the session's workers (session_work.py)."""
     build_dir = tmp_path_factory.mktemp("flopcount")
-    jobs = [(k, case) for k in facts.KERNELS for case in CASES]
-    results: dict[tuple[str, str], Count | Exception] = {}
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        futures = {pool.submit(_count_kernel, k, case, build_dir): (k.name, case)
-                   for k, case in jobs}
-        for future, key in futures.items():
-            try:
-                results[key] = future.result()
-            except subprocess.CalledProcessError as err:
-                results[key] = RuntimeError(f"{err.cmd}: {err.stderr}")
-            except Exception as err:  # reported by the test of that kernel
-                results[key] = err
-    return results
+    return computed("flops", {(k.name, case): partial(_counted, k, case, build_dir)
+                              for k in facts.KERNELS for case in CASES},
+                    threads=os.cpu_count() or 2)
 
 
 def _measured(counts, name: str, case: str) -> Count:

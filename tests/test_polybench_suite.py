@@ -7,15 +7,16 @@ then only run them.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import csv
 import json
 import os
 import re
+from functools import partial
 from pathlib import Path
 
 import polybench_cpu as pbcpu  # scripts/, on the path by conftest.py
 import pytest
+from session_work import computed
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REF_DIR = REPO_ROOT / "tests" / "data" / "polybench_ref"
@@ -72,9 +73,8 @@ def builds(tmp_path_factory):
         except pbcpu.BuildError as exc:
             return exc
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        results = pool.map(build, jobs)
-        return {(k.name, d, v): r for (k, d, v), r in zip(jobs, results)}
+    return computed("builds", {(k.name, d, v): partial(build, (k, d, v)) for k, d, v in jobs},
+                    threads=os.cpu_count() or 1)
 
 
 def _built(builds, kernel, dataset, variant):
