@@ -135,9 +135,9 @@ OPTIONS: tuple[Option, ...] = (
            "flight at once, and give kernels of at most one warp per SM tiles that hide "
            "their loads' latency (docs/memory.md)"),
     Option("--min-staged-bytes", "int", 256 * 1024, "with --async-copies, the arrays "
-           "larger than this that a kernel running on one thread reads in a loop are "
-           "read from strips copied ahead (smaller ones stay in the L1 cache; "
-           "docs/memory.md)", minimum=0, metavar="BYTES"),
+           "larger than this that a kernel running on one thread, or on at most one "
+           "warp an SM, reads in a loop are read from strips copied ahead (smaller ones "
+           "stay in the L1 cache; docs/memory.md)", minimum=0, metavar="BYTES"),
     Option("--ordered-reductions", "bool", True, "run a kernel whose inner loop sums "
            "into one double or integer cell a row (y[i] += A[i][k] * x[k]) with many "
            "threads a row that compute its terms side by side, one thread adding them in "

@@ -1,5 +1,6 @@
-"""A one-thread kernel's reads copied ahead in strips with cp.async
-(--async-copies: polycu/memory/asynchronous.py marks, polycu/codegen/staging.py)."""
+"""A thread's reads copied ahead in strips with cp.async, where the kernel runs on one
+thread or on too few to hide a load's latency (--async-copies:
+polycu/memory/asynchronous.py marks, polycu/codegen/staging.py)."""
 from __future__ import annotations
 
 import re
@@ -129,3 +130,69 @@ def test_a_missing_wait_in_a_strip_is_caught(tmp_path):
                                           r"thread of the block wrote it"):
         emulate_scop(scop, without, description["host_function"], seed=4,
                      params={"n": 150}, nvcc=False)
+
+
+# adi's sweeps: a row a thread, each a recurrence along its row (p reads what the
+# step before wrote: not staged), reading three rows of u and its row of q; a
+# statement under a guard in the loop reads u where it runs (not staged).
+SWEEP = """
+#define N ROWS
+#define M COLUMNS
+void sweep(double u[N][M], double p[N][M], double q[N][M], double r[N])
+{
+#pragma scop
+  for (int i = 1; i < N - 1; i++) {
+    p[i][0] = 0.0;
+    for (int j = 1; j < M; j++) {
+      p[i][j] = (u[i - 1][j] + 2.0 * u[i][j] - u[i + 1][j] - q[i][j]) / (p[i][j - 1] + 3.0);
+      if (j == 5)
+        r[i] = u[i][j] * p[i][j];
+    }
+  }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("columns", [3000, 2 * LATENCY_STRIP + 1])
+def test_each_of_a_few_threads_copies_its_own_strips(tmp_path, columns):
+    scop = load(tmp_path, SWEEP.replace("ROWS", "40").replace("COLUMNS", str(columns)))
+    placement = placement_of(scop, Options(**ON_GPU))
+    (placed,) = placement.kernels
+    # marked: the arrays in device memory past the L1 cache (a loop that writes one
+    # does not stage it: p below)
+    assert placed.staged == ({"p", "q", "u"} if columns == 3000 else set())
+    if columns != 3000:           # 129 columns of u: 41 KB, in the L1 cache
+        return
+    assert "one warp per SM" in placed.of("u").reason
+    description = compile_scops(scop.location.file, [scop],
+                                Options(**ON_GPU)).description["scops"][0]
+    cuda = scop_translation_unit(description)
+    (text,) = kernels_of(cuda)          # blocks of 4 threads (driver.SPREAD)
+    assert "const int b0 = blockIdx.x, t0 = threadIdx.x;" in text and "4 * b0 + t0" in text
+    assert text.count("POLYCU_SHARED(double, s") == 4
+    assert f"POLYCU_SHARED(double, s3, {4 * LATENCY_STRIP});" in text
+    assert re.findall(r"POLYCU_COPY_ASYNC\(s\d\[\(t0\) \* 64 \+ \(c1 - c100\)\], (\w)\[",
+                      text) == ["u", "u", "u", "q"]
+    assert "r[(4 * b0 + t0)] = u[((4 * b0 + t0)) * 3000 + 5]" in text     # guarded: read there
+    assert "/ (p[((4 * b0 + t0)) * 3000 + (c1 - 1)] + 3.0);" in text      # written: not staged
+    report = emulate_scop(scop, cuda, description["host_function"], seed=5, nvcc=True)
+    assert report.ok, report.format()
+
+
+def test_many_threads_stage_nothing(tmp_path):
+    scop = load(tmp_path, SWEEP.replace("ROWS", "5000").replace("COLUMNS", "3000"))
+    placement = placement_of(scop, Options(**ON_GPU))
+    assert [k.staged for k in placement.kernels] == [frozenset()]
+
+
+def test_threads_sharing_one_part_of_a_strip_is_a_race(tmp_path):
+    scop = load(tmp_path, SWEEP.replace("ROWS", "40").replace("COLUMNS", "3000"))
+    description = compile_scops(scop.location.file, [scop],
+                                Options(**ON_GPU)).description["scops"][0]
+    cuda = scop_translation_unit(description)
+    shared = cuda.replace("(t0) * 64 + ", "")
+    assert shared != cuda
+    with pytest.raises(PolycuError, match=r"thread \d+ writes element \d+ of shared array s0 "
+                                          r"that thread \d+ also wrote"):
+        emulate_scop(scop, shared, description["host_function"], seed=5, nvcc=False)

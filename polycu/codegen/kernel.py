@@ -19,16 +19,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..gpu.kernel import GpuProgram, Kernel
+from ..gpu.kernel import AXES, GpuProgram, Kernel
 from ..model import Array, Scop, storage_names
-from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, LATENCY_STRIP, POINT,
+from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, MAX_SHARED_MEMORY, POINT,
                       SURFACE, TEXTURE_2D, KernelPlacement, Placement, product_of, serving)
+from ..memory.shared import element_bytes
 from .ast import Expr, User, placed_kernel_ast
 from .cuda import (INDENT, Layout, atom, c_expr, index_type, linearise, print_node, reference_text,
                    statement_text)
 from .grid import block_loops
 from .objects import CONSTANT, OBJECT_KINDS, PARAMETER_TYPES, kernel_view, object_name
-from .staging import staged
+from .staging import Lanes, staged
 from .mma import launch_bounds
 from .tensor import tensor_kernel_body
 from .tree import launch_bounds as tree_bounds, tree_kernel_body
@@ -161,6 +162,16 @@ def _after_previous(placement: Placement) -> list[str]:
     return [f"{INDENT}POLYCU_AFTER_PREVIOUS();"] if placement.dependent else []
 
 
+# r = t_x + B_x (t_y + B_y t_z): a thread's place among the B_x B_y B_z of its block.
+def _linear_thread(kernel: Kernel) -> tuple[int, str]:
+    """The threads of a block of ``kernel`` and the C text of a thread's linear index."""
+    index, threads = "", 1
+    for member in sorted(kernel.mapped, key=lambda m: AXES.index(m.axis), reverse=True):
+        index = f"{member.thread_id} + {member.block} * ({index})" if index else member.thread_id
+        threads *= member.block
+    return threads, index
+
+
 def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> KernelText:
     """The pieces of ``kernel``'s text (``KernelText``), each array where ``placement``
     put it."""
@@ -193,10 +204,14 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
     waits = any(t.asynchronous for t in memory.shared)
     ast = placement.asts[kernel.name] if placement.asts is not None else \
         placed_kernel_ast(program, kernel, memory)
-    # a one-thread kernel's reads copied ahead in strips (staging.py)
+    # a thread's reads copied ahead in strips (staging.py), into its own part of the
+    # buffers: the static shared memory the tiles leave
+    tiled = sum(t.elements * element_bytes(scop.array(t.array).element_type)
+                for t in memory.shared)
     stage = staged(ast, statements, memory.staged, lambda a: scop.array(a).element_type,
                    lambda stmt, args, node: reference_text(stmt, args, node, arrays, scop),
-                   program.names.iterator, program.names.shared_id)
+                   program.names.iterator, program.names.shared_id,
+                   Lanes(*_linear_thread(kernel), MAX_SHARED_MEMORY - tiled))
 
     def expand(node: User) -> list[str]:
         if node.name in BARRIERS:
@@ -257,7 +272,7 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
             if tile.array == array.name:
                 lines.append(f"{INDENT}POLYCU_SHARED({array.element_type}, {tile.storage}, "
                              f"{tile.elements});")
-    lines += [f"{INDENT}POLYCU_SHARED({element}, {name}, {LATENCY_STRIP});"
+    lines += [f"{INDENT}POLYCU_SHARED({element}, {name}, {stage.elements});"
               for element, name in stage.buffers]
     looped = kernel.looped(scop)      # their block ids are loops' (grid.block_loops)
     ids = tuple(f"{INDENT}const {itype} {m.thread_id} = threadIdx.{m.axis};"

@@ -1,8 +1,8 @@
-"""Staged strips: the reads of a one-thread kernel's innermost loops copied ahead.
+"""Staged strips: the reads of a thread's innermost loops copied ahead.
 
 In:  a kernel's AST, its statements, the arrays the placement marked *staged*
-     (``memory/asynchronous.py``: the kernel has no mapped member, so it runs on one
-     thread) and a printer of a reference's C text.
+     (``memory/asynchronous.py``: the kernel runs on one thread, or on so few that
+     nothing hides a load's latency) and a printer of a reference's C text.
 Out: the AST with each innermost loop that reads a staged array strip-mined, the
      lines of its copies, and the references its statements read from the copies.
 
@@ -11,7 +11,7 @@ reads a column costs one memory latency an iteration (gramschmidt's norm at LARG
 on an H200: 47.8 us a launch; 11.3 us with strips of 64 through shared memory,
 ``scripts/latency_probe.cu``).  An innermost loop
 
-    for (c = lo; c <= hi; c += 1)  S(c)           (S: statements, no guard)
+    for (c = lo; c <= hi; c += 1)  S(c)           (S: statements, some guarded)
 
 becomes, with L = LATENCY_STRIP and a fresh iterator c',
 
@@ -22,13 +22,20 @@ becomes, with L = LATENCY_STRIP and a fresh iterator c',
     }
 
 The same instances run in the same order; only the reads of A_k move, and they
-read the values S reads when (1) no statement of the loop writes A_k, so nothing
-changes A_k between a copy and its use (the kernel's one thread is the launch's
-only writer), and (2) every address copied is one S reads at that iteration: S
-has no guard inside the loop, the reference is evaluated whenever S runs (not
-under ``?:``, ``&&`` or ``||``), names one element an instance and its
-subscripts read no array and call nothing.  So the loop's results are
-bit-identical.
+read the values S reads when (1) no statement of the loop (guarded or not)
+writes A_k, so nothing changes A_k between a copy and its use (no other thread
+of the launch writes an element this one reads: the mapping proved its threads
+independent, and kernels with atomic updates stage nothing), and (2) every
+address copied is one S reads at that iteration: S runs at every iteration
+(only the reads of the loop's unguarded statements are staged), the reference
+is evaluated whenever S runs (not under ``?:``, ``&&`` or ``||``), names one
+element an instance and its subscripts read no array and call nothing.  So the
+loop's results are bit-identical.
+
+With several threads in a block, s_k has ``L`` elements for each, and thread ``r``
+(its linear index in the block) copies to and reads ``s_k[r L + c - c']``: its own
+part, so no barrier.  Loops stay as they are once the buffers would pass the
+kernel's ``budget`` bytes of shared memory.
 """
 from __future__ import annotations
 
@@ -40,6 +47,7 @@ from pycparser import c_ast
 
 from ..frontend.conditions import BLOCKS
 from ..memory import LATENCY_STRIP
+from ..memory.shared import element_bytes
 from ..model import Access, Statement
 from .ast import Block, Expr, For, If, Node, User
 
@@ -61,16 +69,37 @@ class Staged:
     buffers: list[tuple[str, str]] = field(default_factory=list)
     lines: dict[str, str] = field(default_factory=dict)
     reads: dict[int, dict[int, str]] = field(default_factory=dict)
+    lanes: Lanes = field(default_factory=lambda: Lanes())
+
+    @property
+    def elements(self) -> int:
+        """The elements of each buffer: ``LATENCY_STRIP`` for each staging thread."""
+        return LATENCY_STRIP * self.lanes.threads
+
+
+@dataclass(frozen=True)
+class Lanes:
+    """The threads of a block that stage: how many, the C text of a thread's linear
+    index among them (empty for one), and the shared memory the buffers may take."""
+
+    threads: int = 1
+    index: str = ""
+    budget: int = 48 * 1024
+
+    def cell(self, point: str) -> str:
+        """The C index of a thread's element ``point`` of a buffer."""
+        return f"({self.index}) * {LATENCY_STRIP} + {point}" if self.threads > 1 else point
 
 
 def staged(ast: Node, statements: dict[str, Statement], arrays: frozenset[str],
            element_type: Callable[[str], str],
            reference: Callable[[Statement, tuple[Expr, ...], c_ast.Node], str],
-           iterator: str, shared: Callable[[int], str]) -> Staged:
+           iterator: str, shared: Callable[[int], str], lanes: Lanes = Lanes()) -> Staged:
     """``ast`` with each innermost loop that reads one of ``arrays`` staged (see the
     module docstring); ``reference`` prints a reference of an instance, ``iterator``
-    is the kernel's iterator prefix and ``shared(k)`` names the k-th buffer."""
-    result = Staged(ast)
+    is the kernel's iterator prefix, ``shared(k)`` names the k-th buffer and ``lanes``
+    says which threads stage."""
+    result = Staged(ast, lanes=lanes)
     if not arrays:
         return result
 
@@ -81,11 +110,10 @@ def staged(ast: Node, statements: dict[str, Statement], arrays: frozenset[str],
             return If(node.cond, visit(node.then),
                       None if node.else_ is None else visit(node.else_))
         if isinstance(node, For):
-            users = _statements_only(node.body)
-            if users is None:
+            if _has_loop(node.body):
                 return For(node.var, node.init, node.upper, node.step, visit(node.body),
                            node.degenerate)
-            return _stage(node, users, statements, arrays, element_type, reference,
+            return _stage(node, statements, arrays, element_type, reference,
                           iterator, shared, result)
         return node
 
@@ -93,28 +121,51 @@ def staged(ast: Node, statements: dict[str, Statement], arrays: frozenset[str],
     return result
 
 
-def _statements_only(body: Node) -> list[User] | None:
-    """The instances of a loop body made of statements alone (None otherwise)."""
+def _has_loop(node: Node) -> bool:
+    if isinstance(node, For):
+        return True
+    if isinstance(node, Block):
+        return any(_has_loop(c) for c in node.children)
+    if isinstance(node, If):
+        return _has_loop(node.then) or (node.else_ is not None and _has_loop(node.else_))
+    return False
+
+
+def _users(node: Node) -> list[User]:
+    """The statement instances of a loop-free ``node``, guarded or not."""
+    if isinstance(node, User):
+        return [node]
+    if isinstance(node, Block):
+        return [u for c in node.children for u in _users(c)]
+    if isinstance(node, If):
+        return _users(node.then) + (_users(node.else_) if node.else_ is not None else [])
+    return []
+
+
+def _unguarded(body: Node) -> list[User]:
+    """The statement instances a loop body runs at every iteration (under no ``if``)."""
     if isinstance(body, User):
         return [body]
-    if isinstance(body, Block) and all(isinstance(c, User) for c in body.children):
-        return list(body.children)     # type: ignore[arg-type]
-    return None
+    if isinstance(body, Block):
+        return [u for c in body.children for u in _unguarded(c)]
+    return []
 
 
-def _stage(loop: For, users: list[User], statements: dict[str, Statement],
+def _stage(loop: For, statements: dict[str, Statement],
            arrays: frozenset[str], element_type: Callable[[str], str],
            reference: Callable[[Statement, tuple[Expr, ...], c_ast.Node], str],
            iterator: str, shared: Callable[[int], str], result: Staged) -> Node:
-    """``loop`` strip-mined with its reads of ``arrays`` copied ahead (or unchanged
-    when it reads none it may stage)."""
+    """``loop`` (innermost) strip-mined with its reads of ``arrays`` by the statements
+    it runs at every iteration copied ahead (or unchanged when it reads none it may
+    stage); every statement of the loop counts for what it writes."""
+    every, users = _users(loop.body), _unguarded(loop.body)
     if loop.step != 1 or loop.degenerate or any(
             u.name not in statements or isinstance(statements[u.name].body, BLOCKS)
-            for u in users):
+            for u in every):
         return loop
-    written = {a.array for u in users for a in statements[u.name].accesses if a.is_write}
+    written = {a.array for u in every for a in statements[u.name].accesses if a.is_write}
     strip = f"{iterator}{FIRST_STRIP + len(result.lines)}"
-    point = f"({loop.var} - {strip})"
+    point = result.lanes.cell(f"({loop.var} - {strip})")
     by_text: dict[str, str] = {}
     copies: list[User] = []
     for user in users:
@@ -127,8 +178,11 @@ def _stage(loop: For, users: list[User], statements: dict[str, Statement],
             if not re.search(rf"\b{re.escape(loop.var)}\b", text):
                 continue                  # the same element every iteration: a register's
             if text not in by_text:
+                element = element_type(access.array)
+                if not _fits(result, element):
+                    continue
                 name = shared(len(result.buffers))
-                result.buffers.append((element_type(access.array), name))
+                result.buffers.append((element, name))
                 by_text[text] = name
                 copy = f"{WAIT}_copy{len(result.lines)}"
                 result.lines[copy] = f"POLYCU_COPY_ASYNC({name}[{point}], {text});"
@@ -144,6 +198,12 @@ def _stage(loop: For, users: list[User], statements: dict[str, Statement],
         For(loop.var, first, last, 1, Block(tuple(copies))),
         User(WAIT, ()),
         For(loop.var, first, last, 1, loop.body))))
+
+
+def _fits(result: Staged, element: str) -> bool:
+    """Whether one more buffer of ``element`` keeps the buffers within the budget."""
+    taken = sum(element_bytes(e) for e, _ in result.buffers) + element_bytes(element)
+    return taken * result.elements <= result.lanes.budget
 
 
 def _always_read(stmt: Statement, access: Access) -> bool:

@@ -75,7 +75,7 @@ class KernelPlacement:
     full: isl.Set | None = None
     padded: frozenset[str] = frozenset()   # statements run on every lane (padding.py)
     strips: tuple[int, isl.UnionMap] | None = None   # strips.py: (c's dimension, M_f)
-    staged: frozenset[str] = frozenset()   # read in strips by its one thread (asynchronous.py)
+    staged: frozenset[str] = frozenset()   # read in strips by each thread (asynchronous.py)
 
     @property
     def lane_dimensions(self) -> range:
@@ -158,7 +158,7 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
                     program, k, private_memory and k.name not in plain,
                     shared_memory and k.name not in plain, max_shared_memory, chosen,
                     async_copies), chosen, constants)
-                kernels.append(replace(placed, **marked(program.scop, k, placed.shared,
+                kernels.append(replace(placed, **marked(program, k, placed.shared,
                     placed.choices, stage_bytes)) if async_copies else placed)
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
