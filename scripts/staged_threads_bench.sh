@@ -2,26 +2,26 @@
 # Two trees' programs side by side on the GPU (session 32: per-thread staged strips,
 # docs/results/staging.md).  DIR (two folders below the repository root) holds old/K.cu and new/K.cu
 # (with their K_host.c), each from `polycu polybench/.../K.c -I polybench/utilities
-# -I <K's folder> -DLARGE_DATASET -o DIR/old/K.cu` run by one tree; K lists the programs
-# (default: all in DIR/new).  Each build's LARGE dump is compared with gcc's, then the
+# -I <K's folder> -D<DATASET>_DATASET -o DIR/old/K.cu` run by one tree (DATASET: LARGE unless set); K lists the programs
+# (default: all in DIR/new).  Each build's dump is compared with gcc's, then the
 # programs are timed with PolyBench's timer, median of 7, the two builds one after the
-# other in each round.  Output: $OUT/dumps.txt, $OUT/times.txt.
+# other in each round.  Output: $OUT/<DATASET>_dumps.txt, $OUT/<DATASET>_times.txt.
 set -u
 cd "${DIR:-.device/s32d}"
 U=../../polybench/utilities
 K="${K:-$(ls new/*.cu | xargs -n1 basename | sed 's/\.cu$//')}"
 for k in $K; do d=$(dirname $(find ../../polybench -name "$k.c" | head -1))
   for v in old new; do
-    nvcc -O3 -arch=sm_90 -w -I $U -I $d -DLARGE_DATASET -DPOLYBENCH_TIME $U/polybench.c $v/$k.cu $v/${k}_host.c -o /tmp/${k}_$v -lm &
-    nvcc -O3 -arch=sm_90 -w -I $U -I $d -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS $U/polybench.c $v/$k.cu $v/${k}_host.c -o /tmp/${k}_${v}_dump -lm &
+    nvcc -O3 -arch=sm_90 -w -I $U -I $d -D${DATASET:-LARGE}_DATASET -DPOLYBENCH_TIME $U/polybench.c $v/$k.cu $v/${k}_host.c -o /tmp/${k}_$v -lm &
+    nvcc -O3 -arch=sm_90 -w -I $U -I $d -D${DATASET:-LARGE}_DATASET -DPOLYBENCH_DUMP_ARRAYS $U/polybench.c $v/$k.cu $v/${k}_host.c -o /tmp/${k}_${v}_dump -lm &
   done
-  gcc -O3 -I $U -I $d -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS $U/polybench.c $d/$k.c -o /tmp/${k}_gcc -lm &
+  gcc -O3 -I $U -I $d -D${DATASET:-LARGE}_DATASET -DPOLYBENCH_DUMP_ARRAYS $U/polybench.c $d/$k.c -o /tmp/${k}_gcc -lm &
   while (( $(jobs -r | wc -l) >= 16 )); do wait -n; done
 done; wait
 for k in $K; do
   /tmp/${k}_gcc 2> /tmp/${k}_gcc.dump
   for v in old new; do /tmp/${k}_${v}_dump 2> /tmp/${k}_$v.dump; cmp -s /tmp/${k}_$v.dump /tmp/${k}_gcc.dump && echo "$k $v dump equal to gcc" || echo "$k $v dump DIFFERS"; done
-done | tee $OUT/dumps.txt
+done | tee $OUT/${DATASET:-LARGE}_dumps.txt
 for k in $K; do
   for r in 1 2 3 4 5 6 7; do for v in old new; do echo "$k $v $(/tmp/${k}_$v)"; done; done
 done | python3 -c "
@@ -30,8 +30,8 @@ d = collections.defaultdict(list)
 for l in sys.stdin:
     k, v, t = l.split(); d[k, v].append(float(t) * 1e3)
 ks = list(dict.fromkeys(k for k, _ in d))
-print('kernel          old ms     new ms   old/new (median of 7, LARGE)')
+print('kernel          old ms     new ms   old/new (median of 7, ${DATASET:-LARGE})')
 for k in ks:
     o, n = s.median(d[k, 'old']), s.median(d[k, 'new'])
     print(f'{k:14s} {o:9.3f} {n:9.3f}   {o/n:.3f}')
-" | tee $OUT/times.txt
+" | tee $OUT/${DATASET:-LARGE}_times.txt
