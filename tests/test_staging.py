@@ -4,12 +4,13 @@ polycu/memory/asynchronous.py marks, polycu/codegen/staging.py)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
 from polycu.diagnostics import PolycuError
 from polycu.driver import compile_scops, placement_of
-from polycu.memory import LATENCY_STRIP
+from polycu.memory import LATENCY_STRIP, place
 from polycu.options import Options
 from polycu.runtime.emulate import emulate_scop, scop_translation_unit
 from test_async_copies import kernels_of, load
@@ -196,3 +197,13 @@ def test_threads_sharing_one_part_of_a_strip_is_a_race(tmp_path):
     with pytest.raises(PolycuError, match=r"thread \d+ writes element \d+ of shared array s0 "
                                           r"that thread \d+ also wrote"):
         emulate_scop(scop, shared, description["host_function"], seed=5, nvcc=False)
+
+
+@pytest.mark.parametrize("flag", ["single_block", "resident"])
+def test_virtual_threads_stage_nothing(tmp_path, flag):
+    """In a program run as one block or one resident grid, a block's threads run
+    several of a kernel's threads each: their parts of a buffer would collide."""
+    scop = load(tmp_path, SWEEP.replace("ROWS", "40").replace("COLUMNS", "3000"))
+    program = placement_of(scop, Options(**ON_GPU)).program
+    assert [k.staged for k in place(program).kernels] == [frozenset({"p", "q", "u"})]
+    assert [k.staged for k in place(replace(program, **{flag: True})).kernels] == [frozenset()]

@@ -26,15 +26,18 @@ tile with, but pays a load's latency for every element it reads in a loop
 (gramschmidt's norm, ludcmp's back substitution).  So does each thread of a
 launch of at most ``LATENCY_THREADS`` threads (``latency_bound``: one warp an SM
 or none, nothing to hide the latency behind), each running its own loop (adi's
-sweeps, a row a thread).  Their arrays in device memory of 4- or 8-byte elements
-are marked *staged*: codegen/staging.py copies each strip of ``LATENCY_STRIP``
-iterations of an innermost loop's reads ahead with cp.async, each thread into
-its own part of the buffer, where that loop writes no element of the array.  The
-other threads of the launch write none either: the mapping proved its threads
-independent, unless a statement is an atomic update (such kernels stage nothing).  Not an array of at most
-``L1_BYTES`` at the problem's sizes (--min-staged-bytes): its loads hit the L1
-cache, as fast as the shared copies, and the strips only add work (durbin's 16 KB
-vectors on an H200, with --run-on gpu: 19.2 ms, and 50.3 ms staged).
+sweeps, a row a thread), where those are the launch's threads (not the virtual
+threads of a program run as one block or one resident grid, several to a
+thread).  Their arrays in device memory of 4- or 8-byte elements are marked
+*staged*: codegen/staging.py copies each strip of ``LATENCY_STRIP`` iterations
+of an innermost loop's reads ahead with cp.async, each thread into its own part
+of the buffer, where that loop writes no element of the array.  The other
+threads of the launch write none either: the mapping proved its threads
+independent, unless a statement is an atomic update (such kernels stage
+nothing).  Not an array of at most ``L1_BYTES`` at the problem's sizes
+(--min-staged-bytes): its loads hit the L1 cache, as fast as the shared copies,
+and the strips only add work (durbin's 16 KB vectors on an H200, with --run-on
+gpu: 19.2 ms, and 50.3 ms staged).
 """
 from __future__ import annotations
 
@@ -82,7 +85,10 @@ def marked(program: GpuProgram, kernel: Kernel, tiles: tuple[SharedTile, ...],
     tiles = tuple(replace(t, asynchronous=asynchronous(scop, t)) for t in tiles)
     copied = {t.array: t.latency for t in tiles if t.asynchronous}
     staged: frozenset[str] = frozenset()
-    if not kernel.mapped or (latency_bound(program, kernel) and not kernel.atomic):
+    # a kernel's threads are its own unless the program runs as one block or one
+    # resident grid: there a block's threads run several virtual threads each
+    own = not (program.single_block or program.resident)
+    if not kernel.mapped or (own and latency_bound(program, kernel) and not kernel.atomic):
         point = point_of(scop, problem_sizes(scop))
         staged = frozenset(
             c.array for c in choices if c.kind in (GLOBAL, READ_ONLY)
