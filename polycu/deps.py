@@ -29,6 +29,8 @@ If that fails as well the SCoP gets a located diagnostic, never a traceback.
 """
 from __future__ import annotations
 
+import faulthandler
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Mapping
@@ -205,14 +207,63 @@ def dataflow(sink: isl.UnionMap, schedule: isl.Schedule, *, must: isl.UnionMap |
         info = info.set_may_source(may)
     if kill is not None:
         info = info.set_kill(kill)
-    try:
-        result = info.set_schedule(schedule).compute_flow()
-    except isl.Error as exc:
-        if is_quota(exc, sink.get_ctx()):
-            raise
+    info = info.set_schedule(schedule)
+    if kill is not None:                # isl has crashed on kills: in a child (below)
+        flow = _compute_flow(info, sink.get_ctx())
+    else:
+        try:
+            result = info.compute_flow()
+        except isl.Error as exc:
+            if is_quota(exc, sink.get_ctx()):
+                raise
+            result = None
+        flow = result and Flow(result.get_may_dependence(), result.get_must_dependence(),
+                               result.get_may_no_source())
+    if flow is None:
         return dataflow_by_lexmax(sink, flat_schedule(schedule), must=must, may=may, kill=kill)
-    return Flow(result.get_may_dependence(), result.get_must_dependence(),
-                result.get_may_no_source())
+    return flow
+
+
+#: A child's exit statuses: the flow written, an isl error, the budget spent.
+_WRITTEN, _FAILED, _SPENT = 0, 3, 5
+
+
+# isl's compute_flow has crashed the process (a segmentation fault, fuzz seed
+# 5606725: a kill and a may source of one array, the sink without an upper bound on
+# a parameter the source bounds).  With a kill it runs in a forked child, which
+# writes the three relations as text; a child that dies or fails is a failure like
+# an isl error.  (A child adds 10-30 ms: the analyses without a kill stay here.)
+def _compute_flow(info: isl.UnionAccessInfo, ctx: isl.Context) -> Flow | None:
+    """isl's flow of ``info`` computed in a child process (None where isl fails or
+    crashes there); an isl error when the child spent the context's budget."""
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                    # the child: never returns
+        faulthandler.disable()                      # its crash is expected, and handled
+        os.close(readable)
+        status, text = _FAILED, ""
+        try:
+            result = info.compute_flow()
+            text = "\0".join(str(m) for m in (result.get_may_dependence(),
+                                               result.get_must_dependence(),
+                                               result.get_may_no_source()))
+            status = _WRITTEN
+        except isl.Error as exc:
+            status = _SPENT if is_quota(exc, ctx) else _FAILED
+        finally:
+            with os.fdopen(writable, "w") as out:
+                out.write(text)
+            os._exit(status)
+    os.close(writable)
+    with os.fdopen(readable) as pipe:
+        text = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _SPENT:
+        raise isl.Error("compute_flow: maximal number of operations exceeded (in a child)")
+    if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == _WRITTEN):
+        return None
+    may, must, none = (isl.UnionMap.read_from_str(ctx, part) for part in text.split("\0"))
+    return Flow(may, must, none)
 
 
 # With T the (injective) schedule and, for a set X of accesses (instance -> element),
