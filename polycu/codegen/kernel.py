@@ -205,12 +205,13 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
     ast = placement.asts[kernel.name] if placement.asts is not None else \
         placed_kernel_ast(program, kernel, memory)
     # a thread's reads copied ahead in strips (staging.py), into its own part of the
-    # buffers: the static shared memory the tiles leave
+    # buffers: the static shared memory the tiles leave, named after the tiles'
     tiled = sum(t.elements * element_bytes(scop.array(t.array).element_type)
                 for t in memory.shared)
     stage = staged(ast, statements, memory.staged, lambda a: scop.array(a).element_type,
                    lambda stmt, args, node: reference_text(stmt, args, node, arrays, scop),
-                   program.names.iterator, program.names.shared_id,
+                   program.names.iterator,
+                   lambda k: program.names.shared_id(len(memory.shared) + k),
                    Lanes(*_linear_thread(kernel), MAX_SHARED_MEMORY - tiled))
 
     def expand(node: User) -> list[str]:
