@@ -26,6 +26,53 @@
 #define LJ 4
 #endif
 #define S 16
+// A thread's LI x LJ outputs (rows R0 + ty + 16 a, columns J0 + tx + 16 b) from and to X.
+__device__ void load_tile(double (*acc)[LJ], const double *X, int m, int n, int R0, int J0, int tx, int ty) {
+#pragma unroll
+  for (int a = 0; a < LI; a++)
+#pragma unroll
+    for (int b = 0; b < LJ; b++) { int i = R0 + ty + 16 * a, j = J0 + tx + 16 * b;
+      acc[a][b] = (i < m && j < n) ? X[i * n + j] : 0.0; }
+}
+__device__ void store_tile(double *X, double (*acc)[LJ], int m, int n, int R0, int J0, int tx, int ty) {
+#pragma unroll
+  for (int a = 0; a < LI; a++)
+#pragma unroll
+    for (int b = 0; b < LJ; b++) { int i = R0 + ty + 16 * a, j = J0 + tx + 16 * b;
+      if (i < m && j < n) X[i * n + j] = acc[a][b]; }
+}
+// The block's strips of 16 rows t of B (columns J0..) and of A, by rows of the tile
+// (A[R0 + r][t], temp2's operand) or by its columns (A[t][R0 + r], C's), zero outside.
+__device__ void load_b(double (*Bs)[16 * LJ + 1], const double *B, int m, int n, int c, int J0, int tid) {
+  for (int e = tid; e < S * 16 * LJ; e += 256) { int k = e / (16 * LJ), j = e % (16 * LJ);
+    Bs[k][j] = (S * c + k < m && J0 + j < n) ? B[(S * c + k) * n + J0 + j] : 0.0; }
+}
+__device__ void load_rows(double (*Ar)[S + 1], const double *A, int m, int c, int R0, int tid) {
+  for (int e = tid; e < 16 * LI * S; e += 256) { int r = e / S, k = e % S;
+    Ar[r][k] = (R0 + r < m && S * c + k < m) ? A[(R0 + r) * m + S * c + k] : 0.0; }
+}
+__device__ void load_columns(double (*Ac)[16 * LI + 1], const double *A, int m, int c, int R0, int tid) {
+  for (int e = tid; e < S * 16 * LI; e += 256) { int k = e / (16 * LI), r = e % (16 * LI);
+    Ac[k][r] = (S * c + k < m && R0 + r < m) ? A[(S * c + k) * m + R0 + r] : 0.0; }
+}
+// C's sum over the kn rows of a strip after the tile's diagonal: every lane runs it.
+__device__ void c_strip(double (*acc)[LJ], double (*Bs)[16 * LJ + 1], double (*Ac)[16 * LI + 1],
+                        double alpha, int kn, int tx, int ty) {
+  if (kn == S) {
+#pragma unroll
+    for (int k = 0; k < S; k++)
+#pragma unroll
+      for (int b = 0; b < LJ; b++) { const double ab = alpha * Bs[k][tx + 16 * b];
+#pragma unroll
+        for (int a = 0; a < LI; a++) acc[a][b] += ab * Ac[k][ty + 16 * a]; }
+  } else {
+    for (int k = 0; k < kn; k++)
+#pragma unroll
+      for (int b = 0; b < LJ; b++) { const double ab = alpha * Bs[k][tx + 16 * b];
+#pragma unroll
+        for (int a = 0; a < LI; a++) acc[a][b] += ab * Ac[k][ty + 16 * a]; }
+  }
+}
 // temp2[i][j] = sum_{k < i} B[k][j] * A[i][k], k ascending
 __global__ void __launch_bounds__(256) temp2_kernel(int m, int n, const double *__restrict__ A,
     const double *__restrict__ B, double *__restrict__ T) {
@@ -43,10 +90,8 @@ __global__ void __launch_bounds__(256) temp2_kernel(int m, int n, const double *
   const int strips = (rows - 2) / S + 1;          // t <= rows - 2
   for (int c = 0; c < strips && rows >= 2; c++) {
     __syncthreads();
-    for (int e = tid; e < S * 16 * LJ; e += 256) { int k = e / (16 * LJ), j = e % (16 * LJ);
-      Bs[k][j] = (S * c + k < m && J0 + j < n) ? B[(S * c + k) * n + J0 + j] : 0.0; }
-    for (int e = tid; e < 16 * LI * S; e += 256) { int r = e / S, k = e % S;
-      As[r][k] = (R0 + r < m && S * c + k < m) ? A[(R0 + r) * m + S * c + k] : 0.0; }
+    load_b(Bs, B, m, n, c, J0, tid);
+    load_rows(As, A, m, c, R0, tid);
     __syncthreads();
     if (S * c + S - 1 < R0) {          // every lane: t < R0 <= its row
 #pragma unroll
@@ -64,11 +109,7 @@ __global__ void __launch_bounds__(256) temp2_kernel(int m, int n, const double *
       }
     }
   }
-#pragma unroll
-  for (int a = 0; a < LI; a++)
-#pragma unroll
-    for (int b = 0; b < LJ; b++) { int i = R0 + ty + 16 * a, j = J0 + tx + 16 * b;
-      if (i < m && j < n) T[i * n + j] = acc[a][b]; }
+  store_tile(T, acc, m, n, R0, J0, tx, ty);
 }
 // C[i][j] = beta C + alpha B[i][j] A[i][i] + alpha temp2[i][j]; then C[i][j] += alpha B[t][j] A[t][i], t > i ascending
 __global__ void __launch_bounds__(256) c_kernel(int m, int n, double alpha, double beta,
@@ -79,34 +120,14 @@ __global__ void __launch_bounds__(256) c_kernel(int m, int n, double alpha, doub
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
   const int R0 = blockIdx.y * 16 * LI, J0 = blockIdx.x * 16 * LJ;
   double acc[LI][LJ];
-#pragma unroll
-  for (int a = 0; a < LI; a++)
-#pragma unroll
-    for (int b = 0; b < LJ; b++) { int i = R0 + ty + 16 * a, j = J0 + tx + 16 * b;
-      acc[a][b] = (i < m && j < n) ? C[i * n + j] : 0.0; }
+  load_tile(acc, C, m, n, R0, J0, tx, ty);
   for (int c = R0 / S; c <= (m - 1) / S; c++) {
     __syncthreads();
-    for (int e = tid; e < S * 16 * LJ; e += 256) { int k = e / (16 * LJ), j = e % (16 * LJ);
-      Bs[k][j] = (S * c + k < m && J0 + j < n) ? B[(S * c + k) * n + J0 + j] : 0.0; }
-    for (int e = tid; e < S * 16 * LI; e += 256) { int k = e / (16 * LI), r = e % (16 * LI);
-      As[k][r] = (S * c + k < m && R0 + r < m) ? A[(S * c + k) * m + R0 + r] : 0.0; }
+    load_b(Bs, B, m, n, c, J0, tid);
+    load_columns(As, A, m, c, R0, tid);
     __syncthreads();
     if (S * c >= R0 + 16 * LI) {     // every lane: t > its row
-      const int kn = min(S, m - S * c);
-      if (kn == S) {
-#pragma unroll
-      for (int k = 0; k < S; k++)
-#pragma unroll
-        for (int b = 0; b < LJ; b++) { const double ab = alpha * Bs[k][tx + 16 * b];
-#pragma unroll
-          for (int a = 0; a < LI; a++) acc[a][b] += ab * As[k][ty + 16 * a]; }
-      } else {
-      for (int k = 0; k < kn; k++)
-#pragma unroll
-        for (int b = 0; b < LJ; b++) { const double ab = alpha * Bs[k][tx + 16 * b];
-#pragma unroll
-          for (int a = 0; a < LI; a++) acc[a][b] += ab * As[k][ty + 16 * a]; }
-      }
+      c_strip(acc, Bs, As, alpha, min(S, m - S * c), tx, ty);
     } else {
       for (int k = 0; k < S && S * c + k < m; k++) { const int t = S * c + k;
 #pragma unroll
@@ -119,11 +140,7 @@ __global__ void __launch_bounds__(256) c_kernel(int m, int n, double alpha, doub
             } } } }
     }
   }
-#pragma unroll
-  for (int a = 0; a < LI; a++)
-#pragma unroll
-    for (int b = 0; b < LJ; b++) { int i = R0 + ty + 16 * a, j = J0 + tx + 16 * b;
-      if (i < m && j < n) C[i * n + j] = acc[a][b]; }
+  store_tile(C, acc, m, n, R0, J0, tx, ty);
 }
 
 // Both in one kernel: temp2 (rows' strips before the diagonal), S3 on it, then C.
@@ -135,22 +152,17 @@ __global__ void __launch_bounds__(256) fused_kernel(int m, int n, double alpha, 
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
   const int R0 = blockIdx.y * 16 * LI, J0 = blockIdx.x * 16 * LJ;
   double acc[LI][LJ], tmp[LI][LJ];
+  load_tile(acc, C, m, n, R0, J0, tx, ty);
 #pragma unroll
   for (int a = 0; a < LI; a++)
 #pragma unroll
-    for (int b = 0; b < LJ; b++) { int i = R0 + ty + 16 * a, j = J0 + tx + 16 * b;
-      acc[a][b] = (i < m && j < n) ? C[i * n + j] : 0.0; tmp[a][b] = 0; }
+    for (int b = 0; b < LJ; b++) tmp[a][b] = 0;
   for (int c = 0; c <= (m - 1) / S; c++) {
     const bool before = S * c + S - 1 < R0, after = S * c >= R0 + 16 * LI;
     __syncthreads();
-    for (int e = tid; e < S * 16 * LJ; e += 256) { int k = e / (16 * LJ), j = e % (16 * LJ);
-      Bs[k][j] = (S * c + k < m && J0 + j < n) ? B[(S * c + k) * n + J0 + j] : 0.0; }
-    if (!after)
-      for (int e = tid; e < 16 * LI * S; e += 256) { int r = e / S, k = e % S;
-        Ar[r][k] = (R0 + r < m && S * c + k < m) ? A[(R0 + r) * m + S * c + k] : 0.0; }
-    if (!before)
-      for (int e = tid; e < S * 16 * LI; e += 256) { int k = e / (16 * LI), r = e % (16 * LI);
-        Ac[k][r] = (S * c + k < m && R0 + r < m) ? A[(S * c + k) * m + R0 + r] : 0.0; }
+    load_b(Bs, B, m, n, c, J0, tid);
+    if (!after) load_rows(Ar, A, m, c, R0, tid);
+    if (!before) load_columns(Ac, A, m, c, R0, tid);
     __syncthreads();
     if (before) {
 #pragma unroll
@@ -160,20 +172,7 @@ __global__ void __launch_bounds__(256) fused_kernel(int m, int n, double alpha, 
 #pragma unroll
           for (int b = 0; b < LJ; b++) tmp[a][b] += Bs[k][tx + 16 * b] * Ar[ty + 16 * a][k];
     } else if (after) {
-      if (S * c + S <= m) {
-#pragma unroll
-      for (int k = 0; k < S; k++)
-#pragma unroll
-        for (int b = 0; b < LJ; b++) { const double ab = alpha * Bs[k][tx + 16 * b];
-#pragma unroll
-          for (int a = 0; a < LI; a++) acc[a][b] += ab * Ac[k][ty + 16 * a]; }
-      } else {
-      for (int k = 0; k < m - S * c; k++)
-#pragma unroll
-        for (int b = 0; b < LJ; b++) { const double ab = alpha * Bs[k][tx + 16 * b];
-#pragma unroll
-          for (int a = 0; a < LI; a++) acc[a][b] += ab * Ac[k][ty + 16 * a]; }
-      }
+      c_strip(acc, Bs, Ac, alpha, min(S, m - S * c), tx, ty);
     } else {
       for (int k = 0; k < S && S * c + k < m; k++) { const int t = S * c + k;
 #pragma unroll
@@ -186,11 +185,7 @@ __global__ void __launch_bounds__(256) fused_kernel(int m, int n, double alpha, 
           } } }
     }
   }
-#pragma unroll
-  for (int a = 0; a < LI; a++)
-#pragma unroll
-    for (int b = 0; b < LJ; b++) { int i = R0 + ty + 16 * a, j = J0 + tx + 16 * b;
-      if (i < m && j < n) C[i * n + j] = acc[a][b]; }
+  store_tile(C, acc, m, n, R0, J0, tx, ty);
 }
 int main() {
   const int m = 1000, n = 1200;
