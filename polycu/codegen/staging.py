@@ -122,6 +122,7 @@ def staged(ast: Node, statements: dict[str, Statement], arrays: frozenset[str],
 
 
 def _has_loop(node: Node) -> bool:
+    """Whether ``node`` holds a loop (then it is no innermost loop's body)."""
     if isinstance(node, For):
         return True
     if isinstance(node, Block):
