@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import io
 
+import islpy as isl
+import pytest
+
 import polycu
 from polycu.diagnostics import Reporter
 from polycu.driver import SPREAD_STEPS, placement_of
@@ -70,3 +73,16 @@ def test_short_loops_and_sizes_the_user_gave_keep_their_blocks():
 def test_the_spread_sweep_runs_like_the_original(emulated):
     # rows a multiple of 4, a last block of 1-3 rows, fewer rows than a block, none
     emulated(SWEEP, [{"n": 10}, {"n": 13}, {"n": 5}, {"n": 2}, {"n": 40}])
+
+
+def test_the_largest_launch_of_an_extent_isl_sees_as_rational():
+    """isl's ``max_val`` refuses this extent (fuzz seed 5606865: a mapped member's
+    bounds with floors of a host loop's counter; the compile crashed); the largest
+    integer value of its range is the answer, infinite without a bound on ``h``."""
+    from polycu.memory.shared import _largest
+    bounded = isl.PwAff("[h] -> { [(3h - (3 + h) mod 6)/3] : 0 <= h <= 10 }")
+    with pytest.raises(isl.Error):
+        bounded.max_val()
+    assert _largest(bounded).to_python() == 9
+    assert _largest(isl.PwAff("[h] -> { [(3h - (3 + h) mod 6)/3] }")).is_infty()
+    assert _largest(isl.PwAff("[n] -> { [(n)] : 0 <= n <= 70 }")).to_python() == 70

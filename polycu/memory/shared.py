@@ -213,11 +213,21 @@ def latency_bound(program: GpuProgram, kernel: Kernel) -> bool:
         extent = extent.intersect_params(point.align_params(extent.get_space()))
         if extent.is_empty():
             return False
-        most = extent.max_val()
+        most = _largest(extent)
         if not most.is_int():
             return False
         threads *= max(1, most.to_python())
     return threads <= LATENCY_THREADS
+
+
+def _largest(value: isl.PwAff) -> isl.Val:
+    """The largest value of ``value`` (on parameters alone).  isl's ``max_val`` refuses
+    an expression it does not see as integer affine (fuzz seed 5606865: an extent with
+    floors of a parameter); the largest element of its range is the same number."""
+    try:
+        return value.max_val()
+    except isl.Error:
+        return isl.Map.from_pw_aff(isl.PwAff.from_range(value)).range().dim_max_val(0)
 
 
 def tiles(program: GpuProgram, kernel: Kernel, lanes: LaneOrder, arrays: frozenset[str],
