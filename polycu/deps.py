@@ -217,8 +217,9 @@ def dataflow(sink: isl.UnionMap, schedule: isl.Schedule, *, must: isl.UnionMap |
             if is_quota(exc, sink.get_ctx()):
                 raise
             result = None
-        flow = result and Flow(result.get_may_dependence(), result.get_must_dependence(),
-                               result.get_may_no_source())
+        flow = None if result is None else Flow(result.get_may_dependence(),
+                                                result.get_must_dependence(),
+                                                result.get_may_no_source())
     if flow is None:
         return dataflow_by_lexmax(sink, flat_schedule(schedule), must=must, may=may, kill=kill)
     return flow

@@ -223,7 +223,7 @@ def latency_bound(program: GpuProgram, kernel: Kernel) -> bool:
 def _largest(value: isl.PwAff) -> isl.Val:
     """The largest value of ``value`` (on parameters alone).  isl's ``max_val`` refuses
     an expression it does not see as integer affine (fuzz seed 5606865: an extent with
-    floors of a parameter); the largest element of its range is the same number."""
+    floors of a parameter); there, the largest integer of its range."""
     try:
         return value.max_val()
     except isl.Error:
