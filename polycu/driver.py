@@ -489,7 +489,7 @@ def _placed(program: GpuProgram, options: Options, overrides: dict[int, dict[str
         placement = place(program, options.private_memory, shared,
                           options.max_shared_memory, plain, overrides, MAX_OPERATIONS,
                           constant_taken, frozenset(trees), options.async_copies,
-                          options.min_staged_bytes)
+                          options.min_staged_bytes, options.carried_values)
         placement = replace(placement, trees=trees, concurrent=options.concurrent_kernels,
                             dependent=options.dependent_launches)
         tensor = options.tensor_cores and shared

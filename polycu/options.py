@@ -138,6 +138,10 @@ OPTIONS: tuple[Option, ...] = (
            "larger than this that a kernel running on one thread, or on at most one "
            "warp an SM, reads in a loop are read from strips copied ahead (smaller ones "
            "stay in the L1 cache; docs/memory.md)", minimum=0, metavar="BYTES"),
+    Option("--carried-values", "bool", True, "keep in registers what a thread's "
+           "recurrence stored one or two steps before and reads back "
+           "(p[i][j] = f(p[i][j - 1])), proven with isl to be the value it reads; memory "
+           "still gets every store (docs/memory.md)"),
     Option("--ordered-reductions", "bool", True, "run a kernel whose inner loop sums "
            "into one double or integer cell a row (y[i] += A[i][k] * x[k]) with many "
            "threads a row that compute its terms side by side, one thread adding them in "

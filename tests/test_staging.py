@@ -176,7 +176,8 @@ def test_each_of_a_few_threads_copies_its_own_strips(tmp_path, columns):
     assert re.findall(r"POLYCU_COPY_ASYNC\(s\d\[\(t0\) \* 64 \+ \(c1 - c100\)\], (\w)\[",
                       text) == ["u", "u", "u", "q"]
     assert "r[(4 * b0 + t0)] = u[((4 * b0 + t0)) * 3000 + 5]" in text     # guarded: read there
-    assert "/ (p[((4 * b0 + t0)) * 3000 + (c1 - 1)] + 3.0);" in text      # written: not staged
+    # written: not staged; the step before's value from a register (memory/carried.py)
+    assert re.search(r"/ \(r\d+ \+ 3\.0\);", text)
     report = emulate_scop(scop, cuda, description["host_function"], seed=5, nvcc=True)
     assert report.ok, report.format()
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..gpu.kernel import AXES, GpuProgram, Kernel
-from ..model import Array, Scop, storage_names
-from ..memory import (BARRIERS, COPY_INDEX, GLOBAL, LANE_INDEX, LANES, MAX_SHARED_MEMORY, POINT,
+from ..model import Array, Scop, Statement, storage_names
+from ..memory import (BARRIERS, COPY_INDEX, Carry, GLOBAL, LANE_INDEX, LANES, MAX_SHARED_MEMORY, POINT,
                       SURFACE, TEXTURE_2D, KernelPlacement, Placement, product_of, serving)
 from ..memory.shared import element_bytes
 from .ast import Expr, User, placed_kernel_ast
@@ -172,6 +172,48 @@ def _linear_thread(kernel: Kernel) -> tuple[int, str]:
     return threads, index
 
 
+@dataclass(frozen=True)
+class _Carried:
+    """A kernel's carried values (memory/carried.py) as text: the register of a read
+    reference; for a writer, its carries' registers; the declarations."""
+
+    reads: dict[str, str]
+    writers: dict[str, list[tuple[Carry, tuple[str, ...]]]]
+    declarations: list[str]
+
+    def kept(self, stmt: Statement, args: tuple[Expr, ...], arrays: dict[str, Layout],
+             scop: Scop) -> list[str]:
+        """After a writer ``stmt``: its registers shift, the first reloads the cell just
+        stored (nvcc forwards the store)."""
+        lines = []
+        for carry, registers in self.writers.get(stmt.name, []):
+            (write,) = [a for a in stmt.accesses if a.array == carry.array and a.is_write]
+            lines += [f"{registers[k]} = {registers[k - 1]};"
+                      for k in range(carry.depth - 1, 0, -1)]
+            lines.append(f"{registers[0]} = "
+                         f"{reference_text(stmt, args, write.node, arrays, scop)};")
+        return lines
+
+
+def _carried(program: GpuProgram, memory: KernelPlacement) -> _Carried:
+    """The text of ``memory``'s carried values, in registers numbered after the
+    kernel's other registers (none where its threads run virtual threads: carried.py)."""
+    reads: dict[str, str] = {}
+    writers: dict[str, list[tuple[Carry, tuple[str, ...]]]] = {}
+    declarations = []
+    if program.single_block or program.resident:
+        return _Carried(reads, writers, declarations)
+    first = len(memory.registers)
+    for j, carry in enumerate(memory.carried):
+        names = tuple(program.names.register_id(first + 2 * j + m) for m in range(carry.depth))
+        for writer in carry.writers:
+            writers.setdefault(writer, []).append((carry, names))
+        reads.update({ref: names[h] for ref, h in carry.reads})
+        element = program.scop.array(carry.array).element_type
+        declarations.append(f"{INDENT}{element} " + ", ".join(f"{n} = 0" for n in names) + ";")
+    return _Carried(reads, writers, declarations)
+
+
 def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> KernelText:
     """The pieces of ``kernel``'s text (``KernelText``), each array where ``placement``
     put it."""
@@ -192,6 +234,7 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
               for name in (p.load, p.store)}
     loads = {t.copy: t for t in memory.shared}
     zeros = {t.zero: t for t in memory.shared if t.zeros is not None}
+    carried = _carried(program, memory)
 
     # A register's index is its lane (LANE_INDEX): the lane loops' iterators, which
     # nvcc unrolls; a tile's copies run in the same dimensions (all loads in flight).
@@ -243,6 +286,9 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
             return [f"{_storage(tile.storage, node.ref(COPY_INDEX), tile.extents, wide)} = 0;"]
         stmt = statements[node.name]
         promoted = dict(stage.reads.get(id(node), {}))
+        for access in stmt.accesses:
+            if access.ref in carried.reads:
+                promoted[id(access.node)] = carried.reads[access.ref]
         for position, access in enumerate(stmt.accesses):
             if access.ref in tiles:
                 tile = tiles[access.ref]
@@ -255,7 +301,8 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
-                               kernel.private, scop, promoted, views)]
+                               kernel.private, scop, promoted, views),
+                *carried.kept(stmt, node.args, arrays, scop)]
 
     lines = []
     for array in scop.arrays:
@@ -275,6 +322,7 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
                              f"{tile.elements});")
     lines += [f"{INDENT}POLYCU_SHARED({element}, {name}, {stage.elements});"
               for element, name in stage.buffers]
+    lines += carried.declarations
     looped = kernel.looped(scop)      # their block ids are loops' (grid.block_loops)
     ids = tuple(f"{INDENT}const {itype} {m.thread_id} = threadIdx.{m.axis};"
                 if m.axis in looped else

@@ -16,10 +16,12 @@ kernel parameter, and the rest stays in device memory, read and written through
 the path the calibrated model picks (kinds.py, calibration.py): plain loads, the
 read-only path, a texture, a surface or ``__constant__`` memory.
 """
-from .placement import (COPY_INDEX, GLOBAL, LANE_INDEX, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,
+from .placement import (GLOBAL, KINDS, MAX_SHARED_MEMORY, PARAMETER, REGISTER,
                         SHARED, Choice, KernelPlacement, Placement,
-                        indices, passed_by_value, place, reads_on_chip, too_many_lanes,
+                        passed_by_value, place, reads_on_chip, too_many_lanes,
                         uneven_lanes)
+from .indices import COPY_INDEX, LANE_INDEX, indices
+from .carried import Carry
 from .explain import format_placement
 from .kinds import CONSTANT, READ_ONLY, SURFACE, TEXTURE, TEXTURE_2D
 from .lanes import LANES
@@ -31,4 +33,4 @@ from .strips import POINT
 __all__ = ["GLOBAL", "READ_ONLY", "TEXTURE", "TEXTURE_2D", "SURFACE", "CONSTANT", "PARAMETER", "REGISTER", "SHARED", "KINDS", "MAX_SHARED_MEMORY",
            "COPY_INDEX", "LANE_INDEX", "LANES", "BARRIERS", "LATENCY_STRIP", "Promotion", "SharedTile", "product_of", "serving", "passed_by_value", "Choice",
            "KernelPlacement", "Placement", "place", "format_placement", "indices", "reads_on_chip",
-           "too_many_lanes", "uneven_lanes", "POINT"]
+           "too_many_lanes", "uneven_lanes", "POINT", "Carry"]

@@ -16,17 +16,18 @@ import islpy as isl
 from pycparser import c_generator
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..model import Array, Scop, maps_of, sets_of
+from ..model import Array, Scop, maps_of
 from ..deps import is_quota, isl_message
 from ..schedule import BudgetExceeded, operation_budget
 from .lanes import LaneOrder, full_lanes, full_tiles, lane_count, lane_order, uniform_lanes
 from .registers import Promotion, promotions, with_copies
 from .padding import Padding, padding
 from .scaling import scaled
-from .shared import SharedOrder, SharedTile, copy_lanes, serving, tile_index, tiles, with_zeros
+from .shared import SharedOrder, SharedTile, copy_lanes, serving, tiles, with_zeros
 from .strips import apart
 from . import kinds
 from .asynchronous import L1_BYTES, marked
+from .carried import Carry, carried_in
 
 GLOBAL, PARAMETER, REGISTER, SHARED = kinds.GLOBAL, kinds.PARAMETER, kinds.REGISTER, kinds.SHARED
 #: The kinds of memory code generation can print: device memory (plain, through the
@@ -76,6 +77,7 @@ class KernelPlacement:
     padded: frozenset[str] = frozenset()   # statements run on every lane (padding.py)
     strips: tuple[int, isl.UnionMap] | None = None   # strips.py: (c's dimension, M_f)
     staged: frozenset[str] = frozenset()   # read in strips by each thread (asynchronous.py)
+    carried: tuple[Carry, ...] = ()        # values a thread's recurrence reads back (carried.py)
 
     @property
     def lane_dimensions(self) -> range:
@@ -127,7 +129,8 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
           max_shared_memory: int = MAX_SHARED_MEMORY, plain: frozenset[str] = frozenset(),
           overrides: Overrides | None = None, max_operations: int = 0,
           constant_taken: int = 0, trees: frozenset[str] = frozenset(),
-          async_copies: bool = True, stage_bytes: int = L1_BYTES) -> Placement:
+          async_copies: bool = True, stage_bytes: int = L1_BYTES,
+          carry: bool = True) -> Placement:
     """Every array of every kernel where it lives: with ``shared_memory``
     (--no-shared-memory turns it off) a shared tile where the block reads it across
     a loop (shared.py); with ``private_memory`` registers where one thread reuses
@@ -140,7 +143,8 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
     A kernel whose analysis takes more than ``max_operations`` isl operations (0:
     no limit) keeps its own order and global memory.  ``constant_taken`` bytes of
     constant memory are used by the file's earlier SCoPs.  ``trees`` sum in a tree
-    (gpu/tree.py), arrays in device memory; ``async_copies``, ``stage_bytes``: asynchronous.py."""
+    (gpu/tree.py), arrays in device memory; ``async_copies``, ``stage_bytes``: asynchronous.py;
+    ``carry``: carried.py."""
     overrides = overrides or {}
     ctx = program.scop.context.get_ctx()
     kernels = []
@@ -158,8 +162,9 @@ def place(program: GpuProgram, private_memory: bool = True, shared_memory: bool 
                     program, k, private_memory and k.name not in plain,
                     shared_memory and k.name not in plain, max_shared_memory, chosen,
                     async_copies), chosen, constants)
-                kernels.append(replace(placed, **marked(program, k, placed.shared,
-                    placed.choices, stage_bytes)) if async_copies else placed)
+                placed = replace(placed, **marked(program, k, placed.shared,
+                    placed.choices, stage_bytes)) if async_copies else placed
+                kernels.append(carried_in(program, k, placed) if carry else placed)
         except BudgetExceeded:
             kernels.append(_plain(program, k, max_shared_memory, chosen,
                                   "ran out of its isl budget"))
@@ -385,66 +390,3 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
                        f"of {MAX_LANES} holds")
     why = "; ".join(reasons) or "no reuse a register or a shared tile can hold"
     return Choice(array.name, GLOBAL, f"{role}; {why}")
-
-
-#: The keys of a shared copy's own index and of an instance's lanes in ``indices``.
-COPY_INDEX = -1
-LANE_INDEX = -2
-
-
-# Where a promoted reference lives, as a function of the instance:
-#   a statement's read of a tile:  S[i] -> e - o(p)  (e = R(S[i]), p = P(S[i]))
-#   the tile's copy:               copy[p, e] -> e - o(p)
-#   an instance's lanes (the index of its registers):  S[i] -> u,  load[p, u, e] -> u
-def indices(scop: Scop, placed: KernelPlacement) -> dict[str, list[tuple[int, isl.Map]]]:
-    """Per statement and copy, the index maps of its references to shared tiles and
-    its lanes: (position in ``Statement.accesses``, ``COPY_INDEX`` or ``LANE_INDEX``,
-    instance -> index)."""
-    result: dict[str, list[tuple[int, isl.Map]]] = {}
-    if placed.instances is None:
-        return result
-    tiles = serving(placed.shared)
-    for stmt in scop.statements:
-        order = placed.instances.intersect_domain(isl.UnionSet(
-            f"{{ {stmt.name}[{', '.join(f'i{k}' for k in range(len(stmt.iterators)))}] }}"
-        ).align_params(placed.instances.get_space()))
-        if order.is_empty():
-            continue
-        (time,) = maps_of(order)
-        width = time.dim(isl.dim_type.out)
-        if placed.lanes:
-            result.setdefault(stmt.name, []).append(
-                (LANE_INDEX, time.project_out(isl.dim_type.out, 0, width - len(placed.lanes))
-                 .set_tuple_name(isl.dim_type.out, "lane")))
-        for position, access in enumerate(stmt.accesses):
-            if access.ref in tiles:
-                prefix = time.project_out(isl.dim_type.out, placed.tile_depth,
-                                          width - placed.tile_depth)
-                result.setdefault(stmt.name, []).append(
-                    (position, tile_index(tiles[access.ref], access.relation, prefix)))
-    for promotion in placed.registers:
-        if not promotion.lanes:
-            continue
-        (relation,) = maps_of(promotion.footprint)
-        cells = relation.wrap().flatten()
-        n = cells.dim(isl.dim_type.set)
-        lanes = isl.Map.identity(cells.get_space().map_from_set()).project_out(
-            isl.dim_type.out, n - relation.dim(isl.dim_type.out),
-            relation.dim(isl.dim_type.out)).project_out(isl.dim_type.out, 0, promotion.depth)
-        for name in (promotion.load, promotion.store):
-            result[name] = [(LANE_INDEX, lanes.set_tuple_name(isl.dim_type.in_, name)
-                             .set_tuple_name(isl.dim_type.out, "lane"))]
-    for tile in placed.shared:
-        for name, instances in ((tile.copy, tile.copies), (tile.zero, tile.zeros)):
-            if instances is None:
-                continue
-            (copies,) = sets_of(instances)
-            rank = len(tile.size)
-            depth = copies.dim(isl.dim_type.set) - rank
-            identity = isl.Map.identity(copies.get_space().map_from_set()).intersect_domain(
-                copies)
-            cells = identity.project_out(isl.dim_type.out, 0, depth).set_tuple_name(
-                isl.dim_type.out, tile.array)
-            points = identity.project_out(isl.dim_type.out, depth, rank)
-            result[name] = [(COPY_INDEX, tile_index(tile, cells, points))]
-    return result
