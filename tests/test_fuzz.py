@@ -352,7 +352,9 @@ REPROS = sorted(REPRO_DIR.glob("*.c"))
 @pytest.mark.slow
 @pytest.mark.parametrize("source", REPROS, ids=[p.stem for p in REPROS])
 def test_reproducer(source: Path, tmp_path: Path) -> None:
-    outcome = run_file(source, tmp_path, timeouts=Timeouts(compile=60.0))
+    # the slowest reproducer (compile_isl_budget_inside_the_ast_callback) compiles in
+    # 61-65 s on CI's two cores (session 34): the limit catches a hang, not a speed
+    outcome = run_file(source, tmp_path, timeouts=Timeouts(compile=150.0))
     assert outcome.cls in ("match", "rejection") and not outcome.failures, \
         f"{outcome.cls} ({outcome.stage}): {outcome.detail}"
     if outcome.cls == "rejection":
