@@ -18,29 +18,36 @@
 #include <cmath>
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
 
+// sum over k = k0, k0 + step, ... < end of a[k * a_stride] * x[k]: U loads in flight,
+// the products added into ACC accumulators, then the accumulators in order
+template <int U, int ACC>
+__device__ double strided_dot(const double *__restrict__ a, int a_stride,
+                              const double *__restrict__ x, int k0, int end, int step) {
+  double p[ACC];
+  #pragma unroll
+  for (int c = 0; c < ACC; c++) p[c] = -0.0;
+  int k = k0;
+  for (; k + step * (U - 1) < end; k += step * U) {
+    double t[U];
+    #pragma unroll
+    for (int u = 0; u < U; u++) t[u] = a[(k + step * u) * a_stride] * x[k + step * u];
+    #pragma unroll
+    for (int u = 0; u < U; u++) p[u % ACC] = p[u % ACC] + t[u];
+  }
+  for (; k < end; k += step) p[0] = p[0] + a[k * a_stride] * x[k];
+  double q = p[0];
+  #pragma unroll
+  for (int c = 1; c < ACC; c++) q = q + p[c];
+  return q;
+}
+
 // warp per row, ROWS rows a block, each lane U loads in flight, ACC accumulators
 template <int ROWS, int U, int ACC>
 __global__ void __launch_bounds__(32 * ROWS) rowsum(int m, int n, const double *__restrict__ A,
     const double *__restrict__ x, double *__restrict__ y) {
   __shared__ double s[32 * ROWS];
   int lane = threadIdx.x, r = threadIdx.y, i = ROWS * blockIdx.x + r;
-  double p[ACC];
-  #pragma unroll
-  for (int a = 0; a < ACC; a++) p[a] = -0.0;
-  if (i < m) {
-    int k = lane;
-    for (; k + 32 * (U - 1) < n; k += 32 * U) {
-      double t[U];
-      #pragma unroll
-      for (int u = 0; u < U; u++) t[u] = A[i * n + k + 32 * u] * x[k + 32 * u];
-      #pragma unroll
-      for (int u = 0; u < U; u++) p[u % ACC] = p[u % ACC] + t[u];
-    }
-    for (; k < n; k += 32) p[0] = p[0] + A[i * n + k] * x[k];
-  }
-  double q = p[0];
-  #pragma unroll
-  for (int a = 1; a < ACC; a++) q = q + p[a];
+  double q = i < m ? strided_dot<U, ACC>(A + (size_t)i * n, 1, x, lane, n, 32) : -0.0;
   s[r * 32 + lane] = q;
   __syncthreads();
   for (int h = 16; h; h /= 2) { if (lane < h) s[r * 32 + lane] += s[r * 32 + lane + h]; __syncthreads(); }
@@ -53,23 +60,7 @@ __global__ void __launch_bounds__(COLS * S) colsum(int m, int n, const double *_
     const double *__restrict__ x, double *__restrict__ y) {
   __shared__ double s[COLS * S];
   int c = threadIdx.x, sl = threadIdx.y, j = COLS * blockIdx.x + c;
-  double p[ACC];
-  #pragma unroll
-  for (int a = 0; a < ACC; a++) p[a] = -0.0;
-  if (j < n) {
-    int k = sl;
-    for (; k + S * (U - 1) < m; k += S * U) {
-      double t[U];
-      #pragma unroll
-      for (int u = 0; u < U; u++) t[u] = A[(k + S * u) * n + j] * x[k + S * u];
-      #pragma unroll
-      for (int u = 0; u < U; u++) p[u % ACC] = p[u % ACC] + t[u];
-    }
-    for (; k < m; k += S) p[0] = p[0] + A[k * n + j] * x[k];
-  }
-  double q = p[0];
-  #pragma unroll
-  for (int a = 1; a < ACC; a++) q = q + p[a];
+  double q = j < n ? strided_dot<U, ACC>(A + j, n, x, sl, m, S) : -0.0;
   s[sl * COLS + c] = q;
   __syncthreads();
   for (int h = S / 2; h; h /= 2) { if (sl < h) s[sl * COLS + c] += s[(sl + h) * COLS + c]; __syncthreads(); }

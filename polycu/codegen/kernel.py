@@ -197,12 +197,10 @@ class _Carried:
 
 def _carried(program: GpuProgram, memory: KernelPlacement) -> _Carried:
     """The text of ``memory``'s carried values, in registers numbered after the
-    kernel's other registers (none where its threads run virtual threads: carried.py)."""
+    kernel's other registers."""
     reads: dict[str, str] = {}
     writers: dict[str, list[tuple[Carry, tuple[str, ...]]]] = {}
     declarations = []
-    if program.single_block or program.resident:
-        return _Carried(reads, writers, declarations)
     first = len(memory.registers)
     for j, carry in enumerate(memory.carried):
         names = tuple(program.names.register_id(first + 2 * j + m) for m in range(carry.depth))

@@ -65,7 +65,7 @@ class Carry:
 
 
 def carried_in(program: GpuProgram, kernel: Kernel, placed: Any) -> Any:
-    """``placed`` (a ``KernelPlacement``) with its carries (``carries``, over the arrays
+    """``placed`` (a ``KernelPlacement``: placement.py imports this module) with its carries (``carries``, over the arrays
     it keeps in plain device memory), and its choices saying so."""
     if placed.shared or any(n > 1 for n in placed.lanes):
         return placed
