@@ -31,6 +31,13 @@ UNCOALESCED = 4 (a warp touching 32 sectors instead of 8), doubled for atomic
 updates, launches(K) the number of host-loop iterations around K and
 LAUNCH = 4 us the cost of one launch with its synchronisation.
 
+Recurrences.  In a kernel of at most LATENCY_THREADS threads (one warp an SM) a
+statement that reads a value its own thread stored in another cell in the same
+launch (``KernelCost.recurrent``: adi's p[i][j] from p[i][j - 1]) waits for its
+chain of operations, not for memory: access(S) = 1 whatever the coalescing.  An
+accumulation into one cell is not a recurrence here (nussinov's fused wavefront
+runs 4.6x slower than its split one, H200 LARGE, docs/results/staging.md).
+
 One block (``single_block_cost``).  A SCoP whose kernels launch from host loops may
 instead run whole as one launch of one block of BLOCK_THREADS threads, each former
 launch a phase that the block's threads share, with a __syncthreads() after it:
@@ -50,11 +57,14 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from ..deps import Dependences
 from ..model import Access, Scop, Statement, maps_of, sets_of
 from .kernel import GpuProgram, Kernel
 
 N = 1024
 RESIDENT_THREADS = 132 * 2048
+#: At most one warp an SM: a kernel whose threads wait out latency, not bandwidth.
+LATENCY_THREADS = RESIDENT_THREADS // 64
 UNCOALESCED = 4.0
 ATOMIC = 2.0
 LAUNCH = 4000.0
@@ -80,6 +90,7 @@ class KernelCost:
     x_member: int | None       # band member mapped to threadIdx.x
     instances: tuple[float, ...] = ()   # per statement: instances run by this kernel
     atomic: frozenset[str] = frozenset()  # statements whose updates are atomic
+    recurrent: frozenset[str] = frozenset()  # statements reading the thread's own stores
 
 
 @dataclass(frozen=True)
@@ -183,8 +194,10 @@ def stride_ok(deltas: isl.UnionSet) -> bool:
 class _Analyzer:
     """Measures the kernels of one GPU program at representative parameter values."""
 
-    def __init__(self, scop: Scop, params: isl.Set | None = None):
+    def __init__(self, scop: Scop, params: isl.Set | None = None,
+                 deps: Dependences | None = None):
         self.scop = scop
+        self.deps = deps
         self.params = representative_params(scop) if params is None else params
         self.instances = {s.name: box_size(s.domain.intersect_params(self.params))
                           for s in scop.statements}
@@ -210,7 +223,27 @@ class _Analyzer:
             x_member = depth - 1
             coalesced = self._coalesced(kernel, len(kernel.host_ids) + x_member)
         return KernelCost(kernel.name, kernel.statements, depth, len(kernel.host_ids),
-                          launches, parallel, coalesced, x_member, instances, kernel.atomic)
+                          launches, parallel, coalesced, x_member, instances, kernel.atomic,
+                          self._recurrent(kernel))
+
+    # With F the flow dependences that are not reductions', between instances of the
+    # same launch (equal host prefix P: P^-1 . P), and W the writes, the pairs that
+    # move a value to another cell are F - W^-1 . W (F minus the pairs whose source
+    # and sink store the same element: an accumulation into one cell).
+    def _recurrent(self, kernel: Kernel) -> frozenset[str]:
+        """The statements of ``kernel`` that read a value an instance of the same
+        launch stored in another cell than the one they store (p[i][j] from
+        p[i][j - 1]): a recurrence along the thread's loop, whose time is its chain
+        of operations, not its memory traffic."""
+        if self.deps is None:
+            return frozenset()
+        same_launch = kernel.prefix.apply_range(kernel.prefix.reverse())
+        writes = self.scop.may_writes()
+        same_cell = writes.apply_range(writes.reverse())
+        flow = self.deps.flow.subtract(self.deps.reduction) \
+            .intersect_domain(kernel.domain).intersect_range(kernel.domain) \
+            .intersect(same_launch).subtract(same_cell)
+        return frozenset(m.get_tuple_name(isl.dim_type.out) for m in maps_of(flow))
 
     def _share(self, domain: isl.UnionSet, name: str) -> float:
         """The fraction of statement ``name``'s instances in ``domain`` (1 unless an
@@ -278,9 +311,11 @@ def _cost(kernels: list[KernelCost], threads_at_most: float = RESIDENT_THREADS,
         threads = min(kernel.parallel, threads_at_most) if kernel.depth else 1.0
         access = 1.0 + (UNCOALESCED - 1.0) * (1.0 - kernel.coalesced) if kernel.depth \
             else 1.0
+        chained = kernel.depth and kernel.parallel <= LATENCY_THREADS
         for name, instances in zip(kernel.statements, kernel.instances):
             factor = ATOMIC if name in kernel.atomic else 1.0
-            total += instances * factor * max(INSTANCE / threads * access, floor)
+            spread = 1.0 if chained and name in kernel.recurrent else access
+            total += instances * factor * max(INSTANCE / threads * spread, floor)
         total += launch * kernel.launches
     return total
 
@@ -311,7 +346,7 @@ def analyze(program: GpuProgram, single_block: bool = True) -> Metrics:
     """Kernels, estimated cost and the ranking table's summary of a GPU program; with
     ``single_block``, the cheaper of launches and one block (``single_block_cost``)."""
     scop = program.scop
-    analyzer = _Analyzer(scop)
+    analyzer = _Analyzer(scop, deps=program.deps)
     kernels = [analyzer.kernel(k) for k in program.kernels]
     parallel = [k for k in kernels if k.depth]
     looped = [k for k in kernels

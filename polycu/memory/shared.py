@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 
 import islpy as isl
 
-from ..gpu.cost import RESIDENT_THREADS
+from ..gpu.cost import LATENCY_THREADS
 from ..gpu.kernel import AXES, GpuProgram, Kernel, MappedMember
 from ..gpu.where import point_of, problem_sizes
 from ..frontend.ctype import parse_type
@@ -60,8 +60,6 @@ STRIP = 16
 #: steps at once, a warp waited out 4.3 times less latency than loading them one by
 #: one (gramschmidt's R[k][j] at LARGE on an H200, docs/results/async_copies.md).
 LATENCY_STRIP = 64
-#: At most one warp per SM (132 x 2048 resident threads / 64).
-LATENCY_THREADS = RESIDENT_THREADS // 64
 #: The element sizes cp.async copies (asynchronous.py; 16 is no C scalar type).
 COPY_BYTES = (4, 8)
 
