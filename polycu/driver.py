@@ -27,7 +27,8 @@ from typing import Iterator, Sequence
 import islpy as isl
 
 from .codegen import Generated, generate
-from .codegen.ast import Block, For, If, Node, host_ast, with_asts, with_kernel_asts
+from .codegen.ast import host_ast, with_asts, with_kernel_asts
+from .codegen.nodes import Block, For, If, Node
 from .codegen.coverage import WrongAst
 from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, PolycuError, Reporter, error

@@ -12,7 +12,8 @@ import pytest
 
 import polycu
 from polycu.codegen import generate
-from polycu.codegen.ast import Expr, For, If, host_ast, kernel_ast
+from polycu.codegen.ast import host_ast, kernel_ast
+from polycu.codegen.nodes import Expr, For, If
 from polycu.codegen.cuda import c_expr, layouts, linearise, statement_text
 from polycu.codegen.kernel import kernel_source
 from polycu.codegen.host import transfers

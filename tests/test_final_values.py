@@ -293,7 +293,7 @@ def test_a_guard_with_a_type_limit_is_computed_in_long_long(emulated, tmp_path: 
 def test_min_and_max_of_a_long_long_literal_take_long_long_arguments() -> None:
     """CUDA's min(int, long long) is ambiguous: with a literal past 2^30 every
     argument is cast; the host's macros take any type."""
-    from polycu.codegen.ast import Expr
+    from polycu.codegen.nodes import Expr
     from polycu.codegen.cuda import c_expr
     n, m = Expr.id_("n"), Expr.id_("m")
     e = Expr("min", (n, Expr("add", (m, Expr.int_(2147483645)))))

@@ -1,4 +1,4 @@
-"""isl AST building for kernels and host code, and conversion to our own small AST.
+"""isl AST building for kernels and host code, converted to our own small AST (nodes.py).
 
 In:  a ``GpuProgram``.
 Out: ``Node`` trees (``For``, ``If``, ``Block``, ``User``) whose expressions are
@@ -29,150 +29,22 @@ schedule.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping, Sequence, TypeVar, Union
+from typing import Callable, Mapping, Sequence, TypeVar
 
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
-from ..memory import BARRIERS, LANE_INDEX, KernelPlacement, Placement, indices
+from ..memory import LANE_INDEX, KernelPlacement, Placement, indices
 from ..schedule import BudgetExceeded, operation_budget
+from .cases import conditions, parameter_cases
 from .coverage import WrongAst, covered
-
-_OP = isl.ast_expr_op_type
-_OP_NAMES = {
-    _OP.and_: "and", _OP.and_then: "and", _OP.or_: "or", _OP.or_else: "or",
-    _OP.max: "max", _OP.min: "min", _OP.minus: "minus", _OP.add: "add", _OP.sub: "sub",
-    _OP.mul: "mul", _OP.div: "div", _OP.fdiv_q: "fdiv_q", _OP.pdiv_q: "pdiv_q",
-    _OP.pdiv_r: "pdiv_r", _OP.zdiv_r: "zdiv_r", _OP.cond: "cond", _OP.select: "cond",
-    _OP.eq: "eq", _OP.le: "le", _OP.lt: "lt", _OP.ge: "ge", _OP.gt: "gt", _OP.call: "call",
-}
-
-
-@dataclass(frozen=True)
-class Expr:
-    """An integer expression: ``op`` is 'int', 'id' or an operator; ``value`` for leaves."""
-
-    op: str
-    args: tuple["Expr", ...] = ()
-    value: int | str | None = None
-
-    @staticmethod
-    def int_(v: int) -> "Expr":
-        return Expr("int", value=v)
-
-    @staticmethod
-    def id_(name: str) -> "Expr":
-        return Expr("id", value=name)
-
-
-@dataclass(frozen=True)
-class For:
-    """``for (var = init; var <= upper; var += step) body`` (upper inclusive)."""
-
-    var: str
-    init: Expr
-    upper: Expr
-    step: int
-    body: "Node"
-    degenerate: bool = False
-
-
-@dataclass(frozen=True)
-class If:
-    cond: Expr
-    then: "Node"
-    else_: "Node | None" = None
-
-
-@dataclass(frozen=True)
-class Block:
-    children: tuple["Node", ...]
-
-
-@dataclass(frozen=True)
-class User:
-    """A statement instance ``S(args)`` (kernel) or a launch ``K[h](args)`` (host);
-    ``refs`` gives the index expressions of its references to promoted arrays, keyed
-    like ``memory.indices``."""
-
-    name: str
-    args: tuple[Expr, ...]
-    refs: tuple[tuple[int, tuple[Expr, ...]], ...] = ()
-
-    def ref(self, key: int) -> tuple[Expr, ...]:
-        for k, exprs in self.refs:
-            if k == key:
-                return exprs
-        raise KeyError(key)
-
-
-Node = Union[For, If, Block, User]
+from .nodes import Expr, If, Node, to_expr, to_node, uniform_barriers
 
 
 class Unexpressible(Exception):
     """isl's AST builder cannot write a placed reference's index at its instances
     (fuzz seed 5500195: "cannot handle void expression"); the kernel then keeps
     global memory, like one whose placed AST is wrong or over budget."""
-
-
-def to_expr(expr: isl.AstExpr) -> Expr:
-    """Our Expr of an isl AST expression."""
-    kind = expr.get_type()
-    if kind == isl.ast_expr_type.int:
-        return Expr.int_(expr.get_val().to_python())
-    if kind == isl.ast_expr_type.id:
-        return Expr.id_(expr.get_id().get_name())
-    op = expr.get_op_type()
-    if op not in _OP_NAMES:
-        raise AssertionError(f"unexpected isl AST operator {op}")
-    args = tuple(to_expr(expr.get_op_arg(i)) for i in range(expr.get_op_n_arg()))
-    return Expr(_OP_NAMES[op], args)
-
-
-# A for loop's condition is `var <= ub` or `var < ub` (ub - 1 inclusive).
-def _upper(cond: Expr, var: str) -> Expr:
-    assert cond.op in ("le", "lt") and cond.args[0] == Expr.id_(var), \
-        f"unexpected loop condition {cond}"
-    ub = cond.args[1]
-    if cond.op == "lt":
-        ub = Expr.int_(ub.value - 1) if ub.op == "int" else Expr("sub", (ub, Expr.int_(1)))
-    return ub
-
-
-def to_node(node: isl.AstNode,
-            refs: Mapping[str, tuple[tuple[int, tuple[Expr, ...]], ...]] | None = None) -> Node:
-    """Our Node of an isl AST node (marks are transparent); ``refs`` holds the index
-    expressions ``kernel_ast_of`` attached to user nodes, by annotation."""
-    kind = node.get_type()
-    if kind == isl.ast_node_type.for_:
-        var = node.for_get_iterator().get_id().get_name()
-        inc = to_expr(node.for_get_inc())
-        assert inc.op == "int" and inc.value > 0, "loop strides are positive constants"
-        body = to_node(node.for_get_body(), refs)
-        init = to_expr(node.for_get_init())
-        if node.for_is_degenerate():
-            return For(var, init, init, 1, body, True)
-        return For(var, init, _upper(to_expr(node.for_get_cond()), var), inc.value, body)
-    if kind == isl.ast_node_type.if_:
-        else_ = to_node(node.if_get_else_node(), refs) if node.if_has_else_node() else None
-        return If(to_expr(node.if_get_cond()), to_node(node.if_get_then_node(), refs), else_)
-    if kind == isl.ast_node_type.block:
-        children = node.block_get_children()
-        return Block(tuple(to_node(children.get_at(i), refs)
-                           for i in range(children.n_ast_node())))
-    if kind == isl.ast_node_type.user:
-        call = to_expr(node.user_get_expr())
-        assert call.op == "call" and call.args[0].op == "id"
-        found = ()
-        if refs:
-            try:
-                found = refs.get(node.get_annotation().get_name(), ())
-            except isl.Error:   # a user node without annotation: nothing promoted
-                pass
-        return User(call.args[0].value, call.args[1:], found)
-    if kind == isl.ast_node_type.mark:
-        return to_node(node.mark_get_node(), refs)
-    raise AssertionError(f"unexpected isl AST node {kind}")
 
 
 def _iterators(prefix: str, ctx: isl.Context, count: int = 64) -> isl.IdList:
@@ -224,10 +96,24 @@ def kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
 
 
 def _kernel_ast(program: GpuProgram, kernel: Kernel) -> Node:
-    context = kernel.context(program.scop.context)
-    build = _build(context, program.names.iterator)
     schedule = program.schedule.intersect_domain(kernel.thread_domain())
-    return to_node(covered(build, schedule, context))
+    return _by_cases(program, kernel.statements, kernel.context(program.scop.context),
+                     lambda case: to_node(covered(_build(case, program.names.iterator),
+                                                  schedule, case)))
+
+
+def _by_cases(program: GpuProgram, statements: Sequence[str], context: isl.Set,
+              build: Callable[[isl.Set], Node]) -> Node:
+    """``build`` of ``context``, or of each parameter case of the statements'
+    domains (``cases.py``: a wrapped loop bound) under an ``if`` that selects it."""
+    cases = parameter_cases([program.scop.statement(s).domain for s in statements], context)
+    if len(cases) == 1:
+        return build(context)
+    node: Node | None = None
+    for case, cond in reversed(list(zip(cases, conditions(cases, context)))):
+        node = If(to_expr(cond), build(case), node)
+    assert node is not None
+    return node
 
 
 def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
@@ -262,7 +148,6 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
         band = tree.get_root().child(0).band_member_set_ast_loop_type(
             classes, isl.ast_loop_type.unroll)
         tree = band.get_schedule()
-    build = _build(context, program.names.iterator)
     iterator = program.names.iterator
     found: dict[str, tuple[tuple[int, tuple[Expr, ...]], ...]] = {}
 
@@ -294,8 +179,8 @@ def kernel_ast_of(program: GpuProgram, kernel: Kernel, order: isl.UnionMap,
         found[label] = tuple(exprs)
         return node.set_annotation(isl.Id(label, context=node.get_ctx()))
 
-    node = covered(build, tree, context, annotated if indices else None)
-    return to_node(node, found)
+    return _by_cases(program, kernel.statements, context, lambda case: to_node(
+        covered(_build(case, iterator), tree, case, annotated if indices else None), found))
 
 
 #: Existentials (summed over its pieces) from which a leaf's index is simplified first.
@@ -331,8 +216,9 @@ def host_ast(program: GpuProgram) -> Node:
 
 
 def _host_ast(program: GpuProgram) -> Node:
-    build = _build(program.scop.context, program.names.iterator)
-    return to_node(covered(build, program.host, program.scop.context))
+    return _by_cases(program, [s.name for s in program.scop.statements], program.scop.context,
+                     lambda case: to_node(covered(_build(case, program.names.iterator),
+                                                  program.host, case)))
 
 
 def expr_of(pwaff: isl.PwAff, context: isl.Set) -> Expr:
@@ -381,27 +267,6 @@ def placed_kernel_ast(program: GpuProgram, kernel: Kernel, placed: KernelPlaceme
     cond = to_expr(isl.AstBuild.from_context(context).expr_from_set(full.gist(context)))
     return If(cond, kernel_ast_of(program, kernel, order, refs, full, atomic, lanes, classes),
               kernel_ast_of(program, kernel, placed.order, refs, rest, atomic, lanes))
-
-
-def uniform_barriers(node: Node, thread_ids: frozenset[str], inside: bool = False) -> bool:
-    """Whether every barrier of ``node`` runs in code whose loops and conditions do
-    not depend on the thread ids (so all threads of a block pass it equally often)."""
-    if isinstance(node, User):
-        return not (inside and node.name in BARRIERS)
-    if isinstance(node, Block):
-        return all(uniform_barriers(c, thread_ids, inside) for c in node.children)
-    if isinstance(node, If):
-        inner = inside or bool(_names(node.cond) & thread_ids)
-        return uniform_barriers(node.then, thread_ids, inner) and (
-            node.else_ is None or uniform_barriers(node.else_, thread_ids, inner))
-    inner = inside or bool((_names(node.init) | _names(node.upper)) & thread_ids)
-    return uniform_barriers(node.body, thread_ids, inner)
-
-
-def _names(e: Expr) -> set[str]:
-    if e.op == "id":
-        return {str(e.value)}
-    return set().union(*(_names(a) for a in e.args)) if e.args else set()
 
 
 def with_kernel_asts(placement: Placement, max_operations: int = 0,

@@ -35,7 +35,8 @@ from ..frontend.ctype import INT, parse_type
 from ..frontend.members import subscripts_of
 from ..memory import passed_by_value
 from ..model import Access, Array, Scop, Statement, storages
-from .ast import Block, Expr, For, If, Node, User, expr_of
+from .ast import expr_of
+from .nodes import Block, Expr, For, If, Node, User
 
 INDENT = "  "
 

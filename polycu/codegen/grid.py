@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..gpu.kernel import AXES, GRID_LIMITS, GpuProgram, Kernel
-from .ast import Expr, grid_exprs
+from .ast import grid_exprs
+from .nodes import Expr
 from .cuda import INDENT, atom
 
 

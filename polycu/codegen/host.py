@@ -21,7 +21,8 @@ import islpy as isl
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Scop, storage_names, storages
 from ..frontend.ctype import parse_type, range_constraint
-from .ast import Block, Expr, For, If, Node, User, host_ast, to_expr
+from .ast import host_ast
+from .nodes import Block, Expr, For, If, Node, User, to_expr
 from .cuda import INDENT, Layout, c_expr, index_type
 from .grid import launch_grid
 from .kernel import kernel_args

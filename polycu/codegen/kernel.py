@@ -24,7 +24,8 @@ from ..model import Array, Scop, Statement, storage_names
 from ..memory import (BARRIERS, COPY_INDEX, Carry, GLOBAL, LANE_INDEX, LANES, MAX_SHARED_MEMORY, POINT,
                       SURFACE, TEXTURE_2D, KernelPlacement, Placement, product_of, serving)
 from ..memory.shared import element_bytes
-from .ast import Expr, User, placed_kernel_ast
+from .ast import placed_kernel_ast
+from .nodes import Expr, User
 from .cuda import (INDENT, Layout, atom, c_expr, index_type, linearise, print_node, reference_text,
                    statement_text)
 from .grid import block_loops

@@ -32,7 +32,8 @@ from ..gpu.cost import BLOCK_THREADS
 from ..gpu.kernel import GpuProgram, Kernel, launch_context
 from ..memory import Placement
 from ..memory.resident import ALIGNED, FREE, ResidentGrid
-from .ast import User, expr_of, host_ast
+from .ast import expr_of, host_ast
+from .nodes import User
 from .cuda import INDENT, Layout, c_expr, index_type, print_node
 from .kernel import kernel_text
 from .single_block import block_kernel_args, virtual_threads

@@ -40,7 +40,8 @@ from ..gpu.cost import BLOCK_THREADS
 from ..gpu.kernel import AXES, GpuProgram, Kernel
 from ..memory import Placement
 from ..memory.kinds import element_bytes, extents
-from .ast import User, grid_exprs, host_ast
+from .ast import grid_exprs, host_ast
+from .nodes import User
 from .cuda import INDENT, Layout, c_expr, index_type, print_node
 from .kernel import KernelArg, kernel_text, struct_arg
 

@@ -49,7 +49,7 @@ from ..frontend.conditions import BLOCKS
 from ..memory import LATENCY_STRIP
 from ..memory.shared import element_bytes
 from ..model import Access, Statement
-from .ast import Block, Expr, For, If, Node, User
+from .nodes import Block, Expr, For, If, Node, User
 
 #: The copies' wait, a statement of the transformed AST.
 WAIT = "polycu_stage_wait"

@@ -34,7 +34,7 @@ import islpy as isl
 from ..gpu.kernel import GpuProgram
 from ..memory import Placement
 from ..memory.contraction import PAD, Contraction, Operand, tile_rows
-from .ast import Expr
+from .nodes import Expr
 from .cuda import (INDENT, Layout, expression_text, index_type, linearise, literal,
                    statement_text)
 from .grid import block_loops

@@ -30,7 +30,8 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram
 from ..model import Array, Scop, StructType, sets_of, storage_names, storages
-from .ast import expr_of, to_expr
+from .ast import expr_of
+from .nodes import to_expr
 from .cuda import Layout, c_expr
 
 

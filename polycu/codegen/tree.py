@@ -38,7 +38,8 @@ from ..gpu.ordered import SLOTS, buffer, chunk, launched, per_thread, row_stride
 from ..gpu.tree import Part, Tree
 from ..memory import Placement
 from ..model import Access, Scop, Statement
-from .ast import Expr, expr_of
+from .ast import expr_of
+from .nodes import Expr
 from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_text
 from .tensor import bounds, condition, extreme, local_names
 
