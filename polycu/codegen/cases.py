@@ -7,7 +7,7 @@ where ``n <= 0``.  One isl AST over both bounds its loops by their maximum and
 guards every instance inside: fuzz seed 5607087's tiled loop ran 2^26 empty tiles a
 thread at n = 11 (``c3 <= floord(n - 1, 64) + 67108863``).  The AST is built once
 per case instead, each under the parameters of its case, and the cases chosen by
-an ``if`` on the parameters (PPCG's pet leaves such domains to isl as they are).
+an ``if`` on the parameters.
 """
 from __future__ import annotations
 
