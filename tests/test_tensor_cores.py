@@ -65,8 +65,9 @@ def test_gemm_is_a_contraction(tmp_path: Path) -> None:
     # strips of 16 k in 3 buffers fill the 48 KiB of static shared memory: X's tile
     # 48 x (16 + 4) doubles, Y's 16 x (64 + 4), as the arrays are laid out
     assert (found.strip, found.stages) == (16, 3) and found.buffer() == 48 * 20 + 16 * 68
-    assert str(found.reduction) == "[ni, nj, nk] -> { [i0] : ni > 0 and nj > 0 and " \
-        "0 <= i0 < nk }"
+    # K = { [i, k] } on D_W's rows: here the same k for every row
+    assert str(found.reduction) == "[ni, nj, nk] -> { [i0, i1] : 0 <= i1 < nk }"
+    assert found.x_first and not found.triangular
 
 
 def test_transposed_operands_and_a_triangle(tmp_path: Path) -> None:
@@ -81,8 +82,9 @@ def test_transposed_operands_and_a_triangle(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("change", [
-    # the k range depends on i: the cells would not sum the same products
-    ("for (int k = 0; k < nk; k++)", "for (int k = i; k < nk; k++)"),
+    # the k range depends on j: the cells of a row would not sum the same products
+    # (on i it may: tests/test_tensor_triangles.py)
+    ("for (int k = 0; k < nk; k++)", "for (int k = j; k < nk; k++)"),
     # a bound of k with a coefficient (before: a traceback in the code generator)
     ("for (int k = 0; k < nk; k++)", "for (int k = 0; 2 * k < nk; k++)"),
     # s after the operands: C rounds (A * B) * alpha, not (alpha * A) * B
@@ -91,8 +93,6 @@ def test_transposed_operands_and_a_triangle(tmp_path: Path) -> None:
     ("alpha * A[i][k] * B[k][j]", "alpha * A[i][k] * B[k][j] + A[i][k]"),
     # an operand subscript that is not one iterator
     ("alpha * A[i][k] * B[k][j]", "alpha * A[i][k] * B[k + 1][j]"),
-    # the init reads another array
-    ("C[i][j] *= beta;", "C[i][j] = B[i][j];"),
     # elements of another type
     ("double A[90][70]", "float A[90][70]"),
 ])
@@ -100,6 +100,14 @@ def test_not_contractions(tmp_path: Path, change: tuple[str, str]) -> None:
     source = GEMM.replace(*change)
     assert source != GEMM
     assert _kernels(source, tmp_path) == {}
+
+
+def test_an_init_reading_another_array_runs_apart(tmp_path: Path) -> None:
+    """An init that reads another array is no contraction's I: the ranking puts it in
+    a kernel of its own, before the contraction of the sums, which has no I."""
+    (found,) = _kernels(GEMM.replace("C[i][j] *= beta;", "C[i][j] = B[i][j];"),
+                        tmp_path).values()
+    assert found.init is None and found.kernel.endswith("kernel1")
 
 
 def test_no_tensor_cores_option(tmp_path: Path) -> None:

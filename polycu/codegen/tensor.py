@@ -43,7 +43,7 @@ from .mma import WIDE_STEP
 
 _LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi", "strips",
            "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ok", "ok1", "acc", "a", "b", "sx",
-           "sy", "copy", "base", "buf", "bi", "bj")
+           "sy", "copy", "base", "buf", "bi", "bj", "flo", "fhi", "kq")
 
 
 def local_names(program: GpuProgram, wanted: tuple[str, ...] = _LOCALS) -> dict[str, str]:
@@ -108,6 +108,32 @@ def bounds(bset: isl.BasicSet, texts: tuple[str, ...] = ("k",), k: int = 0
     return lowers, uppers, conditions
 
 
+# For one constraint a k + c i + rest >= 0 (or = 0) with a = +-1, k's bound is
+# v(i) = -a (c i + rest), of slope -a c: over the rows [lo, hi] it is least at lo when
+# the slope is positive, else at hi, and greatest at the other end.
+def block_bounds(reduction: isl.BasicSet, ends: tuple[str, str], union: bool
+                 ) -> tuple[list[str], list[str]]:
+    """Bounds of k over the rows ``ends`` = (first, last) of a block (C texts) of K =
+    ``reduction`` ({ [i, k] }): with ``union``, each lower bound's least and each upper
+    bound's greatest value (their max and min bound the union of the rows' K(i) from
+    outside); else each lower bound's greatest and each upper bound's least value (the
+    intersection of the rows' K(i), exactly)."""
+    lowers, uppers = [], []
+    for c in reduction.get_constraints():
+        a = c.get_coefficient_val(isl.dim_type.set, 1).to_python()
+        if a == 0:
+            continue
+        slope = -a * c.get_coefficient_val(isl.dim_type.set, 0).to_python()
+        for lower in (True, False):
+            if not (c.is_equality() or a == (1 if lower else -1)):
+                continue
+            least = lower == union
+            at = ends[0] if (slope > 0) == least else ends[1]
+            rest = terms(c, [f"({at})", "k"], skip=1)
+            (lowers if lower else uppers).append(f"-({rest})" if a == 1 else f"({rest})")
+    return lowers, uppers
+
+
 def extreme(texts: list[str], op: str) -> str:
     """max (``op`` '>') or min ('<') of C texts, by conditional expressions."""
     result = texts[0]
@@ -144,7 +170,13 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     stages, strip = found.stages, found.strip
     extent = {"i": bm, "j": bn, "k": strip}
     lo_i, lo_j = (_constant(m.tile_offset) for m in (found.rows, found.cols))
-    lowers, uppers, k_conditions = bounds(found.reduction)
+    triangular = found.triangular
+    ends = (v["i0"], f"{v['i0']} + {bm - 1}")
+    lowers, uppers = block_bounds(found.reduction, ends, True)
+    k_conditions = [condition(isl.BasicSet.from_constraint(c), ["", ""])
+                    for c in found.reduction.get_constraints()
+                    if not any(c.get_coefficient_val(isl.dim_type.set, d).to_python()
+                               for d in (0, 1))]
     cells = condition(found.cells, [v["i"], v["j"]])
 
     def rows(i: str) -> str:
@@ -152,6 +184,10 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
 
     def cols(j: str) -> str:
         return condition(found.cols_set, [j])
+
+    def in_k(i: str, k: str) -> str:    # k in K(i), where K depends on i
+        return f"({rows(i)}) && ({condition(found.reduction, [i, k])})" if triangular \
+            else rows(i)
     scale = f"({expression_text(update, found.scale, arrays, scop)}) * " \
         if found.scale is not None else ""
     w = arrays[found.output]
@@ -170,7 +206,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     unroll = "#pragma unroll"
 
     def copies(operand: Operand, layout: Layout, tile: str,
-               guard: Callable[[str], str]) -> list[str]:
+               guard: Callable[[str, str], str]) -> list[str]:
         # consecutive threads copy consecutive pairs of the array's last subscript,
         # which runs along the tile's rows
         first, last = operand.dims
@@ -185,12 +221,14 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         if count % threads:
             body.append(f"{I * 4}if ({v['q']} >= {count}) break;")
         # the pair's second element is one further along ``last``
-        second = f"({guard(v[var])}) && {v['k']} + 1 <= {v['khi']}" if last == "k" \
-            else f"({guard(f'({v[var]} + 1)')}) && {v['k']} <= {v['khi']}"
+        k_next, var_next = f"({v['k']} + 1)", f"({v[var]} + 1)"
+        second = f"({guard(v[var], k_next)}) && {k_next} <= {v['khi']}" if last == "k" \
+            else f"({guard(var_next, v['k'])}) && {v['k']} <= {v['khi']}"
         source = f"{operand.array} + (({v['ok']} || {v['ok1']}) ? {_cell(operand, layout, v)} : 0)"
         body += [f"{I * 4}const {itype} {v[var]} = {start} + {local[var]}, "
                  f"{v['k']} = {v['base']} + {local['k']};",
-                 f"{I * 4}const bool {v['ok']} = ({guard(v[var])}) && {v['k']} <= {v['khi']};",
+                 f"{I * 4}const bool {v['ok']} = ({guard(v[var], v['k'])}) && {v['k']} <= "
+                 f"{v['khi']};",
                  f"{I * 4}const bool {v['ok1']} = {second};",
                  f"{I * 4}POLYCU_CP16({tile}, {v['buf']} * {rows_ * length} + {at}, {source}, "
                  f"{v['ok']}, {v['ok1']});"]
@@ -203,8 +241,8 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
     kernel = next(k for k in program.kernels if k.name == found.kernel)
     looped = kernel.looped(scop)
     blocks = {a: names[a] if a in looped else f"(({itype})blockIdx.{a})" for a in names}
-    x_copies = copies(x, x_layout, v["sx"], rows)
-    y_copies = copies(y, y_layout, v["sy"], cols)
+    x_copies = copies(x, x_layout, v["sx"], in_k)
+    y_copies = copies(y, y_layout, v["sy"], lambda j, k: cols(j))
 
     def element(operand: Operand, tile: str, at: dict[str, str]) -> str:
         # the tile's element at i or j and k (``at``: C texts within the block's tile)
@@ -212,13 +250,19 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         rows_, length = tile_rows(operand, extent)
         return f"{tile}[{v['buf']} * {rows_ * length} + ({at[first]}) * {length} + {at[last]}]"
 
-    def a_at(k: str) -> str:       # X's element (row wi + 8 m + g, column kk + k)
+    def a_at(k: str, step: str = f"{v['kk']} + ") -> str:   # X's (wi + 8 m + g, kk + k)
         return element(x, v["sx"], {"i": f"{v['wi']} + 8 * {v['m']} + {v['g']}",
-                                    "k": f"{v['kk']} + {k}"})
+                                    "k": f"{step}{k}"})
 
-    def b_at(k: str, j: str) -> str:   # Y's element (row kk + k, column wj + 8 n + j)
-        return element(y, v["sy"], {"k": f"{v['kk']} + {k}",
+    def b_at(k: str, j: str, step: str = f"{v['kk']} + ") -> str:   # Y's (kk + k, wj + 8 n + j)
+        return element(y, v["sy"], {"k": f"{step}{k}",
                                     "j": f"{v['wj']} + 8 * {v['n']} + {j}"})
+
+    def product(k: str, step: str = f"{v['kk']} + ", scaled: bool = True) -> str:
+        # the cell's product at k, its factors in C's order, s first (``scaled``)
+        factors = [a_at(k, step), b_at(k, f"2 * {v['t']} + {v['e']}", step)]
+        first, second = factors if found.x_first else factors[::-1]
+        return f"({scale}{first}) * {second}" if scaled else f"{first} * {second}"
 
     # on the tensor cores the accumulators start from zero, and W gets s times their
     # sum at the end
@@ -231,8 +275,13 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
                  "#else"]
     stored = f"{out} = {v['acc']}[{v['m']}][{v['n']}][{v['e']}];"
     # (without a k, as in C, W keeps I's value: s * 0 would turn an infinite s to NaN)
+    summed = f"{v['strips']} > 0"
+    if triangular:      # and the row's K(i) holds some k
+        row_lowers, row_uppers, row_conditions = bounds(found.reduction, (v["i"], "k"), 1)
+        summed = " && ".join([summed, *row_conditions, f"{extreme(row_lowers, '>')} <= "
+                              f"{extreme(row_uppers, '<')}"])
     store = ["#if POLYCU_MMA", *[f"{I * 5}{s}" for s in init],
-             f"{I * 5}if ({v['strips']} > 0)",
+             f"{I * 5}if ({summed})",
              f"{I * 6}{out} = {out} + {scale}{v['acc']}[{v['m']}][{v['n']}][{v['e']}];",
              "#else", f"{I * 5}{stored}", "#endif"]
     # sm_90: one mma.m16n8k8 for each pair of fragment rows m, m + 1 and each n, 8 k
@@ -264,6 +313,39 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
             + [f"{v['b']}[{v['n']}][{q}]" for q in range(WIDE_STEP // 4)]) + ");",
         f"{I * 2}}}",
         "#else"]
+    # a triangular K: the strips K(i) holds for every row of the block run as above;
+    # the others add each cell's products of k in K(i), one k at a time
+    diagonal: list[str] = []
+    if triangular:
+        inner_lowers, inner_uppers = block_bounds(found.reduction, ends, False)
+        whole = [condition(isl.BasicSet.from_constraint(c), [end, "k"])
+                 for c in found.reduction.get_constraints()
+                 if not c.get_coefficient_val(isl.dim_type.set, 1).to_python()
+                 and c.get_coefficient_val(isl.dim_type.set, 0).to_python() for end in ends]
+        first_k = f"{v['klo']} + {v['k']} * {strip}"
+        full = " && ".join([f"{first_k} >= {v['flo']}",
+                            f"{first_k} + {strip - 1} <= {v['fhi']}", *whole])
+        cell = f"{v['acc']}[{v['m']}][{v['n']}][{v['e']}]"
+        diagonal = [
+            f"{I * 2}if ({full}) {{",
+            f"{I * 2}}} else {{",
+            f"{I * 3}for (int {v['q']} = 0; {v['q']} < {strip}; {v['q']}++) {{",
+            f"{I * 4}const {itype} {v['kq']} = {first_k} + {v['q']};",
+            f"{I * 4}{unroll}", f"{I * 4}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++) {{",
+            f"{I * 5}const {itype} {v['i']} = {v['i0']} + {v['wi']} + 8 * {v['m']} + {v['g']};",
+            f"{I * 5}if ({in_k(v['i'], v['kq'])}) {{",
+            f"{I * 6}{unroll}", f"{I * 6}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+            f"{I * 7}{unroll}", f"{I * 7}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++)",
+            "#if POLYCU_MMA",
+            f"{I * 8}{cell} += {product(v['q'], '', scaled=False)};",
+            "#else",
+            f"{I * 8}{cell} += {product(v['q'], '')};",
+            "#endif",
+            f"{I * 5}}}", f"{I * 4}}}", f"{I * 3}}}", f"{I * 2}}}"]
+        block_k = [f"{I}const {itype} {v['flo']} = {extreme(inner_lowers, '>')}, {v['fhi']} = "
+                   f"{extreme(inner_uppers, '<')};"]
+    else:
+        block_k = []
     tiles = [
         f"{I}POLYCU_SHARED16(double, {v[tile]}, {stages * n * length});   /* {op.array}: "
         f"{n} x {length - PAD} + {PAD} a buffer */"
@@ -281,6 +363,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{extreme(uppers, '<')};",
         f"{I}const {itype} {v['strips']} = ({k_ok}) ? ({v['khi']} - {v['klo']}) / {strip} + 1 "
         ": 0;",
+        *block_k,
         f"{I}/* copy strip {v['s']} of X and Y into buffer {v['s']} % {stages} */",
         f"{I}auto {v['copy']} = [&]({itype} {v['s']}) {{",
         f"{I * 2}if ({v['s']} < {v['strips']}) {{",
@@ -312,6 +395,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 2}__syncthreads();",
         f"{I * 2}{v['copy']}({v['k']} + {stages - 1});",
         f"{I * 2}const int {v['buf']} = (int)({v['k']} % {stages});",
+        *diagonal[:1],
         *wide_steps,
         f"{I * 2}{unroll}",
         f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {strip}; {v['kk']} += 4) {{",
@@ -334,11 +418,11 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
         f"{I * 5}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++)",
         f"{I * 6}for (int {v['q']} = 0; {v['q']} < 4; {v['q']}++)",
-        f"{I * 7}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] += ({scale}{a_at(v['q'])}) * "
-        f"{b_at(v['q'], '2 * ' + v['t'] + ' + ' + v['e'])};",
+        f"{I * 7}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] += {product(v['q'])};",
         "#endif",
         f"{I * 2}}}",
         *(["#endif"] if wide_steps else []),
+        *diagonal[1:],
         f"{I}}}",
         f"{I}POLYCU_CP_WAIT(0);",
         f"{I}{unroll}", f"{I}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++) {{",

@@ -38,6 +38,15 @@ chain of operations, not for memory: access(S) = 1 whatever the coalescing.  An
 accumulation into one cell is not a recurrence here (nussinov's fused wavefront
 runs 4.6x slower than its split one, H200 LARGE, docs/results/staging.md).
 
+Tensor cores (``tensor_discounted``).  A kernel that the memory phase will run on
+the FP64 tensor cores (a contraction, ``memory/contraction.py``: the ranking is told
+which by the driver) costs its estimate above, launches aside, divided by
+TENSOR_SPEEDUP: on an H100 the mma kernels ran 1.1-2.1x faster than the register
+and shared tiles of the same kernels with m8n8k4 (docs/results/memory.md, run s10),
+and sm_90's m16n8k8 gained 1.35-1.46x more (run s18).  So symm's two triangular
+sums, each a kernel of its own, win over the fused kernel that no tensor core runs
+(H200, LARGE: 0.174 ms against 0.667 ms).
+
 One block (``single_block_cost``).  A SCoP whose kernels launch from host loops may
 instead run whole as one launch of one block of BLOCK_THREADS threads, each former
 launch a phase that the block's threads share, with a __syncthreads() after it:
@@ -74,6 +83,7 @@ BLOCK_THREADS = 1024
 BARRIER = 200.0
 SM_INSTANCE = 0.25
 SINGLE_BLOCK_MARGIN = 1.5
+TENSOR_SPEEDUP = 2.0
 
 
 @dataclass(frozen=True)
@@ -332,6 +342,16 @@ def launch_cost(kernels: list[KernelCost]) -> float:
     """The estimate with one launch per kernel and host point (the module's
     docstring), for a caller that measured the kernels itself (``kernel_costs``)."""
     return _cost(kernels)
+
+
+def tensor_discounted(metrics: Metrics, tensor: frozenset[str]) -> float:
+    """``metrics``' cost with the instances of the kernels named in ``tensor`` (those
+    the tensor cores run) at 1 / TENSOR_SPEEDUP of their estimate (the module's
+    docstring); a program in one block runs no tensor-core kernel."""
+    if metrics.single_block:
+        return metrics.cost
+    fast = [k for k in metrics.kernels if k.name in tensor]
+    return metrics.cost - _cost(fast, launch=0.0) * (1.0 - 1.0 / TENSOR_SPEEDUP)
 
 
 def kernel_costs(program: GpuProgram, params: isl.Set | None = None) -> list[KernelCost]:

@@ -12,7 +12,9 @@ the ranking promised is what runs.  The coalescing variant of each schedule
 (``coalesce_bands``) is chosen with the same measure.  Ties go to fewer kernels,
 fewer host loops, fewer relaxed reductions, then to the earlier candidate
 (identity first).  With a fitted model (``estimate``: ``polycu.fitted``, from
-``polycu device --fit``), its estimate of each program replaces the cost.
+``polycu device --fit``), its estimate of each program replaces the cost; else the
+kernels a later phase will run on tensor cores (``tensor``: the driver asks the
+memory phase) are discounted (``cost.tensor_discounted``).
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from ..schedule import (MAX_OPERATIONS, BudgetExceeded, Schedule, Strategy, coal
                         generate, operation_budget, prove)
 from ..schedule.candidates import attempt
 from ..schedule.relayout import Relayout, relayout
-from .cost import BLOCK_THREADS, Metrics, analyze
+from .cost import BLOCK_THREADS, Metrics, analyze, tensor_discounted
 from .kernel import GpuProgram
 from .layout import skewed_arrays
 from .mapping import map_to_gpu
@@ -78,9 +80,11 @@ def measure(schedule: Schedule, sizes: Sizes | None = None) -> Metrics:
 
 def rank(schedules: list[Schedule], sizes: Sizes | None = None,
          reporter: Reporter | None = None,
-         estimate: Callable[[GpuProgram], float] | None = None) -> list[Candidate]:
+         estimate: Callable[[GpuProgram], float] | None = None,
+         tensor: Callable[[GpuProgram], frozenset[str]] | None = None) -> list[Candidate]:
     """Candidates for ``schedules`` (assumed legal), best first: by ``estimate`` of
-    each program (seconds) when given, else by the cost of ``Metrics``.
+    each program (seconds) when given, else by the cost of ``Metrics`` with the
+    kernels ``tensor`` names in a program discounted.
 
     Each is mapped within ``MAX_OPERATIONS`` isl operations; one isl fails to map,
     or maps only beyond that budget, is dropped with a note to ``reporter``.
@@ -98,6 +102,11 @@ def rank(schedules: list[Schedule], sizes: Sizes | None = None,
         if estimate is not None:
             score = estimate(program)
             said += f", fitted estimate {score * 1e6:.3g} us"
+        elif tensor is not None:
+            fast = tensor(program)
+            if fast and not metrics.single_block:
+                score = tensor_discounted(metrics, fast)
+                said += f", {len(fast)} kernel(s) on tensor cores: cost {score:.3g}"
         scored.append((score, metrics.n_kernels, metrics.host_loops,
                        len(schedule.relaxed), order,
                        Candidate(schedule, program, metrics, said)))
@@ -121,19 +130,21 @@ def _mapped(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> GpuP
 
 def candidates(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
                sizes: Sizes | None = None, reporter: Reporter | None = None,
-               estimate: Callable[[GpuProgram], float] | None = None) -> list[Candidate]:
+               estimate: Callable[[GpuProgram], float] | None = None,
+               tensor: Callable[[GpuProgram], frozenset[str]] | None = None
+               ) -> list[Candidate]:
     """Every candidate schedule of ``scop`` with its coalescing variant, each proven
-    legal and mapped, best first (by ``estimate`` when given: ``rank``).  Empty
-    only when isl fails on all of them."""
+    legal and mapped, best first (by ``estimate`` when given, ``tensor``'s kernels
+    discounted: ``rank``).  Empty only when isl fails on all of them."""
     reporter = reporter or Reporter()
     strategy = strategy or Strategy()
     found = prove(generate(scop, deps, strategy, reporter), reporter)
     variants = [v for s in found for v in _coalesced(s, sizes, reporter)]
     schedules = prove(found + variants, reporter)
-    ranked = rank(schedules, sizes, reporter, estimate)
+    ranked = rank(schedules, sizes, reporter, estimate, tensor)
     relaid = _relaid(ranked[0], strategy, sizes, reporter) \
         if ranked and strategy.relayout and strategy.reschedule else []
-    return rank(schedules + relaid, sizes, reporter, estimate) if relaid else ranked
+    return rank(schedules + relaid, sizes, reporter, estimate, tensor) if relaid else ranked
 
 
 # The layout follows the best program's threads: its candidates (schedules of the

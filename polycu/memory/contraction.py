@@ -6,17 +6,24 @@ Out: a ``Contraction`` (the arrays, the statements, the mapped members and the s
 
 A kernel is a contraction when it runs the statements
     I[i, j]:     W[i][j] = f(W[i][j], scalars)                     (optional)
-    U[.. i, j, k ..]:  W[i][j] = W[i][j] + s * X[i, k] * Y[k, j]   (or ``+=``)
+    U[.. i, j, k ..]:  W[i][j] = W[i][j] + s * X[i, k] * Y[k, j]   (or ``+=``;
+                       the factors in either order: ``s * Y * X``)
 and nothing else, with
-  * D_U = D_W x K, where D_W = D_I (with I) or D_U's projection on (i, j) (without),
-    and K = { k : lo <= k <= hi } an interval of the parameters alone, so every cell
-    (i, j) sums the same products;
+  * D_U = { [i, j, k] : [i, j] in D_W and [i, k] in K }, where D_W = D_I (with I) or
+    D_U's projection on (i, j) (without), and K = { [i, k] : lo(i) <= k <= hi(i) }
+    an interval of k whose bounds are affine in i and the parameters: a cell (i, j)
+    sums the products of the k in K(i), the same for every cell of a row.  Where K
+    depends on i (symm's ``k < i``, a *triangular* K) the tensor-core kernel runs on
+    mma only the strips of k that K(i) holds for every row of a block, and adds the
+    products of the strips across the block's diagonal one at a time under the
+    guard k in K(i) (``codegen/tensor.py``): a zero X in place of a product C does
+    not compute would turn an infinite Y into NaN;
   * every subscript of W, X and Y one iterator: W's (i, j) in this order, X's a
     permutation of (i, k), Y's of (k, j); X and Y not written by the kernel;
   * s a product of values every thread reads alike (scalars passed by value,
     parameters, constants), multiplied first: C evaluates ``s * X * Y`` as
-    ``(s * X) * Y``, which the emulation and the kernels that scale X's elements
-    round alike;
+    ``(s * X) * Y`` (``s * Y * X`` as ``(s * Y) * X``: ``x_first`` False), which the
+    emulation and the kernels that scale the first factor round alike;
   * the kernel's two mapped members equal to i and j on both statements, each
     starting at a constant tile offset;
   * W, X and Y arrays of ``double`` in device memory (neither constant memory nor a
@@ -84,17 +91,22 @@ class Contraction:
     rows: MappedMember              # the member equal to i
     cols: MappedMember              # the member equal to j
     cells: isl.BasicSet             # D_W: { [i, j] } over the parameters
-    reduction: isl.BasicSet         # K: { [k] } over the parameters
+    reduction: isl.BasicSet         # K: { [i, k] } over the parameters (gist on D_W's rows)
     warps: tuple[int, int]          # the block's warps along i and along j
     strip: int                      # the k of a shared tile (a multiple of 4)
     stages: int                     # shared buffers of the copy pipeline
+    x_first: bool = True            # C's product is s * X * Y (else s * Y * X)
 
     def __str__(self) -> str:
         x = "".join(f"[{d}]" for d in self.left.dims)
         y = "".join(f"[{d}]" for d in self.right.dims)
         wr, wc = self.warps
+        factors = [f"{self.left.array}{x}", f"{self.right.array}{y}"]
+        if not self.x_first:
+            factors.reverse()
+        k = "k in K(i)" if self.triangular else "k in K"
         return (f"{self.output}[i][j] += {'s * ' if self.scale is not None else ''}"
-                f"{self.left.array}{x} * {self.right.array}{y}, {self.rows.tile}x"
+                f"{' * '.join(factors)} ({k}), {self.rows.tile}x"
                 f"{self.cols.tile} cells a block in {wr}x{wc} warps of "
                 f"{self.rows.tile // wr}x{self.cols.tile // wc}, strips of {self.strip} k in "
                 f"{self.stages} shared buffers")
@@ -102,6 +114,13 @@ class Contraction:
     def buffer(self) -> int:
         """The doubles of one strip's X and Y tiles (``tile_rows``)."""
         return _buffer((self.left, self.right), self.rows.tile, self.cols.tile, self.strip)
+
+    @property
+    def triangular(self) -> bool:
+        """Whether K's bounds depend on i (some constraint holds both i and k)."""
+        return any(c.get_coefficient_val(isl.dim_type.set, 0).to_python()
+                   and c.get_coefficient_val(isl.dim_type.set, 1).to_python()
+                   for c in self.reduction.get_constraints())
 
     @property
     def rows_set(self) -> isl.BasicSet:
@@ -139,9 +158,15 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
     updates = [(s, form) for s in statements for form in [_update(s)] if form is not None]
     if len(updates) != 1 or len(statements) > 2:
         return None
-    update, (output, scale, left_access, right_access) = updates[0]
+    update, (output, scale, first_access, second_access) = updates[0]
     init = next((s for s in statements if s is not update), None)
+    x_first = True
+    left_access, right_access = first_access, second_access
     positions = _positions(update, output, left_access, right_access)
+    if positions is None:
+        x_first = False
+        left_access, right_access = second_access, first_access
+        positions = _positions(update, output, left_access, right_access)
     if positions is None:
         return None
     i, j, k = positions
@@ -173,7 +198,7 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
         return None
     return Contraction(kernel.name, output.array, left, right, update.name, positions,
                        init.name if init is not None else None, init_positions, scale,
-                       members[0], members[1], cells, reduction, *shape)
+                       members[0], members[1], cells, reduction, *shape, x_first)
 
 
 def tile_rows(operand: Operand, extent: dict[str, int]) -> tuple[int, int]:
@@ -218,7 +243,8 @@ def _shape(rows: int, cols: int, block: tuple[int, ...], operands: tuple[Operand
 
 
 def _update(stmt: Statement) -> tuple[Access, Any, Access, Access] | None:
-    """(W's write, s, X's read, Y's read) of ``W[..] = W[..] + s * X * Y`` (or ``+=``)."""
+    """(W's write, s, the first factor's read, the second's) of ``W[..] = W[..] + s *
+    P * Q`` (or ``+=``)."""
     body = stmt.body
     if stmt.loop or not isinstance(body, c_ast.Assignment) or len(stmt.writes) != 1:
         return None
@@ -332,34 +358,42 @@ def _init_positions(stmt: Statement, array: str) -> tuple[int, int] | None:
 def _sets(update: Statement, positions: tuple[int, int, int], init: Statement | None,
           init_positions: tuple[int, int] | None
           ) -> tuple[isl.BasicSet | None, isl.BasicSet | None]:
-    """D_W and K when D_U = D_W x K (see the module doc), each one basic set without
-    existentials; else (None, None)."""
+    """D_W and K when D_U joins them on i (see the module doc), each one basic set
+    without existentials, K gist on D_W's rows; else (None, None)."""
     domain = _reordered(update, positions)
-    reduction = domain.project_out(isl.dim_type.set, 0, 2).coalesce()
+    reduction = domain.project_out(isl.dim_type.set, 1, 1).coalesce()
     if init is not None and init_positions is not None:
         cells = _reordered(init, init_positions)
     else:
         cells = domain.project_out(isl.dim_type.set, 2, 1)
     cells = cells.coalesce()
-    product = cells.align_params(reduction.get_space()).flat_product(
-        reduction.align_params(cells.get_space()))
-    if not product.is_equal(domain.align_params(product.get_space())) \
+    reduction = reduction.align_params(cells.get_space())
+    cells = cells.align_params(reduction.get_space())
+    joined = cells.flat_product(reduction).equate(isl.dim_type.set, 0, isl.dim_type.set, 2) \
+        .project_out(isl.dim_type.set, 2, 1)
+    if not joined.is_equal(domain.align_params(joined.get_space())) \
             or cells.n_basic_set() != 1 or reduction.n_basic_set() != 1:
         return None, None
-    one_cells, one_k = cells.get_basic_sets()[0], reduction.get_basic_sets()[0]
-    if one_cells.dim(isl.dim_type.div) or not _interval(one_k):
+    one_cells = cells.get_basic_sets()[0]
+    rows = isl.Set.from_basic_set(one_cells).project_out(isl.dim_type.set, 1, 1)
+    context = rows.flat_product(isl.Set.universe(rows.get_space()))
+    one_k = reduction.gist(context).coalesce()
+    if one_cells.dim(isl.dim_type.div) or one_k.n_basic_set() != 1:
+        return None, None
+    one_k = one_k.get_basic_sets()[0]
+    if not _interval(one_k):
         return None, None
     return one_cells, one_k
 
 
-# K = { k : max_l (a_l) <= k <= min_u (b_u) }: every constraint on k has the
+# K = { [i, k] : max_l (a_l) <= k <= min_u (b_u) }: every constraint on k has the
 # coefficient +-1, so its bounds are affine expressions codegen/tensor.py prints.
 def _interval(reduction: isl.BasicSet) -> bool:
-    """Whether ``reduction`` is an interval of k with unit-coefficient bounds (no
-    existentials; ``2 k < n`` is refused), bounded on both sides."""
+    """Whether ``reduction`` is, at each i, an interval of k with unit-coefficient
+    bounds (no existentials; ``2 k < n`` is refused), bounded on both sides."""
     if reduction.dim(isl.dim_type.div):
         return False
-    signs = [c.get_coefficient_val(isl.dim_type.set, 0).to_python()
+    signs = [c.get_coefficient_val(isl.dim_type.set, 1).to_python()
              for c in reduction.get_constraints()]
     if any(a not in (-1, 0, 1) for a in signs):
         return False
