@@ -15,7 +15,8 @@ import pytest
 
 import polycu
 from polycu.deps import compute_dependences
-from polycu.driver import compile_scops, placement_of
+from polycu.driver import compile_scops, placement_of, program_of
+from polycu.memory.contraction import contraction
 from polycu.memory import Placement
 from polycu.options import Options
 from polycu.runtime.emulate import emulate_scop, scop_translation_unit
@@ -56,6 +57,36 @@ void f(int n, int m, double s, double W[75][40], double X[80][75], double Y[80][
 #pragma endscop
 }
 """
+
+
+# the scale after the sums (trmm's B[i][j] = alpha * B[i][j]): no I of a contraction
+POST = """
+void f(int ni, int nj, int nk, double alpha, double C[90][100], double A[90][70],
+       double B[70][100])
+{
+#pragma scop
+  for (int i = 0; i < ni; i++)
+    for (int j = 0; j < nj; j++) {
+      for (int k = 0; k < nk; k++)
+        C[i][j] += A[i][k] * B[k][j];
+      C[i][j] = alpha * C[i][j];
+    }
+#pragma endscop
+}
+"""
+
+
+def test_a_statement_after_the_sums_is_no_init(tmp_path: Path) -> None:
+    """In one kernel with the sums, the scale that follows them is no I (before: it
+    ran first, and the scale was lost: a silent wrong result, trmm's and POST's);
+    the ranking gives the sums a kernel of their own, a contraction without I."""
+    path = tmp_path / "p.c"
+    path.write_text(POST)
+    scop = polycu.load(str(path))[0]
+    fused = program_of(scop, Options(run_on="gpu", schedule="identity"))
+    assert len(fused.kernels) == 1 and contraction(fused, fused.kernels[0], {}) is None
+    (found,) = placement_of(scop, Options(run_on="gpu")).tensor.values()
+    assert found.init is None and not found.triangular
 
 
 @functools.lru_cache(maxsize=None)
@@ -106,6 +137,8 @@ def test_symm_is_ranked_by_its_tensor_kernels() -> None:
     (SYMM, {"m": 70, "n": 33}, 4),
     (ABOVE, {"n": 75, "m": 40}, None),
     (ABOVE, {"n": 61, "m": 9}, 8),
+    (POST, {"ni": 90, "nj": 100, "nk": 70}, None),
+    (POST, {"ni": 51, "nj": 30, "nk": 70}, 8),
 ])
 def test_emulation_matches_gcc(source: str, params: dict[str, int], mma: int | None) -> None:
     """The plain path (C's order, bit for bit) and the mma path emulated warp by warp

@@ -182,7 +182,7 @@ def contraction(program: GpuProgram, kernel: Kernel, kinds: dict[str, str]
     init_positions = None
     if init is not None:
         init_positions = _init_positions(init, output.array)
-        if init_positions is None:
+        if init_positions is None or not _init_first(kernel, init, output, update):
             return None
     cells, reduction = _sets(update, positions, init, init_positions)
     if cells is None or reduction is None:
@@ -353,6 +353,24 @@ def _init_positions(stmt: Statement, array: str) -> tuple[int, int] | None:
         if access.array != array or _subscripts(stmt, access) != w:
             return None
     return w
+
+
+# I runs before the sums of its cell: { I[x] -> U[y] : W(I[x]) = W(U[y]) and O(I[x])
+# >=_lex O(U[y]) } is empty, O the kernel's order (trmm's B[i][j] = alpha * B[i][j]
+# after its sum is no I: before this check it ran first and the scale was lost).
+def _init_first(kernel: Kernel, init: Statement, output: Access, update: Statement) -> bool:
+    """Whether every instance of ``init`` runs before the instances of ``update`` that
+    write its cell of W (``output``: U's write) in the kernel's order."""
+    if kernel.order is None:
+        return False
+    first = init.writes[0].relation.intersect_domain(init.domain)
+    sums = output.relation.intersect_domain(update.domain)
+    first, sums = first.align_params(sums.get_space()), sums.align_params(first.get_space())
+    same = isl.UnionMap.from_map(first.apply_range(sums.reverse()))
+    order = kernel.order
+    late = order.intersect_domain(isl.UnionSet.from_set(init.domain)).lex_ge_union_map(
+        order.intersect_domain(isl.UnionSet.from_set(update.domain)))
+    return late.intersect(same).is_empty()
 
 
 def _sets(update: Statement, positions: tuple[int, int, int], init: Statement | None,
