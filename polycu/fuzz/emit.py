@@ -19,14 +19,20 @@ import random
 
 from typing import Any
 
+from .cint import BITS, SIGNED
 from .dialect import dialect
-from .program import FLOAT_TYPES, Expr, Finalised, Node, Program
+from .program import FLOAT_TYPES, INTEGER_TYPES, Expr, Finalised, Node, Program
 from .tree import physical, shifted, wrapped
 
-#: printf format and cast of each element type
+#: printf format and cast of each element type: every integer type's values print
+#: exactly through long long or unsigned long long
 PRINT = {"double": ("%.17g", "double"), "float": ("%.9g", "double"),
-         "int": ("%lld", "long long"), "long": ("%lld", "long long"),
-         "unsigned": ("%llu", "unsigned long long")}
+         **{t: ("%lld", "long long") if SIGNED[t] else ("%llu", "unsigned long long")
+            for t in INTEGER_TYPES}}
+#: suffixes of integer constants; the narrow types have none (their constants are
+#: casts of int ones)
+SUFFIX = {"int": "", "unsigned": "u", "long": "L", "long long": "LL", "unsigned long": "UL",
+          "unsigned long long": "ULL"}
 
 
 def emit_num(type_: str, value: Any) -> str:
@@ -37,8 +43,13 @@ def emit_num(type_: str, value: Any) -> str:
         if "e" not in text and "." not in text:
             text += ".0"
         text += "f" if type_ == "float" else ""
+    elif BITS[type_] < 32:
+        return f"(({type_}) {emit_num('int', value)})"
+    elif SIGNED[type_] and value == -(1 << (BITS[type_] - 1)):
+        # the least value has no literal: its magnitude does not fit the type
+        return f"(-{(1 << (BITS[type_] - 1)) - 1}{SUFFIX[type_]} - 1)"
     else:
-        text = str(abs(value)) + {"int": "", "unsigned": "u", "long": "L"}[type_]
+        text = str(abs(value)) + SUFFIX[type_]
         if value < 0:
             text = "-" + text
     return f"({text})" if text.startswith("-") else text
@@ -59,6 +70,8 @@ def emit_expr(e: Expr, top: bool = False) -> str:
         return f"(-{emit_expr(e[1])})"
     if kind == "not":
         return f"(!{emit_expr(e[1])})"
+    if kind == "compl":
+        return f"(~{emit_expr(e[1])})"
     if kind == "cast":
         return f"(({e[1]}) {emit_expr(e[2])})"
     if kind in ("min", "max"):
@@ -159,6 +172,9 @@ def emit_init(a: dict, target: str, logical: list[str]) -> str:
         return f"{target} = (double) {h} * {emit_num('double', scale)};"
     if t == "float":
         return f"{target} = (float) {h} * {emit_num('float', scale)};"
+    if "base" in spec:
+        return (f"{target} = ({t}) ((unsigned long long) {h} * {int(scale)}ULL + "
+                f"{int(spec['base'])}ULL);")
     return f"{target} = ({t}) {h} * {emit_num(t, int(scale))};"
 
 

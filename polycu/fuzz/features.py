@@ -4,7 +4,13 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``, ``subscript:data``, ``shape:contraction``.
+``dialect:automatic``, ``subscript:wrap``, ``subscript:data``, ``shape:contraction``;
+from seed 5,610,000 on (``integers.py``) ``type:short``, ``type:unsigned long``, ...
+(arrays, scalars and temporaries), ``expr:<<``, ``expr:&``, ``expr:~``, ``op:<<=``, and
+the groups ``op:shift`` and ``op:bitwise`` (in an expression or an assignment),
+``int:narrow`` (a value promoted to int) and ``int:64-mixed`` (``unsigned long`` or
+``unsigned long long`` met with a signed 64-bit operand: the usual arithmetic
+conversions that C's ranks decide).
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ def features(fin: Finalised) -> set[str]:
     prog = fin.program
     out.update(f"array:{a['kind']}" for a in prog.arrays)
     out.update(f"type:{a['type']}" for a in prog.arrays)
+    out.update(f"type:{s['type']}" for s in prog.scalars)
     out.update(f"ndim:{a['ndim']}" for a in prog.arrays)
     out.update(f"scalar:{s['kind']}" for s in prog.scalars)
     out.update(f"param:{p['type']}" for p in prog.params)
@@ -65,24 +72,44 @@ def features(fin: Finalised) -> set[str]:
             out.add("guard:else" if node.get("else") else "guard")
         elif node["k"] == "let":
             out.add("let")
+            out.add(f"type:{node['type']}")
         elif node["k"] == "stmt":
             count += 1
             out.add(f"op:{node['op']}")
+            out.update(_groups(node["op"].rstrip("=")))
     out.add(f"stmts:{count}")
 
     def see(e: Expr) -> Expr:
         if e[0] in ("min", "max", "cond", "cast", "neg"):
             out.add(f"expr:{e[0]}")
+        elif e[0] == "compl":
+            out.update({"expr:~", "op:bitwise"})
         elif e[0] in ("bin", "cmp"):
             out.add(f"expr:{e[1]}")
+            out.update(_groups(e[1]) if e[0] == "bin" else ())
         elif e[0] == "call":
             out.add(f"call:{e[1]}")
         return e
     map_exprs(prog.body, lambda e: walk_expr(e, see))
+    types = {x["type"] for x in prog.arrays + prog.scalars} | \
+        {n["type"] for n in _nodes(prog.body) if n["k"] == "let"}
+    if types & {"signed char", "unsigned char", "short", "unsigned short"}:
+        out.add("int:narrow")
+    if types & {"unsigned long", "unsigned long long"} and types & {"long", "long long"}:
+        out.add("int:64-mixed")
     for opt in prog.options:
         if opt.startswith("--"):
             out.add(f"option:{opt}")
     return out
+
+
+def _groups(op: str) -> set[str]:
+    """``op:shift`` and ``op:bitwise``: the operators of session 37, however written."""
+    if op in ("<<", ">>"):
+        return {"op:shift"}
+    if op in ("&", "|", "^"):
+        return {"op:bitwise"}
+    return set()
 
 
 def _nodes(nodes: list[Node]) -> Iterator[Node]:

@@ -8,7 +8,8 @@ text.
 
 ``names.respelled`` then gives one program in four names that isl, C++ or CUDA
 reserve; from seed 5,400,000 on, one seed in eight is a contraction nest
-(``contraction``) instead.  ``Generator`` adds to the skeleton of
+(``contraction``) instead; from seed 5,610,000 on, every integer type and the
+bitwise operators join the programs (``integers``).  ``Generator`` adds to the skeleton of
 ``structure.Structure`` the values (literals, array references, integer and
 floating expressions, math calls), the statements (assignments and compound
 assignments to arrays and scalars, guarded ones, ``let`` temporaries), the blocks
@@ -20,14 +21,16 @@ import copy
 
 from .contraction import Contractions, is_contraction_seed
 from .finalise import finalise
+from .integers import Integers
 from .names import respelled
-from .program import FLOAT_TYPES, INT_TYPES, Expr, Finalised, Invalid, Node, Program
+from .program import (FLOAT_TYPES, INT_TYPES, NEW_INT_TYPES, Expr, Finalised, Invalid, Node,
+                      Program, is_integer)
 
 FLOAT_CALLS1 = ("sqrt", "fabs", "sin", "cos", "exp", "floor", "ceil", "tanh", "cbrt", "log1p")
 FLOAT_CALLS2 = ("pow", "fmin", "fmax", "fmod", "atan2", "hypot")
 
 
-class Generator(Contractions):
+class Generator(Contractions, Integers):
     """One random attempt; ``generate`` retries with other attempts when the
     interpretation finds undefined behaviour."""
 
@@ -36,6 +39,8 @@ class Generator(Contractions):
         if t in FLOAT_TYPES:
             v = self.rng.choice([0.5, 2.0, 1.25, -3.0, 0.1, 1e-3, 7.0, 1e5])
             return ["num", t, float(f"{v:.6g}")]
+        if t in NEW_INT_TYPES:
+            return self.int_literal(t)
         if t == "unsigned":
             return ["num", t, self.rng.choice([1, 2, 3, 7, 4000000000])]
         if t == "long":
@@ -43,26 +48,28 @@ class Generator(Contractions):
         return ["num", t, self.rng.choice([1, 2, 3, 5, -1, -4])]
 
     def array_ref(self, t: str, scope: list[dict], ctx: dict) -> Expr:
-        want_int = t in INT_TYPES
-        ok = [a for a in self.arrays if (a["type"] in INT_TYPES) == want_int or not want_int]
+        want_int = is_integer(t)
+        ok = [a for a in self.arrays if is_integer(a["type"]) == want_int or not want_int]
         if ctx.get("lhs") is not None and ctx["lhs"][0] == "ref" and self.chance(0.3):
             # a neighbour of the element written: in-place updates, stencils
             lhs = ctx["lhs"]
             array = next(a for a in self.arrays if a["name"] == lhs[1])
-            if (array["type"] in INT_TYPES) == want_int or not want_int:
+            if is_integer(array["type"]) == want_int or not want_int:
                 return ["ref", lhs[1], [self.add_const(copy.deepcopy(i), self.small(-1, 1))
                                         for i in lhs[2]]]
         if ok and (len(self.arrays) >= 6 or self.chance(0.6)):
             array = self.rng.choice(ok)
         else:
-            array = self.new_array(self.rng.choice(INT_TYPES) if want_int else None)
+            array = self.new_array(self.int_type() if want_int else None)
         return ["ref", array["name"], self.subscripts(array, scope)]
 
     def value(self, t: str, scope: list[dict], ctx: dict, budget: int) -> Expr:
         """An expression of type (compatible with) ``t``: integers only from integers."""
         if budget <= 0 or self.chance(0.3):
             return self.leaf(t, scope, ctx)
-        is_int = t in INT_TYPES
+        is_int = is_integer(t)
+        if self.bitwise_here(is_int):
+            return self.bit_form(t, scope, lambda: self.value(t, scope, ctx, budget - 1))
         forms = {"bin": 10, "mul": 4, "neg": 1, "divc": 2, "cond": 1, "cast": 1}
         if is_int:
             forms.update({"modc": 3, "abs": 1, "minmax": 1})
@@ -86,19 +93,20 @@ class Generator(Contractions):
         if form == "modc":
             return ["bin", "%", sub(), ["num", "int", self.rng.choice([3, 5, 1000, -7])]]
         if form == "abs":
-            arg = self.value("long" if t == "long" else "int", scope, ctx, budget - 1)
+            at = t if t in ("long", "long long") else "int"
+            arg = self.value(at, scope, ctx, budget - 1)
             if self.chance(0.9):
-                arg = ["cast", "long" if t == "long" else "int", arg]
-            return ["call", "labs" if t == "long" else "abs", [arg]]
+                arg = ["cast", at, arg]
+            return ["call", {"int": "abs", "long": "labs", "long long": "llabs"}[at], [arg]]
         if form == "minmax":
             return [self.rng.choice(["min", "max"]), sub(), sub()]
         if form == "cond":
             return ["cond", self.condition(scope, 1), sub(), sub()]
         if form == "cast":
             if is_int:
-                other = self.rng.choice(INT_TYPES)
+                other = self.int_type()
                 return ["cast", t, self.value(other, scope, ctx, budget - 1)]
-            other = self.rng.choice(FLOAT_TYPES + INT_TYPES)
+            other = self.widened(self.rng.choice(FLOAT_TYPES + INT_TYPES))
             return ["cast", t, self.value(other, scope, ctx, budget - 1)]
         f = "f" if t == "float" and self.chance(0.7) else ""
         if form == "call1":
@@ -115,7 +123,7 @@ class Generator(Contractions):
         if form == "callint":
             # math calls with integer arguments
             fn = self.rng.choice(["sqrt", "fabs", "exp", "sin", "pow", "cos"])
-            arg = self.value(self.rng.choice(INT_TYPES), scope, ctx, 0)
+            arg = self.value(self.int_type(), scope, ctx, 0)
             if fn == "exp":
                 arg = ["neg", ["call", "abs", [["cast", "int", arg]]]] if arg[0] != "num" else arg
             args = [arg] + ([["num", "int", 2]] if fn == "pow" else [])
@@ -124,10 +132,10 @@ class Generator(Contractions):
         return ["bin", "/", sub(), ["bin", "+", ["num", t, 1.0], ["call", "fabs" + f, [sub()]]]]
 
     def leaf(self, t: str, scope: list[dict], ctx: dict) -> Expr:
-        is_int = t in INT_TYPES
+        is_int = is_integer(t)
         forms = {"ref": 10, "lit": 3, "iter": 2, "param": 1, "scalar": 1}
         temps = [x for x in ctx.get("temps", ())
-                 if (x["type"] in INT_TYPES) == is_int or not is_int]
+                 if is_integer(x["type"]) == is_int or not is_int]
         if temps:
             forms["temp"] = 5
         form = self.pick(forms)
@@ -145,11 +153,12 @@ class Generator(Contractions):
             return ["var", self.rng.choice(temps)["name"]]
         if form == "scalar":
             pool = [s for s in self.scalars if s["kind"] in ("arg", "local", "global")
-                    and ((s["type"] in INT_TYPES) == is_int or not is_int)]
+                    and (is_integer(s["type"]) == is_int or not is_int)]
             if pool and self.chance(0.6):
                 return ["var", self.rng.choice(pool)["name"]]
             if self.chance(0.5):
-                s = self.new_scalar("arg", self.rng.choice(INT_TYPES if is_int else FLOAT_TYPES))
+                s = self.new_scalar("arg", self.int_type() if is_int else
+                                    self.rng.choice(FLOAT_TYPES))
                 return ["var", s["name"]]
         return self.literal(t)
 
@@ -165,13 +174,17 @@ class Generator(Contractions):
             pool = [s for s in self.scalars if s["kind"] == where]
             s = self.rng.choice(pool) if pool and self.chance(0.5) else self.new_scalar(where)
             lhs, t = ["var", s["name"]], s["type"]
-        is_int = t in INT_TYPES
+        is_int = is_integer(t)
         ops = {"=": 55, "+=": 20, "-=": 5, "*=": 4, "/=": 4, "++": 3, "--": 2}
         if is_int:
             ops["%="] = 3
         op = self.pick(ops)
         sub_ctx = dict(ctx, lhs=lhs)
-        if op in ("++", "--"):
+        bitwise = self.bit_assignment(t) if is_int else None
+        if bitwise:
+            op = bitwise
+            rhs = self.bit_rhs(op, t, scope, lambda: self.value(t, scope, sub_ctx, 1))
+        elif op in ("++", "--"):
             rhs = None
         elif op in ("/=", "%="):
             rhs = ["num", "int", self.rng.choice([2, 3, 7, -3])] if is_int else \
@@ -183,7 +196,7 @@ class Generator(Contractions):
         else:
             rhs = self.value(t, scope, sub_ctx, self.pick({0: 2, 1: 3, 2: 3, 3: 2}))
             if is_int and self.chance(0.5):
-                modulus = ["num", t if t != "unsigned" else "int",
+                modulus = ["num", self.literal_type(t),
                            self.rng.choice([1000, 97, 10007])]
                 rhs = ["bin", "%", rhs, modulus]
         return {"k": "stmt", "lhs": lhs, "op": op, "rhs": rhs}

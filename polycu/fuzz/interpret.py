@@ -1,10 +1,12 @@
 """C's rules on the generated programs' integers, and the interpreter that runs them.
 
 In:  a ``Program`` in physical form (``tree.physical``) with its parameter values.
-Out: ``Machine``: the program run with C's integer semantics (types, the usual
-arithmetic conversions, wrapping unsigned values, truncating ``/`` and ``%``) and
-the lowest and highest subscript of every array dimension; ``Invalid`` on
-undefined behaviour (signed overflow, division by zero) or too much work.
+Out: ``Machine``: the program run with C's integer semantics (``cint``: types,
+integer promotions, the usual arithmetic conversions, wrapping unsigned values,
+gcc's modular conversion to signed types, truncating ``/`` and ``%``, bitwise
+operators and shifts) and the lowest and highest subscript of every array
+dimension; ``Invalid`` on undefined behaviour (signed overflow, division by zero,
+a shift out of range or of a negative value) or too much work.
 ``init_value`` is the value ``main`` stores in an array element, as the emitted
 C computes it.
 
@@ -15,104 +17,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cint import (arith, c_div, checked, common_type, compare, complement, convert,
+                   negate)
 from .program import FLOAT_TYPES, Expr, Invalid, Node, Program
 
-_BITS = {"int": 32, "unsigned": 32, "long": 64}
-_SIGNED = {"int": True, "unsigned": False, "long": True}
+__all__ = ["Machine", "init_value", "scalar_init", "common_type", "convert", "MAX_STEPS"]
 
 MAX_STEPS = 60000        # loop iterations plus statement instances per program
-
-
-# -- C arithmetic -------------------------------------------------------------------
-
-def common_type(a: str, b: str) -> str:
-    """C's usual arithmetic conversions on LP64 for the types generated here."""
-    if "double" in (a, b):
-        return "double"
-    if "float" in (a, b):
-        return "float"
-    if a == b:
-        return a
-    if "long" in (a, b):
-        return "long"          # long holds every unsigned int
-    return "unsigned"
-
-
-def convert(value: int | None, to: str) -> int | None:
-    """``value`` converted to type ``to`` (integers wrap, as gcc does)."""
-    if to in FLOAT_TYPES:
-        return None
-    if value is None:
-        raise AssertionError("floating value converted to an integer type")
-    bits = _BITS[to]
-    value %= 1 << bits
-    if _SIGNED[to] and value >= 1 << (bits - 1):
-        value -= 1 << bits
-    return value
-
-
-def _checked(value: int, type_: str, what: str) -> int:
-    if _SIGNED[type_]:
-        bits = _BITS[type_]
-        if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
-            raise Invalid(f"signed overflow in {what}: {value} does not fit {type_}")
-        return value
-    return value % (1 << _BITS[type_])
-
-
-def c_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return -q if (a < 0) != (b < 0) else q
-
-
-def arith(op: str, ta: str, a: int | None, tb: str, b: int | None) -> tuple[str, int | None]:
-    t = common_type(ta, tb)
-    if t in FLOAT_TYPES:
-        return t, None
-    a, b = convert(a, t), convert(b, t)
-    if op == "+":
-        r = a + b
-    elif op == "-":
-        r = a - b
-    elif op == "*":
-        r = a * b
-    elif op in ("/", "%"):
-        if b == 0:
-            raise Invalid("division by zero")
-        q = c_div(a, b)
-        if op == "/":
-            r = q
-        else:
-            _checked(q, t, "%")
-            r = a - q * b
-    else:
-        raise AssertionError(op)
-    return t, _checked(r, t, op)
-
-
-def compare(op: str, ta: str, a: int | None, tb: str, b: int | None) -> int:
-    t = common_type(ta, tb)
-    if t in FLOAT_TYPES:
-        raise AssertionError("floating comparison in control")
-    a, b = convert(a, t), convert(b, t)
-    return int({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
-                "!=": a != b}[op])
 
 
 # -- initial values -------------------------------------------------------------------
 
 def init_value(spec: dict, type_: str, index: tuple[int, ...]) -> int | None:
     """The value ``main`` stores at logical ``index`` (None for floating types):
-    ``h = (sum a_d x_d + K) % M`` in C, then scaled (see ``emit_init``)."""
+    ``h = (sum a_d x_d + K) % M`` in C, then scaled (see ``emit_init``); with a
+    ``base`` (the integer types of ``integers.NEW_INT_TYPES``), ``(T) ((unsigned
+    long long) h * scale + base)``: wrapping unsigned arithmetic, then gcc's
+    modular conversion, so that the values reach the type's extremes."""
     if type_ in FLOAT_TYPES:
         return None
     h = spec["k"]
     for a, x in zip(spec["a"], index):
         h += a * x
     h = h - c_div(h, spec["m"]) * spec["m"]
+    if "base" in spec:
+        return convert(h * int(spec["scale"]) + int(spec["base"]), type_)
     v = convert(h, type_)
     scale = int(spec["scale"])
-    return convert(v * scale, type_) if type_ == "unsigned" else _checked(v * scale, type_, "init")
+    return convert(v * scale, type_) if type_ == "unsigned" else checked(v * scale, type_, "init")
 
 
 def scalar_init(spec: dict) -> int | None:
@@ -159,7 +91,7 @@ class Machine:
                     break
                 self.run(node["body"])
                 tv, v = self.env[var]
-                self.env[var] = (t, _checked(v + node["step"], t, f"{var} += {node['step']}"))
+                self.env[var] = (t, checked(v + node["step"], t, f"{var} += {node['step']}"))
             if saved is None:
                 del self.env[var]
             else:
@@ -216,8 +148,10 @@ class Machine:
         elif op == "=":
             rt, r = self.eval(node["rhs"])
         else:
+            # E1 op= E2 is E1 = E1 op E2 (E1 once): computed in the promoted or
+            # common type, then converted back to E1's type
             et, e = self.eval(node["rhs"])
-            rt, r = arith(op[0], t, self.load(where), et, e)
+            rt, r = arith(op[:-1], t, self.load(where), et, e)
         if t not in FLOAT_TYPES and rt in FLOAT_TYPES:
             raise AssertionError("floating value assigned to an integer")
         self.store(where, t, convert(r, t))
@@ -248,11 +182,13 @@ class Machine:
             ta, a = self.eval(e[2])
             tb, b = self.eval(e[3])
             return arith(e[1], ta, a, tb, b)
-        if kind == "neg":
+        if kind in ("neg", "compl"):
             t, a = self.eval(e[1])
             if t in FLOAT_TYPES:
+                if kind == "compl":
+                    raise AssertionError("~ of a floating value")
                 return t, None
-            return t, _checked(-a, t, "unary minus")
+            return negate(t, a) if kind == "neg" else complement(t, a)
         if kind == "cast":
             t, a = self.eval(e[2])
             if e[1] not in FLOAT_TYPES and t in FLOAT_TYPES:
@@ -287,9 +223,9 @@ class Machine:
             return t, a if c else b
         if kind == "call":
             fn, args = e[1], [self.eval(a) for a in e[2]]
-            if fn in ("abs", "labs"):
-                t = "int" if fn == "abs" else "long"
+            if fn in ("abs", "labs", "llabs"):
+                t = {"abs": "int", "labs": "long", "llabs": "long long"}[fn]
                 v = convert(args[0][1], t)
-                return t, _checked(abs(v), t, fn)
+                return t, checked(abs(v), t, fn)
             return ("float" if fn.endswith("f") and fn not in ("fabs",) else "double"), None
         raise AssertionError(kind)

@@ -7,10 +7,11 @@ Each round tries reductions from the largest to the smallest: fewer polycu optio
 a node of the loop tree deleted, a loop replaced by its body (the iterator becomes
 its lower bound), a guard replaced by one branch, a loop made plainer (unit step,
 ``int`` iterator, no big offset, one conjunct), smaller parameter values, plainer
-arrays (fixed size), and sub-expressions replaced by one of their operands or a
-constant.  A candidate that ``finalise`` rejects (undefined behaviour) is skipped
-without running anything; the first candidate that keeps the failure is taken and
-the round starts again, until no candidate does or the budget is spent.
+arrays and scalars (fixed size; ``int`` for the integer types of session 37), and
+sub-expressions replaced by one of their operands or a constant.  A candidate that
+``finalise`` rejects (undefined behaviour) is skipped without running anything; the
+first candidate that keeps the failure is taken and the round starts again, until no
+candidate does or the budget is spent.
 """
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ import time
 from typing import Any, Callable, Iterator
 
 from .finalise import finalise
-from .program import Finalised, Invalid, Program
+from .cint import convert
+from .program import NEW_INT_TYPES, Finalised, Invalid, Program, is_integer
 
-EXPR_KINDS = {"num", "var", "ref", "bin", "cmp", "neg", "not", "cast", "and", "or", "min",
-              "max", "cond", "call"}
+EXPR_KINDS = {"num", "var", "ref", "bin", "cmp", "neg", "not", "compl", "cast", "and", "or",
+              "min", "max", "cond", "call"}
 
 
 def _is_expr(x: Any) -> bool:
@@ -107,7 +109,7 @@ def _simpler_exprs(e: list) -> Iterator[list]:
     if kind in ("bin", "cmp"):
         yield e[2]
         yield e[3]
-    elif kind in ("neg", "not"):
+    elif kind in ("neg", "not", "compl"):
         yield e[1]
     elif kind == "cast":
         yield e[2]
@@ -121,7 +123,7 @@ def _simpler_exprs(e: list) -> Iterator[list]:
         yield from e[2]
     if kind == "num":
         if e[2] not in (0, 1, 0.0, 1.0):
-            yield ["num", e[1], 1 if e[1] in ("int", "unsigned", "long") else 1.0]
+            yield ["num", e[1], 1 if is_integer(e[1]) else 1.0]
     elif kind not in ("cmp", "and", "or", "not"):
         yield ["num", "int", 1]
         yield ["num", "int", 0]
@@ -177,6 +179,16 @@ def candidates(program: Program) -> Iterator[Program]:
         if any(a.get("pad", [])):
             prog = program.copy()
             prog.arrays[i]["pad"] = [0] * a["ndim"]
+            yield prog
+        if a["type"] in NEW_INT_TYPES:      # a plainer type: int (the values converted)
+            prog = program.copy()
+            prog.arrays[i]["type"] = "int"
+            yield prog
+    for i, sc in enumerate(program.scalars):
+        if sc["type"] in NEW_INT_TYPES:
+            prog = program.copy()
+            prog.scalars[i]["type"] = "int"
+            prog.scalars[i]["init"] = convert(sc["init"], "int")
             yield prog
     for path in node_paths(body):
         node = _get(body, path)

@@ -16,8 +16,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+#: the integer types of the first generator, in the order its random draws use them
 INT_TYPES = ("int", "unsigned", "long")
+#: the integer types drawn from seed 5,610,000 on (``integers.py``; LP64: ``long``
+#: and ``unsigned long`` are 64 bits)
+NEW_INT_TYPES = ("signed char", "unsigned char", "short", "unsigned short", "long long",
+                 "unsigned long", "unsigned long long")
+INTEGER_TYPES = INT_TYPES + NEW_INT_TYPES
 FLOAT_TYPES = ("float", "double")
+
+
+def is_integer(t: str) -> bool:
+    """Whether ``t`` is one of the generated integer types (else a floating one)."""
+    return t in INTEGER_TYPES
 
 
 class Invalid(Exception):

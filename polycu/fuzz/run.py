@@ -156,7 +156,7 @@ def parse_output(text: str) -> list[tuple[str, str, list[str]]]:
     blocks: list[tuple[str, str, list[str]]] = []
     for line in text.splitlines():
         if line.startswith("@ "):
-            _, name, type_ = line.split()
+            _, name, type_ = line.split(None, 2)      # "@ A unsigned char"
             blocks.append((name, type_, []))
         elif blocks:
             blocks[-1][2].append(line.strip())

@@ -20,7 +20,7 @@ def walk_expr(e: Expr, fn) -> Expr:
         return fn(["ref", e[1], [walk_expr(i, fn) for i in e[2]]])
     if kind == "bin" or kind == "cmp":
         return fn([kind, e[1], walk_expr(e[2], fn), walk_expr(e[3], fn)])
-    if kind in ("neg", "not"):
+    if kind in ("neg", "not", "compl"):
         return fn([kind, walk_expr(e[1], fn)])
     if kind == "cast":
         return fn(["cast", e[1], walk_expr(e[2], fn)])
