@@ -16,7 +16,7 @@ import pytest
 import polycu
 from polycu.fuzz import features, generate
 from polycu.fuzz.campaign import run_campaign
-from polycu.fuzz.contraction import FIRST_SEED, is_contraction_seed
+from polycu.fuzz.contraction import AFTER_FROM, FIRST_SEED, is_contraction_seed
 from polycu.fuzz.dialect import dialect
 from polycu.fuzz.emit import emit_program, program_of_text
 from polycu.fuzz.finalise import finalise
@@ -98,6 +98,30 @@ def test_contraction_nests_reach_the_tensor_cores(tmp_path: Path) -> None:
         cuda = polycu.compile(str(path), polycu.Options(run_on="gpu")).cuda
         tensor += "polycu_mma(" in cuda
     assert 2 <= tensor < 8, tensor
+
+
+def _after_the_sums(seed: int) -> bool:
+    """Whether ``seed``'s contraction nest ends a cell with a statement after its sums."""
+    (i_loop,) = generate(seed).program.body
+    (j_loop,) = i_loop["body"]
+    kinds = [n["k"] for n in j_loop["body"]]
+    return kinds.index("for") < len(kinds) - 1
+
+
+def test_statements_after_the_sums_from_their_first_seed_on(tmp_path: Path) -> None:
+    """From AFTER_FROM on, some contraction nests scale or shift each cell after its
+    sums (trmm's form, which the recogniser once took for the init); polycu runs
+    the sums alone on the tensor cores and the program matches gcc's."""
+    before = [s for s in range(AFTER_FROM - 300, AFTER_FROM) if is_contraction_seed(s)]
+    assert before and not any(map(_after_the_sums, before))
+    seeds = [s for s in range(AFTER_FROM, AFTER_FROM + 300) if is_contraction_seed(s)]
+    after = [s for s in seeds if _after_the_sums(s)]
+    assert 3 <= len(after) < len(seeds)
+    path = tmp_path / f"a{after[0]}.c"
+    path.write_text(generate(after[0]).text)
+    outcome = run_file(path, tmp_path, stages=("reference", "compile", "build", "run",
+                                               "compare"), nvcc=None)
+    assert outcome.cls == "match" and not outcome.failures, outcome.detail
 
 
 def test_data_subscripts_from_their_first_seed_on() -> None:

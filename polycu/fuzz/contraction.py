@@ -10,10 +10,13 @@ depend on the operands' layouts (X[i][k] or X[k][i], Y[k][j] or Y[j][k]), the
 bounds of i, j and k (offsets, parameters, a triangle), the extents' parity (the
 16-byte copies' alignment), whether there is an init and a scale; each is drawn
 here.  One nest in four is a near miss that must not be recognised (a float
-operand, a shifted subscript, k bounded by i, the scale last) and still be
-translated correctly.  ``generate`` makes one seed in eight from ``FIRST_SEED`` on
-such a nest, decided by a random state of its own: the other seeds' programs, and
-every seed's before it (the campaigns and CI seeds of docs/fuzz.md), are unchanged.
+operand, a shifted subscript, the scale last) and still be translated correctly;
+``k`` from ``i`` was one until session 37, when triangular sums joined the tensor
+cores.  ``generate`` makes one seed in eight from ``FIRST_SEED`` on such a nest,
+decided by a random state of its own: the other seeds' programs, and every seed's
+before it (the campaigns and CI seeds of docs/fuzz.md), are unchanged.  From
+``AFTER_FROM`` on, a random state of its own adds to some nests a statement after
+the sums (``W[i][j] = s * W[i][j]``, trmm's form), which is no init.
 """
 from __future__ import annotations
 
@@ -26,6 +29,10 @@ from .structure import Structure
 #: the first campaign that had them (session 17) on.
 SHARE = 1 / 8
 FIRST_SEED = 5_400_000
+#: The first seed whose nests may have a statement after the sums (session 37: such
+#: a statement was taken for the init, and the scale lost).
+AFTER_FROM = 5_620_000
+AFTER_SHARE = 0.3
 
 
 def is_contraction_seed(seed: int) -> bool:
@@ -84,5 +91,11 @@ class Contractions(Structure):
                    "zero": ["num", "double", 0.0], "add": ["num", "double", 1.25]}[init]
             op = {"scale": "*=", "zero": "=", "add": "+="}[init]
             j["body"] = [{"k": "stmt", "lhs": cell, "op": op, "rhs": rhs}, k]
+        after = random.Random(f"polycu-fuzz-contraction-after:{self.seed}")
+        if self.seed >= AFTER_FROM and after.random() < AFTER_SHARE:
+            scale = ["var", self.new_scalar("arg", "double")["name"]]
+            rhs = ["bin", "*", scale, cell] if after.random() < 0.5 else \
+                ["bin", "+", cell, ["num", "double", 0.75]]
+            j["body"] = j["body"] + [{"k": "stmt", "lhs": cell, "op": "=", "rhs": rhs}]
         i["body"] = [j]
         return [i]
