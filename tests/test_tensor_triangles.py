@@ -59,6 +59,23 @@ void f(int n, int m, double s, double W[75][40], double X[80][75], double Y[80][
 """
 
 
+# sums in some rows of W only: K's condition on the row alone makes it depend on i
+# (taken for a rectangle at first, rows 30 and on summed products C never adds)
+SOME_ROWS = """
+void f(int n, int m, double W[100][60], double X[100][100], double Y[100][60])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      W[i][j] = 0.5 * W[i][j];
+      if (i < 30)
+        for (int k = 0; k < n; k++)
+          W[i][j] += X[i][k] * Y[k][j];
+    }
+#pragma endscop
+}
+"""
+
 # the scale after the sums (trmm's B[i][j] = alpha * B[i][j]): no I of a contraction
 POST = """
 void f(int ni, int nj, int nk, double alpha, double C[90][100], double A[90][70],
@@ -137,6 +154,8 @@ def test_symm_is_ranked_by_its_tensor_kernels() -> None:
     (SYMM, {"m": 70, "n": 33}, 4),
     (ABOVE, {"n": 75, "m": 40}, None),
     (ABOVE, {"n": 61, "m": 9}, 8),
+    (SOME_ROWS, {"n": 97, "m": 41}, None),
+    (SOME_ROWS, {"n": 97, "m": 41}, 8),
     (POST, {"ni": 90, "nj": 100, "nk": 70}, None),
     (POST, {"ni": 51, "nj": 30, "nk": 70}, 8),
 ])
@@ -144,8 +163,9 @@ def test_emulation_matches_gcc(source: str, params: dict[str, int], mma: int | N
     """The plain path (C's order, bit for bit) and the mma path emulated warp by warp
     (within the check's tolerance), at sizes whose blocks have full and diagonal
     strips and partial tiles."""
-    scop, _, cuda, host = _compiled(source)
+    scop, placement, cuda, host = _compiled(source)
     assert cuda.count("polycu_mma(acc") == (2 if source is SYMM else 1)
+    assert all(c.triangular == (source is not POST) for c in placement.tensor.values())
     report = emulate_scop(scop, cuda, host, seed=sum(params.values()), nvcc=False,
                           params=params, mma=mma)
     assert report.ok, report.format()

@@ -117,9 +117,10 @@ class Contraction:
 
     @property
     def triangular(self) -> bool:
-        """Whether K's bounds depend on i (some constraint holds both i and k)."""
+        """Whether K depends on i: some constraint of K holds i, a bound of k (symm's
+        ``k < i``) or a condition on the row alone (sums in rows ``i < 30`` of D_W's
+        ``i < n``), so that the rows of a block sum different strips."""
         return any(c.get_coefficient_val(isl.dim_type.set, 0).to_python()
-                   and c.get_coefficient_val(isl.dim_type.set, 1).to_python()
                    for c in self.reduction.get_constraints())
 
     @property
