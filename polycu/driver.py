@@ -132,12 +132,12 @@ def candidates(scop: Scop, deps: Dependences, options: Options | None = None,
                reporter: Reporter | None = None) -> list[Candidate]:
     """The ranked candidates of ``scop``: proven legal, mapped and measured, best first."""
     options = options or Options()
-    tensor = _contractions if options.tensor_cores and options.shared_memory else None
+    tensor = tensor_kernels if options.tensor_cores and options.shared_memory else None
     return ranked_candidates(scop, deps, strategy_of(options), sizes_of(options), reporter,
                              fitted_estimate(options), tensor)
 
 
-def _contractions(program: GpuProgram) -> frozenset[str]:
+def tensor_kernels(program: GpuProgram) -> frozenset[str]:
     """The kernels of ``program`` that the memory phase will run on tensor cores."""
     return frozenset(k.name for k in program.kernels if contraction(program, k, {}))
 
