@@ -279,7 +279,7 @@ def test_conditions_print_type_limits_in_long_long() -> None:
     literal, so that the sum with a parameter does not overflow an int (codegen/
     cuda.py's BIG_LITERAL; fuzz seed 5602003 in the kernels' own printer)."""
     import islpy as isl
-    from polycu.codegen.tensor import condition
+    from polycu.codegen.constraints import condition
     bset = isl.BasicSet("[n] -> { [k] : 0 <= k <= n + 2147483645 }")
     assert set(condition(bset, ["k"]).split(" && ")) == {
         "(k >= 0)", "(-1 * k + n + 2147483645LL >= 0)"}

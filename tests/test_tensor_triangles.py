@@ -164,7 +164,7 @@ def test_emulation_matches_gcc(source: str, params: dict[str, int], mma: int | N
     (within the check's tolerance), at sizes whose blocks have full and diagonal
     strips and partial tiles."""
     scop, placement, cuda, host = _compiled(source)
-    assert cuda.count("polycu_mma(acc") == (2 if source is SYMM else 1)
+    assert cuda.count("polycu_mma(acc") == {SYMM: 4, POST: 1}.get(source, 2)
     assert all(c.triangular == (source is not POST) for c in placement.tensor.values())
     report = emulate_scop(scop, cuda, host, seed=sum(params.values()), nvcc=False,
                           params=params, mma=mma)

@@ -19,6 +19,14 @@ up, one mma.m16n8k8 does the work of four of them on the same accumulators (``co
 accumulators start from zero; at the end each thread runs I's instance at its
 cells of D_W and stores W[i][j] + s * acc there.
 
+Where K depends on the row i (a triangular K), the block's strips run from the
+least lower bound of k over its rows to the greatest upper bound (``block_bounds``),
+X's elements outside K(i) are zeros, and a strip that K(i) holds for every row runs
+as above.  A strip across the block's diagonal runs on mma too when every element of
+Y's strip is finite (a block-wide vote, ``__syncthreads_or``): X's zeros then add
+zeros.  Otherwise each cell adds its products of the k in K(i) one at a time, so
+that no zero meets an infinity C never multiplies.
+
 Before sm_80 (no DMMA, no cp.async) and in the CPU emulation the same code copies
 with plain loads, and each thread starts from W[i][j] after I and adds its own cells'
 products (s X) Y one k at a time, in C's order and rounding.  The emulation runs the
@@ -35,15 +43,15 @@ from ..gpu.kernel import GpuProgram
 from ..memory import Placement
 from ..memory.contraction import PAD, Contraction, Operand, tile_rows
 from .nodes import Expr
-from .cuda import (INDENT, Layout, expression_text, index_type, linearise, literal,
-                   statement_text)
+from .constraints import block_bounds, bounds, condition, extreme
+from .cuda import INDENT, Layout, expression_text, index_type, linearise, statement_text
 from .grid import block_loops
 from .mma import WIDE_STEP
 
 
 _LOCALS = ("tid", "lane", "warp", "g", "t", "wi", "wj", "i0", "j0", "klo", "khi", "strips",
            "s", "kk", "m", "n", "e", "q", "r", "i", "j", "k", "ok", "ok1", "acc", "a", "b", "sx",
-           "sy", "copy", "base", "buf", "bi", "bj", "flo", "fhi", "kq")
+           "sy", "copy", "base", "buf", "bi", "bj", "flo", "fhi", "kq", "fin")
 
 
 def local_names(program: GpuProgram, wanted: tuple[str, ...] = _LOCALS) -> dict[str, str]:
@@ -59,87 +67,6 @@ def local_names(program: GpuProgram, wanted: tuple[str, ...] = _LOCALS) -> dict[
             name += "_"
         names[local] = name
     return names
-
-
-def terms(constraint: isl.Constraint, texts: list[str], skip: int | None = None) -> str:
-    """sum of coefficient * name over the set dimensions (``texts``, but ``skip``) and
-    the parameters, plus the constant: C text."""
-    parts = []
-    space = (isl.dim_type.set, isl.dim_type.param)
-    for kind in space:
-        for d in range(constraint.get_space().dim(kind)):
-            if kind == isl.dim_type.set and d == skip:
-                continue
-            coefficient = constraint.get_coefficient_val(kind, d).to_python()
-            if coefficient:
-                name = texts[d] if kind == isl.dim_type.set else \
-                    constraint.get_space().get_dim_name(kind, d)
-                parts.append(f"{literal(coefficient)} * {name}" if coefficient != 1 else name)
-    constant = constraint.get_constant_val().to_python()
-    if constant or not parts:
-        parts.append(literal(constant))
-    return " + ".join(parts).replace("+ -", "- ")
-
-
-def condition(bset: isl.BasicSet, texts: list[str]) -> str:
-    """C text of ``bset``'s constraints, its dimensions named ``texts``."""
-    parts = [f"{terms(c, texts)} {'==' if c.is_equality() else '>='} 0"
-             for c in bset.get_constraints()]
-    return " && ".join(f"({p})" for p in parts) if parts else "1"
-
-
-def bounds(bset: isl.BasicSet, texts: tuple[str, ...] = ("k",), k: int = 0
-           ) -> tuple[list[str], list[str], list[str]]:
-    """The lower bounds and upper bounds of dimension ``k`` of ``bset`` (C texts, the
-    dimensions named ``texts``) and its constraints without k (every coefficient of
-    k is -1, 0 or 1: ``contraction._interval``, ``gpu/tree.py``)."""
-    lowers, uppers, conditions = [], [], []
-    for c in bset.get_constraints():
-        a = c.get_coefficient_val(isl.dim_type.set, k).to_python()
-        rest = terms(c, list(texts), skip=k)
-        if a == 0:
-            conditions.append(f"({rest} {'==' if c.is_equality() else '>='} 0)")
-            continue
-        bound = f"-({rest})" if a == 1 else f"({rest})"
-        if c.is_equality() or a == 1:
-            lowers.append(bound)
-        if c.is_equality() or a == -1:
-            uppers.append(bound)
-    return lowers, uppers, conditions
-
-
-# For one constraint a k + c i + rest >= 0 (or = 0) with a = +-1, k's bound is
-# v(i) = -a (c i + rest), of slope -a c: over the rows [lo, hi] it is least at lo when
-# the slope is positive, else at hi, and greatest at the other end.
-def block_bounds(reduction: isl.BasicSet, ends: tuple[str, str], union: bool
-                 ) -> tuple[list[str], list[str]]:
-    """Bounds of k over the rows ``ends`` = (first, last) of a block (C texts) of K =
-    ``reduction`` ({ [i, k] }): with ``union``, each lower bound's least and each upper
-    bound's greatest value (their max and min bound the union of the rows' K(i) from
-    outside); else each lower bound's greatest and each upper bound's least value (the
-    intersection of the rows' K(i), exactly)."""
-    lowers, uppers = [], []
-    for c in reduction.get_constraints():
-        a = c.get_coefficient_val(isl.dim_type.set, 1).to_python()
-        if a == 0:
-            continue
-        slope = -a * c.get_coefficient_val(isl.dim_type.set, 0).to_python()
-        for lower in (True, False):
-            if not (c.is_equality() or a == (1 if lower else -1)):
-                continue
-            least = lower == union
-            at = ends[0] if (slope > 0) == least else ends[1]
-            rest = terms(c, [f"({at})", "k"], skip=1)
-            (lowers if lower else uppers).append(f"-({rest})" if a == 1 else f"({rest})")
-    return lowers, uppers
-
-
-def extreme(texts: list[str], op: str) -> str:
-    """max (``op`` '>') or min ('<') of C texts, by conditional expressions."""
-    result = texts[0]
-    for other in texts[1:]:
-        result = f"(({result}) {op} ({other}) ? ({result}) : ({other}))"
-    return result
 
 
 def _constant(value: isl.PwAff) -> int:
@@ -313,6 +240,35 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
             + [f"{v['b']}[{v['n']}][{q}]" for q in range(WIDE_STEP // 4)]) + ");",
         f"{I * 2}}}",
         "#else"]
+    # a strip's products: mma (sm_80, sm_90) or C's order one k at a time
+    steps = [
+        *wide_steps,
+        f"{I * 2}{unroll}",
+        f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {strip}; {v['kk']} += 4) {{",
+        "#if POLYCU_MMA",
+        f"{I * 3}double {v['a']}[{mt}], {v['b']}[{nt}];",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+        f"{I * 4}{v['a']}[{v['m']}] = {a_at(v['t'])};",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 4}{v['b']}[{v['n']}] = {b_at(v['t'], v['g'])};",
+        f"{I * 3}{unroll}",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+        f"{I * 4}{unroll}",
+        f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 5}polycu_mma({v['acc']}[{v['m']}][{v['n']}][0], {v['acc']}[{v['m']}][{v['n']}][1], "
+        f"{v['a']}[{v['m']}], {v['b']}[{v['n']}]);",
+        "#else",
+        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
+        f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
+        f"{I * 5}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++)",
+        f"{I * 6}for (int {v['q']} = 0; {v['q']} < 4; {v['q']}++)",
+        f"{I * 7}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] += {product(v['q'])};",
+        "#endif",
+        f"{I * 2}}}",
+        *(["#endif"] if wide_steps else []),
+    ]
     # a triangular K: the strips K(i) holds for every row of the block run as above;
     # the others add each cell's products of k in K(i), one k at a time
     diagonal: list[str] = []
@@ -326,9 +282,24 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         full = " && ".join([f"{first_k} >= {v['flo']}",
                             f"{first_k} + {strip - 1} <= {v['fhi']}", *whole])
         cell = f"{v['acc']}[{v['m']}][{v['n']}][{v['e']}]"
+        y_rows, y_length = tile_rows(y, extent)
+        y_cols = y_length - PAD
+        y_element = (f"{v['sy']}[{v['buf']} * {y_rows * y_length} + {v['q']} / {y_cols} * "
+                     f"{y_length} + {v['q']} % {y_cols}]")
         diagonal = [
             f"{I * 2}if ({full}) {{",
             f"{I * 2}}} else {{",
+            "#if POLYCU_MMA",
+            f"{I * 3}/* on mma where Y's strip is finite: X's zeros outside K(i) add zeros */",
+            f"{I * 3}bool {v['fin']} = true;",
+            f"{I * 3}for (int {v['q']} = {v['tid']}; {v['q']} < {y_rows * y_cols}; {v['q']} += "
+            f"{threads})",
+            f"{I * 4}{v['fin']} = {v['fin']} && isfinite({y_element});",
+            f"{I * 3}if (!__syncthreads_or(!{v['fin']})) {{",
+            *steps,
+            f"{I * 3}}} else",
+            "#endif",
+            f"{I * 3}{{",
             f"{I * 3}for (int {v['q']} = 0; {v['q']} < {strip}; {v['q']}++) {{",
             f"{I * 4}const {itype} {v['kq']} = {first_k} + {v['q']};",
             f"{I * 4}{unroll}", f"{I * 4}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++) {{",
@@ -341,7 +312,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
             "#else",
             f"{I * 8}{cell} += {product(v['q'], '')};",
             "#endif",
-            f"{I * 5}}}", f"{I * 4}}}", f"{I * 3}}}", f"{I * 2}}}"]
+            f"{I * 5}}}", f"{I * 4}}}", f"{I * 3}}}", f"{I * 3}}}", f"{I * 2}}}"]
         block_k = [f"{I}const {itype} {v['flo']} = {extreme(inner_lowers, '>')}, {v['fhi']} = "
                    f"{extreme(inner_uppers, '<')};"]
     else:
@@ -396,32 +367,7 @@ def tensor_kernel_body(placement: Placement, arrays: dict[str, Layout],
         f"{I * 2}{v['copy']}({v['k']} + {stages - 1});",
         f"{I * 2}const int {v['buf']} = (int)({v['k']} % {stages});",
         *diagonal[:1],
-        *wide_steps,
-        f"{I * 2}{unroll}",
-        f"{I * 2}for (int {v['kk']} = 0; {v['kk']} < {strip}; {v['kk']} += 4) {{",
-        "#if POLYCU_MMA",
-        f"{I * 3}double {v['a']}[{mt}], {v['b']}[{nt}];",
-        f"{I * 3}{unroll}",
-        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
-        f"{I * 4}{v['a']}[{v['m']}] = {a_at(v['t'])};",
-        f"{I * 3}{unroll}",
-        f"{I * 3}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
-        f"{I * 4}{v['b']}[{v['n']}] = {b_at(v['t'], v['g'])};",
-        f"{I * 3}{unroll}",
-        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
-        f"{I * 4}{unroll}",
-        f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
-        f"{I * 5}polycu_mma({v['acc']}[{v['m']}][{v['n']}][0], {v['acc']}[{v['m']}][{v['n']}][1], "
-        f"{v['a']}[{v['m']}], {v['b']}[{v['n']}]);",
-        "#else",
-        f"{I * 3}for (int {v['m']} = 0; {v['m']} < {mt}; {v['m']}++)",
-        f"{I * 4}for (int {v['n']} = 0; {v['n']} < {nt}; {v['n']}++)",
-        f"{I * 5}for (int {v['e']} = 0; {v['e']} < 2; {v['e']}++)",
-        f"{I * 6}for (int {v['q']} = 0; {v['q']} < 4; {v['q']}++)",
-        f"{I * 7}{v['acc']}[{v['m']}][{v['n']}][{v['e']}] += {product(v['q'])};",
-        "#endif",
-        f"{I * 2}}}",
-        *(["#endif"] if wide_steps else []),
+        *steps,
         *diagonal[1:],
         f"{I}}}",
         f"{I}POLYCU_CP_WAIT(0);",

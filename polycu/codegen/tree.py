@@ -41,7 +41,8 @@ from ..model import Access, Scop, Statement
 from .ast import expr_of
 from .nodes import Expr
 from .cuda import INDENT, Layout, c_expr, index_type, reference_text, statement_text
-from .tensor import bounds, condition, extreme, local_names
+from .constraints import bounds, condition, extreme
+from .tensor import local_names
 
 _LOCALS = ("slice", "row", "at", "i", "k", "klo", "khi", "p", "sum", "t", "n", "q", "base", "ld",
            "u", "terms", "adder")

@@ -573,12 +573,14 @@ struct Barrier {
      word, so that an arrival and a departure cannot both miss the release. */
   std::uint64_t state = 0;
   int generation = 0;  // the futex word
+  int vote = 0;        // __syncthreads_or's
   unsigned long passed[1024];
 
   static constexpr std::uint64_t one_live = std::uint64_t{1} << 32;
 
   void reset(unsigned threads) {
     __atomic_store_n(&state, threads * one_live, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&vote, 0, __ATOMIC_SEQ_CST);
     std::memset(passed, 0, sizeof passed);
   }
   void release(std::uint64_t s) {
@@ -959,6 +961,23 @@ inline void __syncthreads() {
                       polycu_emu::current_kernel, blockIdx.x, blockIdx.y, blockIdx.z,
                       polycu_emu::current_thread, polycu_emu::pending_copies.size());
   barrier->wait(polycu_emu::current_thread);
+}
+
+/* __syncthreads_or(p): a barrier that says whether p was non-zero in some thread of
+   the block.  Three barriers here (the votes, their reading, the reset before the
+   next vote); cp.async copies may be in flight, as on the GPU. */
+inline int __syncthreads_or(int predicate) {
+  polycu_emu::Barrier *barrier = polycu_emu::current_barrier;
+  if (barrier == nullptr)
+    polycu_emu::fatal("__syncthreads_or() in %s, which was not launched with POLYCU_LAUNCH",
+                      polycu_emu::current_kernel ? polycu_emu::current_kernel : "host code");
+  if (predicate) __atomic_store_n(&barrier->vote, 1, __ATOMIC_SEQ_CST);
+  barrier->wait(polycu_emu::current_thread);
+  const int any = __atomic_load_n(&barrier->vote, __ATOMIC_SEQ_CST);
+  barrier->wait(polycu_emu::current_thread);
+  if (polycu_emu::current_thread == 0) __atomic_store_n(&barrier->vote, 0, __ATOMIC_SEQ_CST);
+  barrier->wait(polycu_emu::current_thread);
+  return any;
 }
 
 /* POLYCU_SHARED(T, name, N): a __shared__ T name[N] whose every access is
