@@ -21,6 +21,7 @@ from polycu.driver import candidates, choose, compile_file, placement_of
 from polycu.gpu.mapping import map_to_gpu
 from polycu.memory import format_placement, place, reads_on_chip
 from polycu.memory.placement import MAX_LANES
+from polycu.options import Options
 from polycu.runtime.emulate import emulate_generated
 from polycu.schedule.expand import expand_temporaries
 
@@ -273,12 +274,16 @@ def test_trmm_reads_the_rows_below_from_a_snapshot():
     # the rows no longer wait for the rows below them: both i and j are parallel
     best = choose(scop, deps, reporter=Reporter(stream=io.StringIO()))
     assert best.name.startswith("expand(B_in0)+")
-    placement = placement_of(scop, reporter=Reporter(stream=io.StringIO()))
+    # the product is a triangular contraction: on tensor cores, apart from the scale
+    tensor = placement_of(scop, reporter=Reporter(stream=io.StringIO())).tensor
+    assert [(c.update, c.init) for c in tensor.values()] == [("S0", None)]
+    placement = placement_of(scop, Options(tensor_cores=False),
+                             reporter=Reporter(stream=io.StringIO()))
     program = placement.program
     assert max(len(k.mapped) for k in program.kernels) == 2
     assert all(not k.host_ids for k in program.kernels)
-    # lanes along i would run different k (k > i): the product is mapped again with
-    # ROWS, one lane on i and two on j, and keeps B[i][j] in registers
+    # without them, lanes along i would run different k (k > i): the product is
+    # mapped again with ROWS, one lane on i and two on j, and keeps B[i][j] in registers
     product = next(k for k in program.kernels if "S0" in k.statements)
     assert [(m.tile, m.block) for m in product.mapped] == [(16, 16), (64, 32)]
     placed = placement.kernel(product.name)

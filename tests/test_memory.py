@@ -191,7 +191,8 @@ def test_register_tiles_need_the_same_iterations_in_every_lane():
     assert uniform_lanes(lane_order(gemm_program(), kernel))
     symm = ROOT / "polybench/linear-algebra/blas/symm/symm.c"
     scop = polycu.load(str(symm), includes=[str(ROOT / "polybench/utilities")])[0]
-    program = program_of(scop)
+    # (with tensor cores its two sums run apart, on mma: tests/test_tensor_triangles.py)
+    program = program_of(scop, Options(tensor_cores=False))
     (kernel,) = program.kernels
     assert not uniform_lanes(lane_order(program, kernel))   # k < i: lanes differ
     placed = place(program).kernel(kernel.name)
@@ -199,14 +200,16 @@ def test_register_tiles_need_the_same_iterations_in_every_lane():
 
 
 def test_symm_is_mapped_again_with_a_shared_tile_and_registers():
-    """symm's lanes along i run different k (k < i), so its kernel is mapped again
+    """Without tensor cores (which run its two sums apart: test_tensor_triangles.py),
+    symm's lanes along i run different k (k < i), so its kernel is mapped again
     with ROWS; isl needs more than a schedule step's budget for that kernel's code
     (driver.PLACED_OPERATIONS), which it then builds: B in a shared tile, C and the
     expanded temp2 in registers, two lanes along j.  The emulation checks it."""
     import io
     from polycu.diagnostics import Reporter
     from polycu.runtime.emulate import emulate_file
-    options = Options(define=["SMALL_DATASET"], include_dir=[str(ROOT / "polybench/utilities")])
+    options = Options(define=["SMALL_DATASET"], include_dir=[str(ROOT / "polybench/utilities")],
+                      tensor_cores=False)
     symm = ROOT / "polybench/linear-algebra/blas/symm/symm.c"
     scop = polycu.load(str(symm), defines=options.define, includes=options.include_dir)[0]
     placement = placement_of(scop, options, reporter=Reporter(stream=io.StringIO()))
