@@ -14,10 +14,10 @@ and nothing else, with
     an interval of k whose bounds are affine in i and the parameters: a cell (i, j)
     sums the products of the k in K(i), the same for every cell of a row.  Where K
     depends on i (symm's ``k < i``, a *triangular* K) the tensor-core kernel runs on
-    mma only the strips of k that K(i) holds for every row of a block, and adds the
-    products of the strips across the block's diagonal one at a time under the
-    guard k in K(i) (``codegen/tensor.py``): a zero X in place of a product C does
-    not compute would turn an infinite Y into NaN;
+    mma the strips of k that K(i) holds for every row of a block, and the strips
+    across the block's diagonal where Y's strip is finite; elsewhere it adds their
+    products one at a time under the guard k in K(i) (``codegen/tensor.py``): a zero
+    X in place of a product C does not compute would turn an infinite Y into NaN;
   * every subscript of W, X and Y one iterator: W's (i, j) in this order, X's a
     permutation of (i, k), Y's of (k, j); X and Y not written by the kernel;
   * s a product of values every thread reads alike (scalars passed by value,
