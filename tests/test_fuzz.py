@@ -25,8 +25,9 @@ from polycu.fuzz.generate import Generator
 from polycu.fuzz.names import respelled
 from polycu.fuzz.program import INT_TYPES, Invalid, Program
 from polycu.fuzz.minimise import minimise, size
-from polycu.fuzz.run import (FAILURES, LOCATED, Timeouts, blur, compare_outputs, parse_output,
-                             run_file, traceback_key)
+from polycu.fuzz.outputs import compare_outputs, parse_output
+from polycu.fuzz.run import (FAILURES, LOCATED, Timeouts, blur, gpu_present, run_file,
+                             traceback_key)
 from polycu.fuzz.structure import DATA_FROM, Structure
 from polycu.fuzz.tree import physical
 
@@ -387,3 +388,44 @@ def test_reproducer(source: Path, tmp_path: Path) -> None:
 
 def test_nvcc_is_optional() -> None:
     assert shutil.which("gcc")
+
+
+# -- the GPU stage ------------------------------------------------------------------------
+
+def _fake_nvcc(tmp_path: Path, script: str) -> str:
+    """An ``nvcc`` whose ``-o`` output is the shell script ``script``."""
+    fake = tmp_path / "nvcc"
+    fake.write_text('#!/bin/sh\nwhile [ "$1" != "-o" ]; do shift; done\n'
+                    f"cat > \"$2\" <<'END'\n#!/bin/sh\n{script}\nEND\nchmod +x \"$2\"\n")
+    fake.chmod(0o755)
+    return str(fake)
+
+
+def test_the_gpu_stage_judges_what_the_gpu_build_prints(tmp_path: Path) -> None:
+    """The GPU stage compares what nvcc's build prints with gcc's reference, whatever
+    the emulation said: other output, or a run that fails, is a ``gpu`` failure."""
+    path = tmp_path / "p.c"
+    path.write_text(generate(1011).text)
+    stages = ("reference", "compile", "gpu")
+    wrong = run_file(path, tmp_path / "a", stages=stages, gpu=True,
+                     nvcc=_fake_nvcc(tmp_path, 'echo "@ A double"; echo 1'))
+    assert (wrong.cls, wrong.stage, wrong.key) == ("gpu", "gpu", "mismatch")
+    assert "other arrays printed" in wrong.detail
+    failed = run_file(path, tmp_path / "b", stages=stages, gpu=True,
+                      nvcc=_fake_nvcc(tmp_path, "echo 'out.cu:9: polycu: launch failed' >&2; exit 3"))
+    assert (failed.cls, failed.key) == ("gpu", "run: exit N launch failed")
+    skipped = run_file(path, tmp_path / "c", stages=stages, gpu=False,
+                       nvcc=_fake_nvcc(tmp_path, "exit 3"))
+    assert skipped.cls == "match" and "gpu" not in skipped.seconds
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not (shutil.which("nvcc") and gpu_present()), reason="no CUDA GPU")
+@pytest.mark.parametrize("seed", [1011, 5400004, 5620001])
+def test_seeds_on_the_gpu(seed: int, tmp_path: Path) -> None:
+    """A plain nest, a contraction nest on the tensor cores and a program of narrow
+    integer types print on the GPU what gcc's build prints."""
+    path = tmp_path / f"{seed}.c"
+    path.write_text(generate(seed).text)
+    outcome = run_file(path, tmp_path / "w", stages=("reference", "compile", "gpu"))
+    assert outcome.cls == "match" and "gpu" in outcome.seconds, outcome.log[-3000:]

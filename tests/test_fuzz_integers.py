@@ -20,7 +20,7 @@ from polycu.fuzz.emit import emit_num
 from polycu.fuzz.integers import INTEGERS_FROM
 from polycu.fuzz.interpret import Machine, init_value
 from polycu.fuzz.program import INTEGER_TYPES, Invalid, is_integer
-from polycu.fuzz.run import parse_output
+from polycu.fuzz.outputs import parse_output
 from polycu.fuzz.tree import physical
 
 #: sha256 (first 20 hex digits) of the text of seeds from before INTEGERS_FROM, as

@@ -23,19 +23,23 @@ from .run import STAGES, Outcome, Timeouts, run_file
 
 #: the stages that show a failure of each stage (the reference and polycu always run)
 SHOWN_BY = {"compile": ("compile",), "build": ("build",), "run": ("build", "run"),
-            "compare": ("build", "run", "compare"), "nvcc": ("nvcc",), "emulate": ("emulate",)}
+            "compare": ("build", "run", "compare"), "nvcc": ("nvcc",), "gpu": ("gpu",),
+            "emulate": ("emulate",)}
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="fuzz.py", description="polycu's differential tester: random affine C programs "
-        "compiled by polycu, emulated on the CPU, built with nvcc, compared with gcc.")
+        "compiled by polycu, emulated on the CPU, built with nvcc, run on the GPU where there is "
+        "one, compared with gcc.")
     ap.add_argument("--count", type=int, default=100, help="programs to run (default 100)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--out", default="out/fuzz", help="output directory (default out/fuzz)")
     ap.add_argument("--keep", action="store_true", help="keep every program, not only failing ones")
     ap.add_argument("--no-nvcc", action="store_true", help="skip the nvcc build")
+    ap.add_argument("--no-gpu", action="store_true",
+                    help="skip the GPU stage (run where nvidia-smi lists a GPU)")
     ap.add_argument("--no-emulate", action="store_true", help="skip 'polycu emulate'")
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="seconds for polycu and for each build (default 120)")
@@ -54,8 +58,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _stages(args: argparse.Namespace) -> tuple[str, ...]:
-    return tuple(s for s in STAGES if not (s == "nvcc" and args.no_nvcc)
-                 and not (s == "emulate" and args.no_emulate))
+    skipped = {"nvcc": args.no_nvcc, "gpu": args.no_gpu, "emulate": args.no_emulate}
+    return tuple(s for s in STAGES if not skipped.get(s))
 
 
 def describe(outcome: Outcome) -> str:

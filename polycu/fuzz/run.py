@@ -1,4 +1,5 @@
-"""Run one program through gcc, polycu, the CPU emulation and nvcc, and classify it.
+"""Run one program through gcc, polycu, the CPU emulation, nvcc and the GPU, and
+classify it.
 
 In:  a C file that prints its arrays as ``@ NAME TYPE`` blocks (what ``generate``
 emits; the first line may carry ``options="..."`` for polycu).
@@ -12,15 +13,21 @@ Classes (``CLASSES``): ``match``; ``mismatch`` (the emulated program prints othe
 values than gcc's build of the original); ``rejection`` (polycu exits with a
 ``FILE:LINE:COL: error:`` message); ``crash`` (a traceback, an exit without a located
 message, or the generated program failing to build or run: the stage says which);
-``timeout``; ``nvcc`` (nvcc fails on an accepted program); ``emulate`` (``polycu
-emulate`` fails on an accepted program); ``invalid`` (gcc's build of the original
-fails: a generator bug, never expected).
+``timeout``; ``nvcc`` (nvcc fails on an accepted program); ``gpu`` (where a GPU is
+present: nvcc's build of the whole program fails to build or run on it, or prints
+other values than gcc's build of the original); ``emulate`` (``polycu emulate`` fails
+on an accepted program); ``invalid`` (gcc's build of the original fails: a generator
+bug, never expected).
+
+The emulation checks the generated code's logic on the CPU; the GPU stage checks
+what only the hardware and nvcc decide: CUDA's device overloads and math library,
+the texture, surface and tensor-core paths, barriers and atomics as they run.
 
 Every subprocess has a time limit, so a program's wall time is bounded.
 """
 from __future__ import annotations
 
-import math
+import functools
 import os
 import re
 import shutil
@@ -34,19 +41,20 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .emit import has_index_array, options_of_text, program_of_text
+from .outputs import compare_outputs
 
-CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "emulate", "invalid")
-FAILURES = ("mismatch", "crash", "timeout", "nvcc", "emulate", "invalid")
-STAGES = ("reference", "compile", "build", "run", "compare", "nvcc", "emulate")
+CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "gpu", "emulate",
+           "invalid")
+FAILURES = ("mismatch", "crash", "timeout", "nvcc", "gpu", "emulate", "invalid")
+STAGES = ("reference", "compile", "build", "run", "compare", "nvcc", "gpu", "emulate")
+
+#: nvcc's build of the whole program for the GPU stage: no FMA contraction, as gcc
+#: builds the reference (-ffp-contract=off); -fno-ivopts as for the reference below
+GPU_BUILD = ("-O3", "-arch=sm_90", "--fmad=false", "-w", "-Xcompiler", "-fno-ivopts,-ffp-contract=off")
 
 #: The emulated program's tensor-core kernels run mma.m16n8k8 (m8n8k4 where a warp's
 #: fragment rows do not pair up), warp by warp (``codegen/mma.py``, polycu_emu.h).
 EMULATED_MMA = 8
-
-#: relative tolerance per printed type; elements are judged on max(|e|, f * max|e|)
-RTOL = {"double": 1e-9, "float": 1e-4}
-ARRAY_SCALE = 1e-3
-ABS_FLOOR = 1e-30
 
 LOCATED = re.compile(r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$",
                      re.M)
@@ -150,63 +158,6 @@ def traceback_key(text: str) -> str:
     return f"{exc} at {where}" if where else exc
 
 
-# -- outputs ------------------------------------------------------------------------------
-
-def parse_output(text: str) -> list[tuple[str, str, list[str]]]:
-    blocks: list[tuple[str, str, list[str]]] = []
-    for line in text.splitlines():
-        if line.startswith("@ "):
-            _, name, type_ = line.split(None, 2)      # "@ A unsigned char"
-            blocks.append((name, type_, []))
-        elif blocks:
-            blocks[-1][2].append(line.strip())
-        elif line.strip():
-            raise ValueError(f"output before the first array: {line!r}")
-    return blocks
-
-
-def _float(token: str) -> float:
-    return float(token.replace("-nan", "nan"))
-
-
-def compare_outputs(expected: str, actual: str) -> str | None:
-    """None when ``actual`` prints the same values as ``expected`` (integers exactly,
-    floating values within ``RTOL``, NaN equal to NaN, infinities exactly); else a
-    description of the first difference and the number of different values."""
-    try:
-        want, got = parse_output(expected), parse_output(actual)
-    except ValueError as exc:
-        return f"unreadable output: {exc}"
-    if [(n, t, len(v)) for n, t, v in want] != [(n, t, len(v)) for n, t, v in got]:
-        return (f"other arrays printed: expected {[(n, len(v)) for n, _, v in want]}, "
-                f"got {[(n, len(v)) for n, _, v in got]}")
-    problems = []
-    for (name, type_, values), (_, _, others) in zip(want, got):
-        bad, first = 0, None
-        if type_ in RTOL:
-            e = [_float(x) for x in values]
-            a = [_float(x) for x in others]
-            finite = [abs(x) for x in e if math.isfinite(x)]
-            scale = ARRAY_SCALE * max(finite, default=0.0)
-            for i, (x, y) in enumerate(zip(e, a)):
-                if math.isnan(x) or math.isnan(y) or math.isinf(x) or math.isinf(y):
-                    same = (math.isnan(x) and math.isnan(y)) or x == y
-                else:
-                    same = abs(x - y) <= RTOL[type_] * max(abs(x), scale, ABS_FLOOR)
-                if not same:
-                    bad += 1
-                    first = first if first is not None else i
-        else:
-            for i, (x, y) in enumerate(zip(values, others)):
-                if x != y:
-                    bad += 1
-                    first = first if first is not None else i
-        if bad:
-            problems.append(f"{name} ({type_}): {bad} of {len(values)} values differ; first at "
-                            f"element {first}: expected {values[first]}, got {others[first]}")
-    return "; ".join(problems) or None
-
-
 # -- the stages ---------------------------------------------------------------------------
 
 def _build_child(argv: list[str]) -> int:
@@ -240,11 +191,12 @@ def compiler_error_key(text: str) -> str:
 
 def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = STAGES,
              options: list[str] | None = None, timeouts: Timeouts | None = None,
-             nvcc: str | None = "auto", emulate_seed: int = 1,
+             nvcc: str | None = "auto", gpu: bool | None = None, emulate_seed: int = 1,
              extra: Sequence[str] = ()) -> Outcome:
     """Classify one program (see the module docstring).  ``stages`` picks the checks
     (the minimiser runs only those that show the failure it shrinks); ``extra``: polycu
-    options added to the program's own (``--polycu-flags``)."""
+    options added to the program's own (``--polycu-flags``); ``gpu``: run the GPU
+    stage (None: where ``gpu_present``)."""
     path, workdir = Path(path).resolve(), Path(workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     stages = set(stages)
@@ -371,7 +323,34 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
             elif rc != 0:
                 out.fail("nvcc", "nvcc", compiler_error_key(se), _first_error(se))
 
-        # 5. polycu emulate: polycu's own check on random inputs
+        # 5. the whole program built by nvcc, run on the GPU, compared with the reference
+        if "gpu" in stages and nvcc and (gpu_present() if gpu is None else gpu):
+            t0 = time.monotonic()
+            exe = workdir / "on_gpu"
+            argv = [nvcc, *GPU_BUILD, str(cu), *([str(host)] if host.exists() else []), "-lm",
+                    "-o", str(exe)]
+            rc, so, se = command("GPU build", argv, timeouts.build, cwd=workdir)
+            if rc is None:
+                out.timed_out("gpu", "GPU build", timeouts.build)
+            elif rc != 0:
+                out.fail("gpu", "gpu", "build: " + compiler_error_key(se), _first_error(se))
+            else:
+                rc, actual, se = command("GPU run", [str(exe)], timeouts.run, shown=2000)
+                if rc is None:
+                    out.timed_out("gpu", "GPU run", timeouts.run)
+                elif rc != 0:
+                    why = f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
+                    msg = se.strip().splitlines()[-1] if se.strip() else ""
+                    out.fail("gpu", "gpu", blur(f"run: {why} {msg.split('polycu:', 1)[-1]}"),
+                             f"{why}: {msg[:250]}")
+                else:
+                    diff = compare_outputs(expected, actual)
+                    if diff:
+                        logs.append(f"== comparison with the GPU's output\n{diff}\n")
+                        out.fail("gpu", "gpu", "mismatch", diff[:400])
+            timed("gpu", t0)
+
+        # 6. polycu emulate: polycu's own check on random inputs
         if "emulate" in stages:
             t0 = time.monotonic()
             argv = [*polycu_command(), "emulate", str(path), "--seed", str(emulate_seed), *options]
@@ -433,6 +412,16 @@ def _fixed_parameters(text: str, stderr: str) -> list[tuple[str, int]] | None:
     if not all(n in values for n in names):
         return None
     return [(n, values[n]) for n in names]
+
+
+@functools.cache
+def gpu_present() -> bool:
+    """Whether ``nvidia-smi -L`` lists a GPU (CI has none: the GPU stage is skipped)."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False
+    rc, stdout, _ = _run([smi, "-L"], 30.0)
+    return rc == 0 and "GPU" in stdout
 
 
 def _first_error(text: str) -> str:
