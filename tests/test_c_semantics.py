@@ -8,6 +8,7 @@ must also build with it.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 
 import polycu
 from polycu.driver import compile_file
-from polycu.codegen.cuda import layouts
+from polycu.codegen.cuda import layouts, literal
 from polycu.diagnostics import PolycuError
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
 
@@ -44,10 +45,15 @@ def differential(tmp: Path, name: str, text: str,
     source.write_text(text)
     _run(["gcc", "-std=c99", "-O1", str(source), "-lm", "-o", "reference"], tmp)
     expected = _run(["./reference"], tmp)
-    host = compile_file(str(source), options).write(tmp / f"{name}_gpu.cu")
+    generated = compile_file(str(source), options)
+    host = generated.write(tmp / f"{name}_gpu.cu")
     _run(["gcc", "-std=c99", "-O1", "-c", str(host), "-o", "host.o"], tmp)
     _run(["g++", *EMULATION_FLAGS, "-I", str(INCLUDE_DIR), "-x", "c++", f"{name}_gpu.cu",
           "-x", "none", "host.o", "-lm", "-o", "emulated"], tmp)
+    for text in (generated.cuda, generated.host or ""):
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+        beyond = [n for n in map(int, re.findall(r"\b\d{19,}\b", code)) if n >= 1 << 63]
+        assert not beyond, f"literals beyond long long (unsigned to nvcc): {beyond[:3]}"
     actual = subprocess.run(["./emulated"], capture_output=True, text=True, cwd=tmp,
                             timeout=120, env=emulation_env())
     assert actual.returncode == 0, actual.stderr
@@ -388,3 +394,19 @@ def test_an_iterator_that_overflows_for_every_parameter_is_rejected(tmp_path: Pa
                       "#pragma endscop\n}\n")
     with pytest.raises(PolycuError, match=r"always\.c:4:3: .*'i' of type 'int' overflows"):
         compile_file(str(source))
+
+
+def test_the_context_leaves_out_values_beyond_the_parameters_types(tmp_path: Path) -> None:
+    """The pieces a conversion adds for a long beyond +-2^63 are not in the context, and
+    no such literal is ever printed: C++ has no signed type for it (nvcc reads
+    9223372036854775808LL as unsigned, so `p >= 9223372036854775808LL` holds for a
+    negative p; fuzz seed 5620517)."""
+    text = (Path(__file__).parent / "data" / "fuzz_found" /
+            "long_parameter_guard_beyond_int64.c").read_text()
+    scop = scop_of(tmp_path, text)
+    assert scop.context.is_equal(isl.Set("[p] -> { : -2147483647 <= p <= 2147483648 }"))
+    with pytest.raises(OverflowError):
+        literal(1 << 63)
+    with pytest.raises(OverflowError):
+        literal(-(1 << 63))
+    assert literal(-(1 << 63) + 1) == "-9223372036854775807LL"

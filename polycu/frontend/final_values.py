@@ -251,7 +251,10 @@ def _c_text(expr: isl.AstExpr) -> str:
     ``polycu_floord``)."""
     kind = expr.get_type()
     if kind == isl.ast_expr_type.int:
-        return f"({expr.get_val().to_python()}LL)"
+        value = expr.get_val().to_python()
+        if not -(1 << 63) < value < 1 << 63:      # no signed type in C (codegen.cuda.literal)
+            raise OverflowError(f"internal error: the literal {value} is beyond long long")
+        return f"({value}LL)"
     if kind == isl.ast_expr_type.id:
         return f"((long long) {expr.get_id().get_name()})"
     op = expr.get_op_type()

@@ -120,11 +120,19 @@ def _build_scop(region: Region, expand: Expand, source: str, index: int,
     ctx = _context(params, [v for _, v in described] + _type_ranges(params, types)
                    + builder.assumptions + _pointer_rows(builder.statements, arrays),
                    context, region.location).align_params(param_space)
-    # Within the context, the pieces that conversions and wrap-arounds add for
-    # impossible parameter values (an unsigned extent below 0) drop out.
-    known = ctx
+    # Within the types' ranges R, the pieces that conversions and wrap-arounds add for
+    # impossible parameter values (an unsigned extent below 0, a long beyond 2^63)
+    # drop out: the context is gist(C & R, R) & T (T: the ranges ``_type_ranges``
+    # keeps), and no code prints their +-2^63 (fuzz seed 5620517: C++ reads
+    # `p >= 9223372036854775808LL` as unsigned, true for a negative p).
+    ranges = isl.Set.universe(ctx.get_space())
     for name, ctype in zip(params, types):
-        known = known.intersect(isl.Set(range_constraint(name, ctype)))
+        ranges = ranges.intersect(isl.Set(range_constraint(name, ctype)))
+    known = ctx.intersect(ranges)
+    ctx = known.gist(ranges)
+    for kept in _type_ranges(params, types):
+        ctx = ctx.intersect(kept)
+    ctx = ctx.coalesce()
     statements = tuple(_align_statement(_simplified(s, known), param_space)
                        for s in builder.statements)
     schedule = schedule.gist_domain_params(known.align_params(
