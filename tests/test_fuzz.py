@@ -26,8 +26,8 @@ from polycu.fuzz.names import respelled
 from polycu.fuzz.program import INT_TYPES, Invalid, Program
 from polycu.fuzz.minimise import minimise, size
 from polycu.fuzz.outputs import compare_outputs, parse_output
-from polycu.fuzz.run import (FAILURES, LOCATED, Timeouts, blur, gpu_present, run_file,
-                             traceback_key)
+from polycu.fuzz.gpu import NUDGE, gpu_present
+from polycu.fuzz.run import FAILURES, LOCATED, Timeouts, blur, run_file, traceback_key
 from polycu.fuzz.structure import DATA_FROM, Structure
 from polycu.fuzz.tree import physical
 
@@ -411,12 +411,40 @@ def test_the_gpu_stage_judges_what_the_gpu_build_prints(tmp_path: Path) -> None:
                      nvcc=_fake_nvcc(tmp_path, 'echo "@ A double"; echo 1'))
     assert (wrong.cls, wrong.stage, wrong.key) == ("gpu", "gpu", "mismatch")
     assert "other arrays printed" in wrong.detail
+    crash = "echo 'out.cu:9: polycu: launch failed' >&2; exit 3"
     failed = run_file(path, tmp_path / "b", stages=stages, gpu=True,
-                      nvcc=_fake_nvcc(tmp_path, "echo 'out.cu:9: polycu: launch failed' >&2; exit 3"))
+                      nvcc=_fake_nvcc(tmp_path, crash))
     assert (failed.cls, failed.key) == ("gpu", "run: exit N launch failed")
     skipped = run_file(path, tmp_path / "c", stages=stages, gpu=False,
                        nvcc=_fake_nvcc(tmp_path, "exit 3"))
     assert skipped.cls == "match" and "gpu" not in skipped.seconds
+
+
+def test_outputs_that_hang_on_libm_ulps_are_not_judged(tmp_path: Path) -> None:
+    """Seed 5621040 feeds cos of a value near 7.5e7 back into its arguments: one ulp of
+    cos becomes 2% of an output, so the GPU's libm (2 ulps) printed another value
+    than glibc's.  Its reference rebuilt with every cos an ulp off differs from
+    itself too, so such a difference is not judged; a program whose output does not
+    depend on those ulps is still judged."""
+    path = tmp_path / "p.c"
+    path.write_text(generate(5621040).text)
+    header = tmp_path / "nudge.h"
+    header.write_text(NUDGE)
+    assert _gcc(path, tmp_path / "nudged", "-include", str(header)).returncode == 0
+    nudged = _run(tmp_path / "nudged").stdout
+    (tmp_path / "nudged.out").write_text(nudged)
+    stages = ("reference", "compile", "gpu")
+    outcome = run_file(path, tmp_path / "a", stages=stages, gpu=True,
+                       nvcc=_fake_nvcc(tmp_path, f"cat {tmp_path / 'nudged.out'}"))
+    assert outcome.cls == "match" and "not judged" in outcome.detail
+    wrong = nudged.replace("\n0\n", "\n1\n", 1)
+    assert wrong != nudged
+    (tmp_path / "wrong.out").write_text(wrong)
+    stable = tmp_path / "stable.c"      # the same arrays, no cos: every ulp is judged
+    stable.write_text(path.read_text().replace("cos(", "fabs("))
+    outcome = run_file(stable, tmp_path / "b", stages=stages, gpu=True,
+                       nvcc=_fake_nvcc(tmp_path, f"cat {tmp_path / 'wrong.out'}"))
+    assert outcome.cls == "gpu" and outcome.key == "mismatch"
 
 
 @pytest.mark.gpu
