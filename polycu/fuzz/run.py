@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .emit import has_index_array, options_of_text, program_of_text
-from .gpu import GPU_BUILD, gpu_present, nudged_reference_argv, uses_inexact_math
+from .gpu import GPU_BUILD, gpu_present, nudge_flags, uses_inexact_math
 from .outputs import compare_outputs
 
 CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "gpu", "emulate",
@@ -51,6 +51,10 @@ STAGES = ("reference", "compile", "build", "run", "compare", "nvcc", "gpu", "emu
 #: The emulated program's tensor-core kernels run mma.m16n8k8 (m8n8k4 where a warp's
 #: fragment rows do not pair up), warp by warp (``codegen/mma.py``, polycu_emu.h).
 EMULATED_MMA = 8
+
+#: gcc's build of the original.  -fno-ivopts: gcc 12 and 13 at -O1 miscompile some
+#: loops counting down by 2 (tests/data/fuzz_repro/reference_gcc_ivopts_stride_down.c).
+REFERENCE_BUILD = ("gcc", "-O1", "-fno-ivopts", "-std=c99", "-ffp-contract=off")
 
 LOCATED = re.compile(r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$",
                      re.M)
@@ -224,14 +228,22 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
     def timed(stage: str, start: float) -> None:
         out.seconds[stage] = round(time.monotonic() - start, 3)
 
+    def ill_conditioned() -> bool:
+        """Whether the reference prints other values with its libm results an ulp
+        off (``fuzz/gpu.py``)."""
+        exe = workdir / "nudged"
+        argv = [*REFERENCE_BUILD, *nudge_flags(workdir / "nudge.h"), str(path), "-lm",
+                "-o", str(exe)]
+        if command("reference, libm nudged", argv, timeouts.build)[0] != 0:
+            return False
+        rc, nudged, _ = command("nudged run", [str(exe)], timeouts.run, shown=0)
+        return rc == 0 and compare_outputs(expected, nudged) is not None
+
     try:
         # 1. the reference: gcc's build of the original
         t0 = time.monotonic()
         ref_exe = workdir / "reference"
-        # -fno-ivopts: gcc 12 and 13 at -O1 miscompile some loops counting down by 2
-        # (tests/data/fuzz_repro/reference_gcc_ivopts_stride_down.c).
-        argv = ["gcc", "-O1", "-fno-ivopts", "-std=c99", "-ffp-contract=off", str(path), "-lm",
-                "-o", str(ref_exe)]
+        argv = [*REFERENCE_BUILD, str(path), "-lm", "-o", str(ref_exe)]
         rc, so, se = command("reference build", argv, timeouts.build)
         if rc != 0:
             out.fail("invalid", "reference", "gcc cannot build the original", blur(se)[:200])
@@ -298,10 +310,7 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
                 if rc is None:
                     out.timed_out("run", "emulated run", timeouts.run)
                 elif rc != 0:
-                    why = f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
-                    msg = se.strip().splitlines()[-1] if se.strip() else ""
-                    out.fail("crash", "run", blur(f"{why} {msg.split('polycu:', 1)[-1]}"),
-                             f"{why}: {msg[:250]}")
+                    out.fail("crash", "run", *_failed_run(rc, se))
                 elif "compare" in stages:
                     diff = compare_outputs(expected, actual)
                     if diff:
@@ -335,27 +344,16 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
                 if rc is None:
                     out.timed_out("gpu", "GPU run", timeouts.run)
                 elif rc != 0:
-                    why = f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
-                    msg = se.strip().splitlines()[-1] if se.strip() else ""
-                    out.fail("gpu", "gpu", blur(f"run: {why} {msg.split('polycu:', 1)[-1]}"),
-                             f"{why}: {msg[:250]}")
+                    key, detail = _failed_run(rc, se)
+                    out.fail("gpu", "gpu", "run: " + key, detail)
                 else:
                     diff = compare_outputs(expected, actual)
                     if diff:
                         logs.append(f"== comparison with the GPU's output\n{diff}\n")
-                    if diff and uses_inexact_math(text):
-                        # the reference with its libm results an ulp off (fuzz/gpu.py)
-                        argv = nudged_reference_argv(path, workdir / "nudge.h",
-                                                     workdir / "nudged")
-                        rc, so, se = command("reference, libm nudged", argv, timeouts.build)
-                        if rc == 0:
-                            rc, nudged, se = command("nudged run", [str(workdir / "nudged")],
-                                                     timeouts.run, shown=0)
-                        if rc == 0 and compare_outputs(expected, nudged):
-                            out.detail = ("GPU output not judged: the reference itself "
-                                          "changes with its math results an ulp off")
-                            diff = None
-                    if diff:
+                    if diff and uses_inexact_math(text) and ill_conditioned():
+                        out.detail = ("GPU output not judged: the reference itself "
+                                      "changes with its math results an ulp off")
+                    elif diff:
                         out.fail("gpu", "gpu", "mismatch", diff[:400])
             timed("gpu", t0)
 
@@ -421,6 +419,14 @@ def _fixed_parameters(text: str, stderr: str) -> list[tuple[str, int]] | None:
     if not all(n in values for n in names):
         return None
     return [(n, values[n]) for n in names]
+
+
+def _failed_run(rc: int, stderr: str) -> tuple[str, str]:
+    """(key, detail) of a built program that exited ``rc`` != 0: the signal or status
+    and its last line of stderr (polycu's runtime checks print their cause there)."""
+    why = f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
+    msg = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+    return blur(f"{why} {msg.split('polycu:', 1)[-1]}"), f"{why}: {msg[:250]}"
 
 
 def _first_error(text: str) -> str:
