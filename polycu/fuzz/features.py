@@ -70,6 +70,8 @@ def features(fin: Finalised) -> set[str]:
                 out.add("loop:time")
         elif node["k"] == "if":
             out.add("guard:else" if node.get("else") else "guard")
+            if node.get("data"):
+                out.add("guard:data")
         elif node["k"] == "let":
             out.add("let")
             out.add(f"type:{node['type']}")

@@ -9,7 +9,8 @@ text.
 ``names.respelled`` then gives one program in four names that isl, C++ or CUDA
 reserve; from seed 5,400,000 on, one seed in eight is a contraction nest
 (``contraction``) instead; from seed 5,610,000 on, every integer type and the
-bitwise operators join the programs (``integers``).  ``Generator`` adds to the skeleton of
+bitwise operators join the programs (``integers``), from seed 5,622,000 on
+conditions on data (``guards``).  ``Generator`` adds to the skeleton of
 ``structure.Structure`` the values (literals, array references, integer and
 floating expressions, math calls), the statements (assignments and compound
 assignments to arrays and scalars, guarded ones, ``let`` temporaries), the blocks
@@ -21,6 +22,7 @@ import copy
 
 from .contraction import Contractions, is_contraction_seed
 from .finalise import finalise
+from .guards import DataGuards
 from .integers import Integers
 from .names import respelled
 from .program import (FLOAT_TYPES, INT_TYPES, NEW_INT_TYPES, Expr, Finalised, Invalid, Node,
@@ -30,7 +32,7 @@ FLOAT_CALLS1 = ("sqrt", "fabs", "sin", "cos", "exp", "floor", "ceil", "tanh", "c
 FLOAT_CALLS2 = ("pow", "fmin", "fmax", "fmod", "atan2", "hypot")
 
 
-class Generator(Contractions, Integers):
+class Generator(Contractions, Integers, DataGuards):
     """One random attempt; ``generate`` retries with other attempts when the
     interpretation finds undefined behaviour."""
 
@@ -229,6 +231,11 @@ class Generator(Contractions, Integers):
                 remaining -= 1
                 continue
             stmt = self.statement(scope, ctx)
+            guarded = self.data_guard(stmt, scope, ctx)
+            if guarded:
+                nodes.append(guarded)
+                remaining -= 1
+                continue
             if scope and self.chance(0.2):
                 els = [self.statement(scope, ctx)] if remaining >= 2 and self.chance(0.4) else None
                 if els:

@@ -96,6 +96,19 @@ class Machine:
                 del self.env[var]
             else:
                 self.env[var] = saved
+        elif kind == "if" and node.get("data"):
+            # a condition on data (``guards.py``): C's branch where the integers
+            # decide it, else both (whose statements write no integer); the subscripts
+            # of a branch not taken are recorded too, since polycu's model reads and
+            # may write every reference of the statement at every instance
+            taken = self.maybe(node["cond"])
+            for branch, runs in ((node["then"], taken != 0), (node.get("else"), taken != 1)):
+                if branch and runs:
+                    if taken is None and any(not self.floating(n) for n in branch):
+                        raise AssertionError("an integer written under a floating condition")
+                    self.run(branch)
+                elif branch:
+                    self.observe(branch)
         elif kind == "if":
             if self.truth(node["cond"]):
                 self.run(node["then"])
@@ -116,6 +129,41 @@ class Machine:
         if v is None:
             raise AssertionError("floating condition")
         return v != 0
+
+    def maybe(self, cond: Expr) -> int | None:
+        """A condition's truth (1 or 0), None where it hangs on a floating value; every
+        operand is evaluated (its subscripts recorded, its undefined behaviour found)."""
+        kind = cond[0]
+        if kind == "not":
+            a = self.maybe(cond[1])
+            return None if a is None else 1 - a
+        if kind in ("and", "or"):
+            a, b = self.maybe(cond[1]), self.maybe(cond[2])
+            absorbing = 0 if kind == "and" else 1
+            if absorbing in (a, b):
+                return absorbing
+            return None if None in (a, b) else 1 - absorbing
+        if kind == "cmp":
+            (ta, a), (tb, b) = self.eval(cond[2]), self.eval(cond[3])
+            if common_type(ta, tb) in FLOAT_TYPES:
+                return None
+            return compare(cond[1], ta, a, tb, b)
+        t, v = self.eval(cond)
+        return None if t in FLOAT_TYPES else int(v != 0)
+
+    def observe(self, nodes: list[Node]) -> None:
+        """Evaluate the statements' references without storing (a branch not taken)."""
+        for node in nodes:
+            self.lvalue(node["lhs"])
+            if node.get("rhs") is not None:
+                self.eval(node["rhs"])
+
+    def floating(self, node: Node) -> bool:
+        """Whether a statement writes a floating array or scalar."""
+        return node["k"] == "stmt" and self.lvalue_type(node["lhs"]) in FLOAT_TYPES
+
+    def lvalue_type(self, lhs: Expr) -> str:
+        return self.env[lhs[1]][0] if lhs[0] == "var" else self.arrays[lhs[1]]["type"]
 
     def lvalue(self, lhs: Expr) -> tuple[str, Any]:
         if lhs[0] == "var":

@@ -1,0 +1,163 @@
+"""Data-dependent conditions in the differential tester (session 39:
+``polycu/fuzz/guards.py``): the seeds from 5,622,000 on put statements under
+conditions on data, in valid C free of undefined behaviour whose integers the
+interpreter predicts (it decides integer conditions as C does and runs both
+branches of a floating one, whose statements write no integer), polycu's code for
+them matches gcc's, and the seeds before keep their programs."""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from polycu.fuzz import features, generate
+from polycu.fuzz.guards import GUARDS_FROM
+from polycu.fuzz.interpret import Machine, init_value
+from polycu.fuzz.outputs import parse_output
+from polycu.fuzz.program import Program, is_integer
+from polycu.fuzz.run import run_file
+from polycu.fuzz.tree import physical
+
+#: sha256 (first 20 hex digits) of the text of seeds from before GUARDS_FROM, as the
+#: generator of session 38 (05faa49) emitted them
+OLD_TEXTS = {7: "6d9f19f4c882779ea8da", 5400004: "365df2253ae00a5a2f48",
+             5610005: "048b69ede0fe30ce986b", 5621040: "70fded61383d3016788c",
+             5621999: "c84760ac0c396e8094ae"}
+
+
+def _guards(nodes: list[dict]) -> list[dict]:
+    out = []
+    for node in nodes:
+        if node["k"] == "if":
+            out += [node] if node.get("data") else []
+            out += _guards(node["then"]) + _guards(node.get("else") or [])
+        elif node["k"] == "for":
+            out += _guards(node["body"])
+    return out
+
+
+def test_old_seeds_keep_their_programs() -> None:
+    for seed, digest in OLD_TEXTS.items():
+        fin = generate(seed)
+        assert hashlib.sha256(fin.text.encode()).hexdigest()[:20] == digest, seed
+        assert "guard:data" not in features(fin)
+
+
+def test_new_seeds_cover_every_form() -> None:
+    """Floating and integer conditions, with else, negated, joined with an affine
+    guard, and the running extreme whose condition reads what it may write."""
+    seen: set[str] = set()
+    for seed in range(GUARDS_FROM, GUARDS_FROM + 80):
+        for guard in _guards(generate(seed).program.body):
+            cond = guard["cond"]
+            seen.add(cond[0])
+            if guard.get("else"):
+                seen.add("else")
+            stmt = guard["then"][0]
+            if cond[0] == "cmp" and stmt["lhs"][0] == "var" and cond[3] == stmt["lhs"]:
+                seen.add("extreme")
+    assert {"cmp", "and", "or", "not", "else", "extreme"} <= seen, seen
+
+
+def _program(body: list[dict]) -> Program:
+    return Program(0, [{"name": "n", "type": "int", "value": 4}],
+                   [{"name": "X", "type": "int", "ndim": 1, "kind": "fixed",
+                     "init": {"k": 0, "a": [1], "m": 1000, "scale": 1}},
+                    {"name": "D", "type": "double", "ndim": 1, "kind": "fixed",
+                     "init": {"k": 0, "a": [1], "m": 7, "scale": 0.5}}],
+                   [{"name": "s", "type": "double", "kind": "global", "init": 0.0}], body)
+
+
+def test_the_interpreter_decides_integer_conditions_as_c_does() -> None:
+    """X[i] = i: ``X[i] - 2 < 0u`` compares unsigned values (never true), yet the
+    subscripts of its branch are recorded; ``X[i] >= 2`` takes C's branch; a floating
+    condition runs both branches, and an integer written under one is the
+    generator's error."""
+    loop = lambda body: [{"k": "for", "var": "i", "type": "int", "lb": ["num", "int", 0],  # noqa: E731
+                          "cond": ["cmp", "<", ["var", "i"], ["var", "n"]], "step": 1,
+                          "body": body}]
+    xi = ["ref", "X", [["var", "i"]]]
+    bump = {"k": "stmt", "lhs": xi, "op": "+=", "rhs": ["num", "int", 10]}
+    beyond = {"k": "stmt", "lhs": ["ref", "X", [["bin", "+", ["var", "i"], ["num", "int", 5]]]],
+              "op": "+=", "rhs": ["num", "int", 10]}
+    unsigned = {"k": "if", "data": True, "then": [beyond], "else": None,
+                "cond": ["cmp", "<", ["bin", "-", xi, ["num", "int", 2]], ["num", "unsigned", 0]]}
+    m = Machine(_program([]))
+    m.run(loop([unsigned]))
+    # never taken, but polycu's model reads and may write X[i + 5]: recorded, so sized
+    assert [m.load(("ref", "X", (i,))) for i in range(9)] == list(range(9))
+    assert m.hi["X"] == [8]
+    signed = dict(unsigned, then=[bump], cond=["cmp", ">=", xi, ["num", "int", 2]],
+                  **{"else": [dict(bump, op="-=")]})
+    m = Machine(_program([]))
+    m.run(loop([signed]))
+    assert [m.load(("ref", "X", (i,))) for i in range(4)] == [-10, -9, 12, 13]
+    floating = {"k": "if", "data": True, "cond": ["cmp", ">", ["ref", "D", [["var", "i"]]],
+                                                   ["var", "s"]],
+                "then": [{"k": "stmt", "lhs": ["var", "s"], "op": "=",
+                          "rhs": ["ref", "D", [["bin", "+", ["var", "i"], ["num", "int", 1]]]]}],
+                "else": None}
+    m = Machine(_program([]))
+    m.run(loop([floating]))
+    assert m.hi["D"] == [4] and m.steps == 4 + 1 + 4
+    with pytest.raises(AssertionError, match="integer written under a floating condition"):
+        Machine(_program([])).run(loop([dict(floating, then=[bump])]))
+
+
+def _seeds_with_guards(count: int) -> list[int]:
+    seeds = []
+    for seed in range(GUARDS_FROM, GUARDS_FROM + 200):
+        has = features(generate(seed))
+        if "guard:data" in has and "dialect:automatic" not in has:
+            seeds.append(seed)
+        if len(seeds) == count:
+            break
+    return seeds
+
+
+def test_programs_with_guards_are_valid_and_the_interpreter_agrees_with_gcc(
+        tmp_path: Path) -> None:
+    """Programs with data-dependent conditions build with -Wall -pedantic-errors and
+    under -fsanitize=undefined, run clean, and print the integers the interpreter
+    computes."""
+    compared = 0
+    for seed in _seeds_with_guards(10):
+        fin = generate(seed)
+        source, exe = tmp_path / f"p{seed}.c", tmp_path / f"p{seed}"
+        source.write_text(fin.text)
+        build = subprocess.run(["gcc", "-std=c99", "-O1", "-ffp-contract=off", "-Wall",
+                                "-pedantic-errors", "-fsanitize=undefined",
+                                "-fno-sanitize-recover=all", str(source), "-lm", "-o", str(exe)],
+                               capture_output=True, text=True, timeout=120)
+        assert build.returncode == 0, build.stderr
+        ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0 and "runtime error" not in ran.stderr, (seed, ran.stderr)
+        printed = {name: (type_, values) for name, type_, values in parse_output(ran.stdout)}
+        machine = Machine(fin.program)
+        machine.run(physical(fin.program.body))
+        for a in fin.program.arrays:
+            if not is_integer(a["type"]):
+                continue
+            expect = []
+            for index in itertools.product(*(range(n) for n in fin.extents[a["name"]])):
+                logical = tuple(i - s for i, s in zip(index, fin.shifts[a["name"]]))
+                value = machine.values[a["name"]].get(logical)
+                expect.append(str(init_value(a["init"], a["type"], logical)
+                                  if value is None else value))
+            assert printed[a["name"]] == (a["type"], expect), (seed, a["name"])
+            compared += 1
+    assert compared >= 5
+
+
+@pytest.mark.slow
+def test_programs_with_guards_match_gcc(tmp_path: Path) -> None:
+    """Two such programs through polycu, its emulation header, nvcc and ``polycu
+    emulate``: every stage matches (no GPU needed)."""
+    for seed in _seeds_with_guards(2):
+        path = tmp_path / f"{seed}.c"
+        path.write_text(generate(seed).text)
+        out = run_file(path, tmp_path / str(seed), gpu=False)
+        assert out.cls == "match", (seed, out.cls, out.stage, out.key, out.detail)
