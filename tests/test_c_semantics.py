@@ -408,5 +408,7 @@ def test_the_context_leaves_out_values_beyond_the_parameters_types(tmp_path: Pat
     with pytest.raises(OverflowError):
         literal(1 << 63)
     with pytest.raises(OverflowError):
-        literal(-(1 << 63))
+        literal(-(1 << 63) - 1)
     assert literal(-(1 << 63) + 1) == "-9223372036854775807LL"
+    # LLONG_MIN has no literal either: -9223372036854775808LL negates an unsigned one
+    assert literal(-(1 << 63)) == "(-9223372036854775807LL - 1)"

@@ -60,10 +60,15 @@ BIG_LITERAL = 1 << 30
 def literal(value: int) -> str:
     """C text of an integer literal: ``long long`` past ``BIG_LITERAL``.  One beyond
     long long's range has no signed type in C++ (nvcc and g++ make 2^63 unsigned, so
-    ``p >= 9223372036854775808LL`` holds for a negative p): never printed."""
-    if not -(1 << 63) < value < 1 << 63:
+    ``p >= 9223372036854775808LL`` holds for a negative p): never printed.  Nor is
+    ``-9223372036854775808LL``, the negation of that unsigned literal: LLONG_MIN
+    prints as ``(-9223372036854775807LL - 1)`` (fuzz seed 5622249, a guard of an
+    unsigned counter whose bound is a ``long`` parameter)."""
+    if not -(1 << 63) <= value < 1 << 63:
         raise OverflowError(f"internal error: the literal {value} is beyond long long "
                             "(the model should have left such values out)")
+    if value == -(1 << 63):
+        return f"({value + 1}LL - 1)"
     return f"{value}LL" if abs(value) > BIG_LITERAL else str(value)
 
 

@@ -20,7 +20,7 @@ import islpy as isl
 
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Scop, storage_names, storages
-from ..frontend.ctype import parse_type, range_constraint
+from ..frontend.scop import parameter_ranges
 from .ast import host_ast
 from .nodes import Block, Expr, For, If, Node, User, to_expr
 from .cuda import INDENT, Layout, c_expr, index_type
@@ -163,11 +163,7 @@ def assumption(scop: Scop) -> dict[str, str] | None:
     """The condition on the parameters that the kernels assume and the host checks
     first (``{"c", "set"}``: the condition and the isl set it stands for); None
     when nothing is assumed."""
-    known = isl.Set.universe(scop.context.get_space())
-    for p in scop.parameters:
-        ctype = parse_type(scop.parameter_type(p))
-        if ctype is not None and not ctype.floating:
-            known = known.intersect(isl.Set(range_constraint(p, ctype)))
+    known = parameter_ranges(scop)
     check = scop.context.gist(known)
     if check.plain_is_universe():
         return None

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram
+from ..frontend.scop import parameter_ranges
 from ..model import Array, Scop, StructType, sets_of, storage_names, storages
 from .ast import expr_of
 from .nodes import to_expr
@@ -57,7 +58,9 @@ class Transfer:
 
 def _footprint_rows(scop: Scop, array: Array) -> isl.PwAff:
     """max(0, 1 + max index of dimension 0 over every access of the array (of any
-    field of a struct variable))."""
+    field of a struct variable)), where the parameters are within their types: a
+    maximum's pieces beyond (a ``long`` below -2^63, fuzz seed 5622249) would print
+    literals that no C type holds."""
     accessed = scop.reads().union(scop.may_writes()).range()
     own = storage_names(scop)
     sets = [s for s in sets_of(accessed) if own.get(s.get_tuple_name()) == array.name]
@@ -65,7 +68,7 @@ def _footprint_rows(scop: Scop, array: Array) -> isl.PwAff:
     rows = zero.intersect_domain(scop.context)
     for cells in sets:  # none: no statement instance accesses it for any parameter value
         rows = rows.union_max(cells.dim_max(0).add_constant_val(isl.Val(1)))
-    return rows
+    return rows.intersect_domain(scop.context.intersect(parameter_ranges(scop)))
 
 
 # The copied block B = { A[i] : 0 <= i_k < n_k } of a written array needs a copy-in

@@ -28,7 +28,7 @@ from .affine import CTX, AffineEnv, NotAffine, to_pwaff
 from .builder import Builder, build, forms_scop
 from .calls import Prototype, prototypes
 from .final_values import add_final_values
-from .ctype import INT, LLONG_MAX, Arith, range_constraint
+from .ctype import INT, LLONG_MAX, Arith, parse_type, range_constraint
 from .inline import Inliner
 from .inline_body import provenance
 from .liveness import check_scopes, dead_after, iterators_read_after
@@ -174,6 +174,19 @@ def _pointer_rows(statements: Iterable[Statement], arrays: tuple[Array, ...]) ->
         if not below.is_empty():
             result.append(below.complement().coalesce())
     return result
+
+
+def parameter_ranges(scop: Scop) -> isl.Set:
+    """``min_T <= p <= max_T`` for every integer parameter, those of 64-bit types too
+    (which the context leaves out): with the context, the values the generated code
+    can meet."""
+    known = isl.Set.universe(scop.context.get_space())
+    for p in scop.parameters:
+        ctype = parse_type(scop.parameter_type(p))
+        if ctype is not None and not ctype.floating:
+            known = known.intersect(isl.Set(range_constraint(p, ctype)).align_params(
+                known.get_space()))
+    return known
 
 
 def _type_ranges(params: tuple[str, ...], types: tuple[Arith, ...]) -> list[isl.Set]:

@@ -23,7 +23,7 @@ from typing import Any
 import islpy as isl
 
 from ..deps import Dependences
-from ..frontend.ctype import parse_type, range_constraint
+from ..frontend.scop import parameter_ranges
 from ..model import WRITE, Scop
 
 
@@ -103,12 +103,7 @@ GRID_LIMITS = {"x": 2**31 - 1, "y": 65535, "z": 65535}
 def launch_context(scop: Scop) -> isl.Set:
     """The parameter values at which the SCoP can run (see above): what bounds the
     grids of constant-size arrays."""
-    known = scop.context
-    for p in scop.parameters:
-        ctype = parse_type(scop.parameter_type(p))
-        if ctype is not None and not ctype.floating:
-            known = known.intersect(isl.Set(range_constraint(p, ctype)).align_params(
-                known.get_space()))
+    known = scop.context.intersect(parameter_ranges(scop))
     for stmt in scop.statements:
         for access in stmt.accesses:
             array = scop.array(access.array)
