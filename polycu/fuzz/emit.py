@@ -296,6 +296,16 @@ def options_of_text(text: str) -> list[str]:
 
 def has_index_array(text: str) -> bool:
     """Whether the program embedded in ``text`` indexes an array with another array's
-    values (an ``index`` array), so that random inputs may send subscripts anywhere."""
+    values (an ``index`` array) or counts a loop with them (``guards.data_loop``), so
+    that random inputs may send subscripts anywhere."""
     program = program_of_text(text)
-    return program is not None and any(a.get("index") for a in program.arrays)
+    return program is not None and (any(a.get("index") for a in program.arrays)
+                                    or _data_loop(program.body))
+
+
+def _data_loop(nodes: list[Node]) -> bool:
+    for node in nodes:
+        if node["k"] == "for" and (node.get("data") or _data_loop(node["body"])) or \
+                node["k"] == "if" and (_data_loop(node["then"]) or _data_loop(node.get("else") or [])):
+            return True
+    return False

@@ -68,6 +68,8 @@ def features(fin: Finalised) -> set[str]:
                 out.add("loop:big-offset")
             if node["var"] == "t":
                 out.add("loop:time")
+            if node.get("data"):
+                out.add("loop:data")
         elif node["k"] == "if":
             out.add("guard:else" if node.get("else") else "guard")
             if node.get("data"):

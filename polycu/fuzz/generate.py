@@ -210,9 +210,11 @@ class Generator(Contractions, Integers, DataGuards):
         while remaining > 0:
             if depth > 0 and (must_loop or self.chance(0.4 if scope else 0.9)):
                 share = remaining if self.chance(0.6) else self.rng.randint(1, remaining)
-                loop = self.loop(scope)
+                data = self.data_loop(scope, ctx)
+                loop = data or self.loop(scope)
                 inner = scope + [{"name": loop["var"], "type": loop["type"], "time": False}]
-                loop["body"] = self.block(inner, depth - 1, share, depth > 1 and self.chance(0.75))
+                loop["body"] = self.block(inner, 0, share, False) if data else \
+                    self.block(inner, depth - 1, share, depth > 1 and self.chance(0.75))
                 node = loop
                 if self.chance(0.08) and scope:
                     node = {"k": "if", "cond": self.condition(scope), "then": [loop], "else": None}

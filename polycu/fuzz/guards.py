@@ -7,12 +7,15 @@ statement under an ``if`` whose condition reads array elements or scalars
 (``{"k": "if", "data": True, ...}``): ``if (A[i][j] > 0.5) B[i] = ...; else ...``,
 the running extreme ``if (A[i] > m) m = A[i];``, integer conditions (``if (X[i] <
 Y[j] + 3u) X[i] = ...``, C's conversions deciding), and either joined with an affine
-guard (``i > 0 && A[i - 1] < s``).  polycu models each as one statement per
-instance whose writes are may-writes (docs/supported-c.md, "Data-dependent
-conditions"); until session 39 no generated program had one.
+guard (``i > 0 && A[i - 1] < s``); from ``LOOPS_FROM`` on, ``data_loop`` makes an innermost loop one whose
+condition reads integer data: a bound (``for (k = 0; k < X[i] % 5; k++)``) or a
+search (``for (k = 0; k < n && X[i][k] != 3; k++)``).  polycu models each as one
+statement per instance of the affine loops around it, whose writes are may-writes
+(docs/supported-c.md, "Data-dependent conditions" and "loops"); until session 39
+no generated program had one.
 
 The interpreter (``interpret.Machine``) decides an integer condition exactly and
-runs the branch C runs; it cannot decide a floating one (it computes no floating
+runs the branch C runs (and a data loop's iterations as C does); it cannot decide a floating one (it computes no floating
 values), so it runs both branches, which is exact for the integers only if neither
 branch writes one: a statement under a floating condition writes a floating
 array or scalar.  Each branch holds one statement, so no branch reads what the same
@@ -31,6 +34,11 @@ from .structure import Structure
 GUARDS_FROM = 5_622_000
 #: statements of a loop body that go under a data-dependent condition
 GUARD_SHARE = 0.2
+#: The first seed whose programs also draw loops on data (the campaigns of 5,622,000
+#: to 5,622,999 ran without them).
+LOOPS_FROM = 5_623_000
+#: loops inside loops whose condition reads integer data
+LOOP_SHARE = 0.15
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 
@@ -40,6 +48,7 @@ class DataGuards(Structure):
     def __init__(self, seed: int, attempt: int):
         super().__init__(seed, attempt)
         self.grng: random.Random | None = None
+        self.data_loops = 0
         if seed >= GUARDS_FROM:
             self.grng = random.Random(f"polycu-fuzz-guards:{seed}:{attempt}")
 
@@ -68,6 +77,32 @@ class DataGuards(Structure):
             if integer or not is_integer(self._type_of(other["lhs"])):
                 els = [other]
         return {"k": "if", "data": True, "cond": cond, "then": [stmt], "else": els}
+
+    def data_loop(self, scope: list[dict], ctx: dict) -> Node | None:
+        """A loop (its body still to fill, with statements only) whose condition reads
+        integer data, or None (most loops, every loop of an older seed)."""
+        if self.seed < LOOPS_FROM or not scope or self.grng.random() >= LOOP_SHARE:
+            return None
+        node = self.loop(scope)
+        # a counter of its own: polycu rejects a name that affine loops count with too
+        self.data_loops += 1
+        node["var"] = f"q{self.data_loops}"
+        v, t = ["var", node["var"]], self.int_type()
+        if self.grng.random() < 0.5:
+            bound = ["bin", "%", self.array_ref(t, scope, ctx),
+                     ["num", "int", self.grng.choice((3, 5, 7))]]
+            if self.grng.random() < 0.3:
+                bound = ["bin", "+", bound, ["var", self.grng.choice(scope)["name"]]]
+            cond = ["cmp", self.grng.choice(("<", "<=")), v, bound]
+        else:
+            inner = scope + [{"name": node["var"], "type": "int", "time": False}]
+            found = ["cmp", self.grng.choice(("!=", "<", ">")), self.array_ref(t, inner, ctx),
+                     self.literal(t)]
+            cond = ["and", ["cmp", "<", v, self.param_expr()], found]
+        node.pop("offset", None)
+        node.update(type="int", lb=["num", "int", self.grng.choice((0, 0, 1))], cond=cond,
+                    step=1, data=True)
+        return node
 
     def _condition(self, scope: list[dict], ctx: dict, integer: bool) -> Expr:
         """A comparison that reads an array element, of integers (``integer``) or of
