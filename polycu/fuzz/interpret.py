@@ -15,13 +15,16 @@ subscripts, and only they can overflow.
 """
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from .cint import (arith, c_div, checked, common_type, compare, complement, convert,
                    negate)
-from .program import FLOAT_TYPES, Expr, Invalid, Node, Program
+from .program import FLOAT_TYPES, Expr, Finalised, Invalid, Node, Program, is_integer
+from .tree import physical
 
-__all__ = ["Machine", "init_value", "scalar_init", "common_type", "convert", "MAX_STEPS"]
+__all__ = ["Machine", "init_value", "scalar_init", "common_type", "convert", "MAX_STEPS",
+           "predicted_integers"]
 
 MAX_STEPS = 60000        # loop iterations plus statement instances per program
 
@@ -277,3 +280,26 @@ class Machine:
                 return t, checked(abs(v), t, fn)
             return ("float" if fn.endswith("f") and fn not in ("fabs",) else "double"), None
         raise AssertionError(kind)
+
+
+def predicted_integers(fin: Finalised) -> dict[str, tuple[str, list[str]]]:
+    """What ``main`` prints for every integer array and global integer scalar (``@ NAME
+    TYPE`` and the values, as ``outputs.parse_output`` reads them), as the
+    interpreter computes it: the tests hold it against gcc's build."""
+    machine = Machine(fin.program)
+    machine.run(physical(fin.program.body))
+    out = {}
+    for a in fin.program.arrays:
+        if not is_integer(a["type"]):
+            continue
+        values = []
+        for index in itertools.product(*(range(n) for n in fin.extents[a["name"]])):
+            logical = tuple(i - s for i, s in zip(index, fin.shifts[a["name"]]))
+            value = machine.values[a["name"]].get(logical)
+            values.append(str(init_value(a["init"], a["type"], logical)
+                              if value is None else value))
+        out[a["name"]] = (a["type"], values)
+    for s in fin.program.scalars:
+        if s["kind"] == "global" and is_integer(s["type"]):
+            out[s["name"]] = (s["type"], [str(machine.env[s["name"]][1])])
+    return out
