@@ -4,6 +4,7 @@ the ``emulated`` fixture runs a C source through polycu and the CPU emulator; ev
 test but the CPU placement's own compiles for the GPU (``gpu_placement``); under
 pytest-xdist the workers share their tables of results (``session_work``)."""
 import os
+import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -36,6 +37,27 @@ def gpu_placement(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     from polycu import options
     monkeypatch.setattr(options, "OPTIONS", tuple(
         replace(o, default="gpu") if o.flag == "--run-on" else o for o in options.OPTIONS))
+
+
+@pytest.fixture
+def printed_by_gcc(tmp_path: Path) -> Callable[[str, str], dict[str, tuple[str, list[str]]]]:
+    """A function that builds C ``text`` with gcc (C99, -Wall -pedantic-errors,
+    -fsanitize=undefined), runs it, asserts that it ran clean and returns the blocks it
+    printed (``polycu.fuzz.outputs.parse_output``: name -> (type, values))."""
+    def run(text: str, name: str) -> dict[str, tuple[str, list[str]]]:
+        from polycu.fuzz.outputs import parse_output
+        source, exe = tmp_path / f"{name}.c", tmp_path / name
+        source.write_text(text)
+        build = subprocess.run(["gcc", "-std=c99", "-O1", "-ffp-contract=off", "-Wall",
+                                "-pedantic-errors", "-Werror=implicit-function-declaration",
+                                "-fsanitize=undefined", "-fno-sanitize-recover=all",
+                                str(source), "-lm", "-o", str(exe)],
+                               capture_output=True, text=True, timeout=120)
+        assert build.returncode == 0, build.stderr
+        ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0 and "runtime error" not in ran.stderr, (name, ran.stderr)
+        return {n: (t, values) for n, t, values in parse_output(ran.stdout)}
+    return run
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from polycu.fuzz.emit import emit_num
 from polycu.fuzz.integers import INTEGERS_FROM
 from polycu.fuzz.interpret import predicted_integers
 from polycu.fuzz.program import INTEGER_TYPES, Invalid
-from polycu.fuzz.outputs import parse_output
 
 #: sha256 (first 20 hex digits) of the text of seeds from before INTEGERS_FROM, as
 #: the generator of session 36 (d132aa7) emitted them: CI seeds, a renamed one, a
@@ -159,7 +158,7 @@ def _covering_seeds(wanted: set[str], limit: int) -> list[int]:
     return seeds
 
 
-def test_new_seeds_are_valid_and_the_interpreter_agrees_with_gcc(tmp_path: Path) -> None:
+def test_new_seeds_are_valid_and_the_interpreter_agrees_with_gcc(printed_by_gcc) -> None:
     """Programs of new seeds that together use every new type and operator build with
     -Wall -pedantic-errors and under -fsanitize=undefined, run clean, and print the
     integers the interpreter computes (arrays and global scalars)."""
@@ -167,17 +166,7 @@ def test_new_seeds_are_valid_and_the_interpreter_agrees_with_gcc(tmp_path: Path)
     compared = 0
     for seed in _covering_seeds(wanted, 10):
         fin = generate(seed)
-        source, exe = tmp_path / f"p{seed}.c", tmp_path / f"p{seed}"
-        source.write_text(fin.text)
-        build = subprocess.run(["gcc", "-std=c99", "-O1", "-ffp-contract=off", "-Wall",
-                                "-pedantic-errors", "-Werror=implicit-function-declaration",
-                                "-fsanitize=undefined", "-fno-sanitize-recover=all",
-                                str(source), "-lm", "-o", str(exe)],
-                               capture_output=True, text=True, timeout=120)
-        assert build.returncode == 0, build.stderr
-        ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
-        assert ran.returncode == 0 and "runtime error" not in ran.stderr, (seed, ran.stderr)
-        printed = {name: (type_, values) for name, type_, values in parse_output(ran.stdout)}
+        printed = printed_by_gcc(fin.text, f"p{seed}")
         for name, block in predicted_integers(fin).items():
             assert printed[name] == block, (seed, name)
             compared += 1
