@@ -112,9 +112,9 @@ def test_the_interpreter_decides_integer_conditions_as_c_does() -> None:
     subscripts of its branch are recorded; ``X[i] >= 2`` takes C's branch; a floating
     condition runs both branches, and an integer written under one is the
     generator's error."""
-    loop = lambda body: [{"k": "for", "var": "i", "type": "int", "lb": ["num", "int", 0],  # noqa: E731
-                          "cond": ["cmp", "<", ["var", "i"], ["var", "n"]], "step": 1,
-                          "body": body}]
+    def loop(body: list[dict]) -> list[dict]:
+        return [{"k": "for", "var": "i", "type": "int", "lb": ["num", "int", 0],
+                 "cond": ["cmp", "<", ["var", "i"], ["var", "n"]], "step": 1, "body": body}]
     xi = ["ref", "X", [["var", "i"]]]
     bump = {"k": "stmt", "lhs": xi, "op": "+=", "rhs": ["num", "int", 10]}
     beyond = {"k": "stmt", "lhs": ["ref", "X", [["bin", "+", ["var", "i"], ["num", "int", 5]]]],

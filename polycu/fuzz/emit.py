@@ -305,7 +305,8 @@ def has_index_array(text: str) -> bool:
 
 def _data_loop(nodes: list[Node]) -> bool:
     for node in nodes:
-        if node["k"] == "for" and (node.get("data") or _data_loop(node["body"])) or \
-                node["k"] == "if" and (_data_loop(node["then"]) or _data_loop(node.get("else") or [])):
+        inner = node["body"] if node["k"] == "for" else \
+            node["then"] + (node.get("else") or []) if node["k"] == "if" else []
+        if node.get("data") and node["k"] == "for" or _data_loop(inner):
             return True
     return False

@@ -1,27 +1,28 @@
-"""Data-dependent conditions in the random programs (session 39).
+"""Data-dependent conditions and loops in the random programs (session 39).
 
 In:  the random state of one attempt (``structure.Structure``) and, from seed
 ``GUARDS_FROM`` on, a random state of its own.
-Out: ``DataGuards``, a base of ``generate.Generator``: ``data_guard`` puts a
+Out: ``DataGuards``, a base of ``generate.Generator``.  ``data_guard`` puts a
 statement under an ``if`` whose condition reads array elements or scalars
 (``{"k": "if", "data": True, ...}``): ``if (A[i][j] > 0.5) B[i] = ...; else ...``,
 the running extreme ``if (A[i] > m) m = A[i];``, integer conditions (``if (X[i] <
-Y[j] + 3u) X[i] = ...``, C's conversions deciding), and either joined with an affine
-guard (``i > 0 && A[i - 1] < s``); from ``LOOPS_FROM`` on, ``data_loop`` makes an innermost loop one whose
-condition reads integer data: a bound (``for (k = 0; k < X[i] % 5; k++)``) or a
-search (``for (k = 0; k < n && X[i][k] != 3; k++)``).  polycu models each as one
-statement per instance of the affine loops around it, whose writes are may-writes
-(docs/supported-c.md, "Data-dependent conditions" and "loops"); until session 39
-no generated program had one.
+Y[j] + 3u) X[i] = ...``, C's conversions deciding), and either joined with an
+affine guard (``i > 0 && A[i - 1] < s``).  From ``LOOPS_FROM`` on, ``data_loop``
+makes an innermost loop one whose condition reads integer data: a bound (``for (q1
+= 0; q1 < X[i] % 5; q1++)``) or a search (``for (q1 = 0; q1 < n && X[i][q1] != 3;
+q1++)``).  polycu models each as one statement per instance of the affine loops
+around it, whose writes are may-writes (docs/supported-c.md, "Data-dependent
+conditions" and "Data-dependent loops"); until session 39 no generated program had
+one.
 
 The interpreter (``interpret.Machine``) decides an integer condition exactly and
-runs the branch C runs (and a data loop's iterations as C does); it cannot decide a floating one (it computes no floating
-values), so it runs both branches, which is exact for the integers only if neither
-branch writes one: a statement under a floating condition writes a floating
-array or scalar.  Each branch holds one statement, so no branch reads what the same
-instance wrote before (which polycu rejects).  The draws that decide come from
-``self.grng``; the statements and expressions come from the first stream, so the
-seeds before ``GUARDS_FROM`` keep their programs.
+runs what C runs (a loop on data included); it cannot decide a floating one (it
+computes no floating values), so it runs both branches, which is exact for the
+integers only if neither branch writes one: a statement under a floating condition
+writes a floating array or scalar.  Each branch holds one statement, so no branch
+reads what the same instance wrote before (which polycu rejects).  The draws that
+decide come from ``self.grng``; the statements and expressions come from the first
+stream, so the seeds before ``GUARDS_FROM`` keep their programs.
 """
 from __future__ import annotations
 
