@@ -6,6 +6,7 @@ CPU only: the turns are taken on a GPU name of the test's own, by real processes
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 import uuid
 from pathlib import Path
@@ -15,18 +16,22 @@ from polycu.runtime import turns
 
 def _hold(gpu: str, seconds: float, log: str) -> None:
     """Another process: its turn on ``gpu`` for ``seconds``; ``log`` says when it
-    began holding the turn, then when it ended."""
+    began holding the turn, then when it ended (each written whole: renamed into
+    place, so a reader never sees the file empty)."""
+    def write(text: str) -> None:
+        Path(log + ".new").write_text(text)
+        os.replace(log + ".new", log)
     with turns.turn(gpu):
-        Path(log).write_text(f"{time.time()}")
+        write(f"{time.time()}")
         time.sleep(seconds)
-        Path(log).write_text(f"{Path(log).read_text()} {time.time()}")
+        write(f"{Path(log).read_text()} {time.time()}")
 
 
 def test_a_turn_waits_for_the_other_process_to_end_its_own(tmp_path: Path) -> None:
     gpu = f"test-{uuid.uuid4().hex}"
     log = tmp_path / "other"
     other = multiprocessing.get_context("spawn").Process(target=_hold,
-                                                         args=(gpu, 1.0, str(log)))
+                                                         args=(gpu, 2.0, str(log)))
     other.start()
     deadline = time.time() + 30
     while not log.exists():                 # until the other holds its turn
