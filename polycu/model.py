@@ -84,6 +84,11 @@ class Array:
     l]``), so that fields never alias and dependences stay exact per field.  The
     contract passes the variable itself (``storages``): an ``Array`` whose
     ``struct`` is its type and whose ``extents`` are the variable's.
+
+    ``delinearised`` says that the program declares the array flat (a pointer or one
+    dimension) and subscripts it ``A[i * n + j]``, which the SCoP reads as rows
+    ``A[i][j]`` of ``extents[1:]`` (``frontend/delinearise.py``): the same elements at
+    the same offsets, but the program's own declaration has one dimension.
     """
 
     name: str
@@ -95,6 +100,7 @@ class Array:
     dead_after: bool = False
     member: Member | None = None
     struct: StructType | None = None
+    delinearised: bool = False
 
     @property
     def rank(self) -> int:
@@ -305,6 +311,8 @@ def format_scop(scop: Scop) -> str:
         extra = " (local)" if a.local else " (dead after)" if a.dead_after else ""
         if a.member is not None:
             extra += f" (field {a.member.field} of {a.member.variable})"
+        if a.delinearised:
+            extra += " (declared flat, read as rows)"
         lines.append(f"    {a.element_type} {a.name}{dims}{extra}")
     lines.append("  statements:")
     for s in scop.statements:

@@ -25,10 +25,11 @@ def _shape_checks(scop: Scop, arrays: dict[str, Layout]) -> list[str]:
         if array.local:
             continue
         name, etype = scop.in_source(array.name), scop.in_source(array.element_type)
-        element = name + "[0]" * array.rank
+        rank = 1 if array.delinearised else array.rank    # as the program declares it
+        element = name + "[0]" * rank
         conds = [f"sizeof({element}) != sizeof({etype})"]
         layout = arrays[array.name]
-        for k in range(1, array.rank):
+        for k in range(1, rank):
             outer = name + "[0]" * k
             conds.append(f"sizeof({outer}) / sizeof({element}) != (size_t)"
                          f"({scop.in_source(_product(layout.extents[k:]))})")

@@ -27,6 +27,7 @@ from ..model import Array, Scop, Statement
 from .affine import CTX, AffineEnv, NotAffine, to_pwaff
 from .builder import Builder, build, forms_scop
 from .calls import Prototype, prototypes
+from .delinearise import delinearise, inner_rows
 from .final_values import add_final_values
 from .ctype import INT, LLONG_MAX, Arith, parse_type, range_constraint
 from .inline import Inliner
@@ -84,7 +85,7 @@ def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,
                 structs: dict[str, c_ast.Struct]) -> bool:
     """Whether block items, their calls inlined, build into a SCoP with a statement."""
     try:
-        inlined, symbols = expand(items)
+        inlined, symbols = delinearise(*expand(items))
     except Unsupported:
         return False
     return forms_scop(inlined, symbols, source, typedefs, functions, structs)
@@ -98,7 +99,7 @@ def _build_scop(region: Region, expand: Expand, source: str, index: int,
     model is built from its items with the calls of the file's functions inlined, and
     ends with the final values of the loop counters in ``read_after``."""
     try:
-        items, symbols = expand(region.items)
+        items, symbols = delinearise(*expand(region.items))
         builder, schedule = build(items, symbols, source, typedefs, functions, structs)
         params = tuple(builder.params)
         assumed = _context(params, [isl.Set(range_constraint(p, builder.type_of(p)))
@@ -118,7 +119,8 @@ def _build_scop(region: Region, expand: Expand, source: str, index: int,
     param_space = isl.Space.create_from_names(CTX, set=[], params=list(params))
     types = tuple(builder.type_of(p) for p in params)
     ctx = _context(params, [v for _, v in described] + _type_ranges(params, types)
-                   + builder.assumptions + _pointer_rows(builder.statements, arrays),
+                   + builder.assumptions + _pointer_rows(builder.statements, arrays)
+                   + inner_rows(builder.statements, arrays),
                    context, region.location).align_params(param_space)
     # Within the types' ranges R, the pieces that conversions and wrap-arounds add for
     # impossible parameter values (an unsigned extent below 0, a long beyond 2^63)
@@ -250,7 +252,7 @@ def _array(builder: Builder, name: str, loc: Location,
             extent_set = None
     dead = local or (name in dead_scalars and not extents and member is None)
     return Array(name, element, extents, extent_set, sym.location or loc, local,
-                 dead, member), valid
+                 dead, member, delinearised=sym.delinearised), valid
 
 
 def _context(params: tuple[str, ...], valid: list[isl.Set], user: str | None,

@@ -33,6 +33,8 @@ class Symbol:
     location: Location
     pointer: bool = False
     declaration: str = ""
+    #: declared flat, read as rows by the SCoP (``delinearise.py``)
+    delinearised: bool = False
 
     @property
     def is_integer(self) -> bool:

@@ -1,0 +1,262 @@
+"""Delinearisation: a flat array subscripted ``A[i * n + j]`` read as rows ``A[i][j]``.
+
+In:  the SCoP's items (calls inlined) and the symbols they see.
+Out: the items with each such reference rewritten, and the symbols with the array's
+     extents ``(None, n)`` and ``delinearised`` set (``delinearise``).
+
+C code that is not PolyBench keeps a matrix in a pointer or a one-dimensional array
+and computes the offset itself: ``C[i * n + j] += A[i * n + k] * B[k * n + j]``.  The
+product of an iterator and a parameter is not affine, so isl cannot describe the
+access; modelled as any index of the array it needs the array's extent (unknown for a
+pointer) and serialises every loop around a write.  Polly recovers such arrays from
+the terms of the offsets; so does this module, before the model is built.
+
+Each subscript of a flat array is written as a polynomial in integer variables
+(sum of coefficient x product of names).  The stride ``P`` is the one name that every
+term of degree two or more holds and the SCoP does not write (a parameter); dividing by it gives ``s = q * P + r`` (``r``: the
+terms without ``P``), and ``q`` is divided again while it is not affine:
+``(i * n + j) * m + k`` gives ``A[i][j][k]`` with extents ``(None, n, m)``.  A
+subscript that is already affine is row 0 (``x[j]`` is ``x[0][j]``).
+
+The address ``q * P + r`` is the same in both forms, so the rewritten C computes what
+the original does.  The model is exact when every column lies in its row,
+``0 <= r < P`` at every instance (then two offsets are equal exactly when their rows
+and columns are): the SCoP assumes it (``inner_rows``), like a pointer's first index
+(``scop._pointer_rows``), and the host stops where the parameters break it.
+
+Only what C evaluates exactly as the polynomial is rewritten: names of signed integer
+types at least as wide as ``int`` (an unsigned product wraps), integer literals
+without ``u``, ``+``, ``-`` and ``*``; the stride a scalar that the SCoP does not
+write.  Any other reference to the array (passed whole, through pointer arithmetic)
+leaves it alone, as does an array the SCoP declares.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Mapping, Sequence
+
+import islpy as isl
+from pycparser import c_ast
+
+from ..model import Array, Statement
+from .affine import int_constant, is_int_literal
+from .ctype import INT
+from .symbols import Symbol
+from .syntax import flatten_ref, walk, written_names
+
+#: A polynomial: the sorted names of each term -> its coefficient.
+Poly = dict[tuple[str, ...], int]
+
+
+def delinearise(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol]
+                ) -> tuple[list[c_ast.Node], dict[str, Symbol]]:
+    """``items`` and ``symbols`` with the flat arrays read as rows (module docstring);
+    the inputs themselves are left as they were."""
+    written = written_names(items)
+    declared = {n.name for item in items for n in walk(item) if isinstance(n, c_ast.Decl)}
+    uses: dict[str, list[c_ast.ArrayRef]] = {}
+    whole: set[str] = set()
+    for item in items:
+        _references(item, uses, whole)
+    strides: dict[str, list[str]] = {}
+    for name, refs in uses.items():
+        sym = symbols.get(name)
+        if name in whole or name in declared or sym is None or len(sym.extents) != 1:
+            continue
+        polys = [_poly(ref.subscript, symbols) for ref in refs]
+        if any(p is None for p in polys):
+            continue
+        found = _strides([p for p in polys if p is not None], symbols, written)
+        if found:
+            strides[name] = found
+    if not strides:
+        return list(items), dict(symbols)
+    rewritten = [copy.deepcopy(item) for item in items]
+    flat = [(node, attr, child) for item in rewritten for node in walk(item)
+            for attr, child in node.children() if _flat_name(child) in strides]
+    for node, attr, child in flat:
+        _set_child(node, attr, _rows(child, strides[_flat_name(child) or ""], symbols))
+    table = dict(symbols)
+    for name, found in strides.items():
+        extents = (None,) + tuple(c_ast.ID(p) for p in found)
+        table[name] = replace(symbols[name], extents=extents, delinearised=True)
+    return rewritten, table
+
+
+def _references(node: c_ast.Node, uses: dict[str, list[c_ast.ArrayRef]],
+                whole: set[str]) -> None:
+    """Collect the one-subscript references ``A[s]`` of each name in ``uses`` and the
+    names used any other way (``A``, ``A[i][j]``, ``A + 1``) in ``whole``."""
+    if isinstance(node, c_ast.ArrayRef):
+        base, subscripts = flatten_ref(node)
+        if isinstance(base, c_ast.ID):
+            if len(subscripts) == 1:
+                uses.setdefault(base.name, []).append(node)
+            else:
+                whole.add(base.name)
+            for s in subscripts:
+                _references(s, uses, whole)
+            return
+    if isinstance(node, c_ast.ID):
+        whole.add(node.name)
+        return
+    for _, child in node.children():
+        _references(child, uses, whole)
+
+
+def _flat_name(node: c_ast.Node) -> str | None:
+    if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.ID):
+        return node.name.name
+    return None
+
+
+def _set_child(parent: c_ast.Node, attr: str, child: c_ast.Node) -> None:
+    if "[" in attr:
+        field, index = attr[:-1].split("[")
+        getattr(parent, field)[int(index)] = child
+    else:
+        setattr(parent, attr, child)
+
+
+# A name's value is its polynomial when C computes it exactly: a signed type of at
+# least int's rank (no promotion to unsigned, no wrap).
+def _poly(node: c_ast.Node, symbols: Mapping[str, Symbol]) -> Poly | None:
+    """The polynomial of an integer expression, or None (module docstring)."""
+    if is_int_literal(node):
+        if "unsigned" in node.type:
+            return None
+        value = int_constant(node)
+        return None if value is None else ({(): value} if value else {})
+    if isinstance(node, c_ast.ID):
+        sym = symbols.get(node.name)
+        ctype = sym.ctype if sym is not None else None
+        if ctype is None or ctype.floating or not ctype.signed or ctype.bits < INT.bits:
+            return None
+        return {(node.name,): 1}
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
+        inner = _poly(node.expr, symbols)
+        return None if inner is None else _scaled(inner, -1 if node.op == "-" else 1)
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*"):
+        left, right = _poly(node.left, symbols), _poly(node.right, symbols)
+        if left is None or right is None:
+            return None
+        if node.op == "*":
+            product: Poly = {}
+            for a, x in left.items():
+                for b, y in right.items():
+                    _add(product, tuple(sorted(a + b)), x * y)
+            return product
+        result = dict(left)
+        for term, c in _scaled(right, -1 if node.op == "-" else 1).items():
+            _add(result, term, c)
+        return result
+    return None
+
+
+def _scaled(poly: Poly, factor: int) -> Poly:
+    return {t: c * factor for t, c in poly.items()}
+
+
+def _add(poly: Poly, term: tuple[str, ...], c: int) -> None:
+    total = poly.get(term, 0) + c
+    if total:
+        poly[term] = total
+    else:
+        poly.pop(term, None)
+
+
+def _strides(polys: list[Poly], symbols: Mapping[str, Symbol], written: set[str]
+             ) -> list[str]:
+    """The strides, outermost first, that divide every polynomial into affine rows and
+    columns; [] when they are affine already or no single stride divides them."""
+    found: list[str] = []
+    while True:
+        nonlinear = [t for p in polys for t in p if len(t) > 1]
+        if not nonlinear:
+            return found
+        common = {n for n in set(nonlinear[0]).intersection(*nonlinear[1:])
+                  if n not in written}
+        if len(common) != 1:
+            return []
+        stride = common.pop()
+        found.insert(0, stride)
+        polys = [_quotient(p, stride) for p in polys]
+
+
+def _quotient(poly: Poly, stride: str) -> Poly:
+    """``q`` of ``poly = q * stride + r`` (``r``: the terms without ``stride``)."""
+    result: Poly = {}
+    for term, c in poly.items():
+        if stride in term:
+            rest = list(term)
+            rest.remove(stride)
+            _add(result, tuple(rest), c)
+    return result
+
+
+def _remainder(poly: Poly, stride: str) -> Poly:
+    return {t: c for t, c in poly.items() if stride not in t}
+
+
+def _rows(ref: c_ast.ArrayRef, strides: list[str], symbols: Mapping[str, Symbol]
+          ) -> c_ast.ArrayRef:
+    """``A[s]`` as ``A[q_1]...[q_k][r]`` for the strides, outermost first."""
+    poly = _poly(ref.subscript, symbols)
+    assert poly is not None
+    subscripts: list[Poly] = []
+    for stride in reversed(strides):
+        subscripts.insert(0, _remainder(poly, stride))
+        poly = _quotient(poly, stride)
+    subscripts.insert(0, poly)
+    result: c_ast.Node = ref.name
+    for p in subscripts:
+        result = c_ast.ArrayRef(result, _expression(p, ref.subscript.coord), ref.coord)
+    assert isinstance(result, c_ast.ArrayRef)
+    return result
+
+
+def _expression(poly: Poly, coord: object) -> c_ast.Node:
+    """C text of a polynomial (``2 * i + j - 1``) as a pycparser expression."""
+    result: c_ast.Node | None = None
+    for term, c in sorted(poly.items(), key=lambda tc: (-len(tc[0]), tc[0])):
+        factors: list[c_ast.Node] = [c_ast.ID(n, coord) for n in term]
+        if abs(c) != 1 or not factors:
+            factors.insert(0, c_ast.Constant("int", str(abs(c)), coord))
+        node = factors[0]
+        for f in factors[1:]:
+            node = c_ast.BinaryOp("*", node, f, coord)
+        if result is None:
+            result = node if c > 0 else c_ast.UnaryOp("-", node, coord)
+        else:
+            result = c_ast.BinaryOp("+" if c > 0 else "-", result, node, coord)
+    return result if result is not None else c_ast.Constant("int", "0", coord)
+
+
+# { p : some instance S[x] accesses A[r, c] with c_k < 0 or c_k >= P_k }, complemented:
+# where every column of a delinearised array lies within its row.
+def inner_rows(statements: Sequence[Statement], arrays: Sequence[Array]) -> list[isl.Set]:
+    """Per delinearised array, the parameters at which every access's inner indices
+    are within their extents (the assumption that makes the rows exact)."""
+    result = []
+    for array in arrays:
+        if not array.delinearised:
+            continue
+        dims = [f"polycu_d{k}" for k in range(array.rank)]
+        outside = " or ".join(f"{d} < 0 or {d} >= {e}"
+                              for d, e in zip(dims[1:], array.extents[1:]))
+        params = ", ".join(str(e) for e in array.extents[1:])
+        bad_cells = isl.Set(f"[{params}] -> {{ {array.name}[{', '.join(dims)}] : {outside} }}")
+        bad = None
+        for stmt in statements:
+            for access in stmt.accesses:
+                if access.array != array.name:
+                    continue
+                cells = stmt.domain.apply(access.relation.intersect_domain(stmt.domain))
+                cells = cells.align_params(bad_cells.get_space())
+                found = cells.intersect(bad_cells.align_params(cells.get_space())).params()
+                bad = found if bad is None else bad.align_params(found.get_space()).union(
+                    found.align_params(bad.get_space()))
+        if bad is not None and not bad.is_empty():
+            result.append(bad.complement().coalesce())
+    return result
