@@ -32,6 +32,7 @@ from .codegen.nodes import Block, For, If, Node
 from .codegen.coverage import WrongAst
 from .deps import Dependences, compute_dependences, isl_message
 from .diagnostics import Location, PolycuError, Reporter, error
+from .frontend.delinearise import row_notes
 from .frontend.load import load_file
 from .gpu.kernel import AXES, GpuProgram
 from .gpu.mapping import map_sequential
@@ -554,6 +555,9 @@ def compile_scops(path: str, scops: Sequence[Scop], options: Options | None = No
     except OSError as exc:
         raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
     placements: list[Placement | CpuScop] = []
+    for scop in scops:
+        for note, where in row_notes(scop):
+            (reporter or Reporter()).note(note, where)
     configured = tuned_options(scops, options, reporter or Reporter())
     for k, (scop, (given, _)) in enumerate(zip(scops, configured)):
         taken = sum(_constant_bytes(p) for p in placements  # one module: one 64 KB

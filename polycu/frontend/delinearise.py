@@ -24,10 +24,10 @@ the original does.  The model is exact when every column lies in its row,
 and columns are): the SCoP assumes it (``inner_rows``), like a pointer's first index
 (``scop._pointer_rows``), and the host stops where the parameters break it.
 
-Only what C evaluates exactly as the polynomial is rewritten: names of signed integer
-types at least as wide as ``int`` (an unsigned product wraps), integer literals
-without ``u``, ``+``, ``-`` and ``*``; the stride a scalar that the SCoP does not
-write.  Any other reference to the array (passed whole, through pointer arithmetic)
+Only what C evaluates exactly as the polynomial is rewritten: integer names and
+literals joined by ``+``, ``-`` and ``*`` and converted where the value is kept, none of these operations in ``unsigned int``
+(which wraps modulo 2^32 to another element; ``size_t`` wraps modulo 2^64 as the
+address does); the stride a scalar that the SCoP does not write.  Any other reference to the array (passed whole, through pointer arithmetic)
 leaves it alone, as does an array the SCoP declares.
 """
 from __future__ import annotations
@@ -39,9 +39,11 @@ from typing import Mapping, Sequence
 import islpy as isl
 from pycparser import c_ast
 
-from ..model import Array, Statement
-from .affine import int_constant, is_int_literal
-from .ctype import INT
+from ..diagnostics import Location
+from ..model import Array, Scop, Statement
+from .affine import cast_type, is_int_literal
+from .ctype import (Arith, common, literal_type, literal_value, parse_type, promote,
+                    range_constraint)
 from .symbols import Symbol
 from .syntax import flatten_ref, walk, written_names
 
@@ -49,8 +51,8 @@ from .syntax import flatten_ref, walk, written_names
 Poly = dict[tuple[str, ...], int]
 
 
-def delinearise(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol]
-                ) -> tuple[list[c_ast.Node], dict[str, Symbol]]:
+def delinearise(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol],
+                typedefs: Mapping[str, str]) -> tuple[list[c_ast.Node], dict[str, Symbol]]:
     """``items`` and ``symbols`` with the flat arrays read as rows (module docstring);
     the inputs themselves are left as they were."""
     written = written_names(items)
@@ -64,7 +66,7 @@ def delinearise(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol]
         sym = symbols.get(name)
         if name in whole or name in declared or sym is None or len(sym.extents) != 1:
             continue
-        polys = [_poly(ref.subscript, symbols) for ref in refs]
+        polys = [_poly(ref.subscript, symbols, typedefs) for ref in refs]
         if any(p is None for p in polys):
             continue
         found = _strides([p for p in polys if p is not None], symbols, written)
@@ -76,7 +78,7 @@ def delinearise(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol]
     flat = [(node, attr, child) for item in rewritten for node in walk(item)
             for attr, child in node.children() if _flat_name(child) in strides]
     for node, attr, child in flat:
-        _set_child(node, attr, _rows(child, strides[_flat_name(child) or ""], symbols))
+        _set_child(node, attr, _rows(child, strides[_flat_name(child) or ""], symbols, typedefs))
     table = dict(symbols)
     for name, found in strides.items():
         extents = (None,) + tuple(c_ast.ID(p) for p in found)
@@ -119,39 +121,73 @@ def _set_child(parent: c_ast.Node, attr: str, child: c_ast.Node) -> None:
         setattr(parent, attr, child)
 
 
-# A name's value is its polynomial when C computes it exactly: a signed type of at
-# least int's rank (no promotion to unsigned, no wrap).
-def _poly(node: c_ast.Node, symbols: Mapping[str, Symbol]) -> Poly | None:
+# C computes a polynomial exactly where no operation wraps: a signed operation
+# overflows only where C is undefined, and one in a 64-bit unsigned type wraps modulo
+# 2^64 as the address does; an operation in 'unsigned int' (``i * 3u``, ``u - 1`` with
+# ``unsigned u``) may wrap modulo 2^32 to another element.
+def _poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str]
+          ) -> Poly | None:
     """The polynomial of an integer expression, or None (module docstring)."""
-    if is_int_literal(node):
-        if "unsigned" in node.type:
-            return None
-        value = int_constant(node)
-        return None if value is None else ({(): value} if value else {})
+    found = _typed_poly(node, symbols, typedefs)
+    return None if found is None else found[0]
+
+
+def _typed_poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str]
+                ) -> tuple[Poly, Arith] | None:
+    """(polynomial, C type) of an integer expression C computes exactly (above)."""
+    if is_int_literal(node) and isinstance(node, c_ast.Constant):
+        value = literal_value(node.value)
+        return ({(): value} if value else {}), literal_type(node.value)
     if isinstance(node, c_ast.ID):
         sym = symbols.get(node.name)
         ctype = sym.ctype if sym is not None else None
-        if ctype is None or ctype.floating or not ctype.signed or ctype.bits < INT.bits:
+        if ctype is None or ctype.floating:
             return None
-        return {(node.name,): 1}
+        return {(node.name,): 1}, promote(ctype)
+    if isinstance(node, c_ast.Cast):
+        target, inner = cast_type(node, typedefs), _typed_poly(node.expr, symbols, typedefs)
+        if target is None or target.floating or inner is None or not _keeps(inner[1], target):
+            return None
+        return inner[0], promote(target)
     if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
-        inner = _poly(node.expr, symbols)
-        return None if inner is None else _scaled(inner, -1 if node.op == "-" else 1)
+        inner = _typed_poly(node.expr, symbols, typedefs)
+        if inner is None or node.op == "-" and _wraps(inner[1]):
+            return None
+        return _scaled(inner[0], -1 if node.op == "-" else 1), inner[1]
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*"):
-        left, right = _poly(node.left, symbols), _poly(node.right, symbols)
+        left = _typed_poly(node.left, symbols, typedefs)
+        right = _typed_poly(node.right, symbols, typedefs)
         if left is None or right is None:
+            return None
+        ctype = common(left[1], right[1])
+        if _wraps(ctype):
             return None
         if node.op == "*":
             product: Poly = {}
-            for a, x in left.items():
-                for b, y in right.items():
+            for a, x in left[0].items():
+                for b, y in right[0].items():
                     _add(product, tuple(sorted(a + b)), x * y)
-            return product
-        result = dict(left)
-        for term, c in _scaled(right, -1 if node.op == "-" else 1).items():
+            return product, ctype
+        result = dict(left[0])
+        for term, c in _scaled(right[0], -1 if node.op == "-" else 1).items():
             _add(result, term, c)
-        return result
+        return result, ctype
     return None
+
+
+def _keeps(source: Arith, target: Arith) -> bool:
+    """Whether converting to ``target`` keeps a value of ``source`` (modulo 2^64 for a
+    64-bit target, as the address does)."""
+    if target.bits >= 64:
+        return True
+    if source.signed == target.signed:
+        return target.bits >= source.bits
+    return target.signed and target.bits > source.bits
+
+
+def _wraps(ctype: Arith) -> bool:
+    """Whether arithmetic in ``ctype`` may wrap to another address (see above)."""
+    return not ctype.signed and ctype.bits < 64
 
 
 def _scaled(poly: Poly, factor: int) -> Poly:
@@ -199,10 +235,10 @@ def _remainder(poly: Poly, stride: str) -> Poly:
     return {t: c for t, c in poly.items() if stride not in t}
 
 
-def _rows(ref: c_ast.ArrayRef, strides: list[str], symbols: Mapping[str, Symbol]
-          ) -> c_ast.ArrayRef:
+def _rows(ref: c_ast.ArrayRef, strides: list[str], symbols: Mapping[str, Symbol],
+          typedefs: Mapping[str, str]) -> c_ast.ArrayRef:
     """``A[s]`` as ``A[q_1]...[q_k][r]`` for the strides, outermost first."""
-    poly = _poly(ref.subscript, symbols)
+    poly = _poly(ref.subscript, symbols, typedefs)
     assert poly is not None
     subscripts: list[Poly] = []
     for stride in reversed(strides):
@@ -233,30 +269,58 @@ def _expression(poly: Poly, coord: object) -> c_ast.Node:
     return result if result is not None else c_ast.Constant("int", "0", coord)
 
 
-# { p : some instance S[x] accesses A[r, c] with c_k < 0 or c_k >= P_k }, complemented:
-# where every column of a delinearised array lies within its row.
+# B_A = { p : some instance S[x] accesses A[r, c] with c_k < 0 or c_k >= P_k }: the
+# parameters at which the rows of A are not exact.
+def _outside_rows(statements: Sequence[Statement], array: Array) -> isl.Set | None:
+    """``B_A`` above (None: no access)."""
+    dims = [f"polycu_d{k}" for k in range(array.rank)]
+    outside = " or ".join(f"{d} < 0 or {d} >= {e}" for d, e in zip(dims[1:], array.extents[1:]))
+    params = ", ".join(str(e) for e in array.extents[1:])
+    bad_cells = isl.Set(f"[{params}] -> {{ {array.name}[{', '.join(dims)}] : {outside} }}")
+    bad = None
+    for stmt in statements:
+        for access in stmt.accesses:
+            if access.array != array.name:
+                continue
+            cells = stmt.domain.apply(access.relation.intersect_domain(stmt.domain))
+            found = cells.intersect(bad_cells.align_params(cells.get_space())).params()
+            bad = found if bad is None else bad.align_params(found.get_space()).union(
+                found.align_params(bad.get_space()))
+    return bad
+
+
+# The complement of B_A for each delinearised array A.
 def inner_rows(statements: Sequence[Statement], arrays: Sequence[Array]) -> list[isl.Set]:
     """Per delinearised array, the parameters at which every access's inner indices
     are within their extents (the assumption that makes the rows exact)."""
     result = []
     for array in arrays:
-        if not array.delinearised:
-            continue
-        dims = [f"polycu_d{k}" for k in range(array.rank)]
-        outside = " or ".join(f"{d} < 0 or {d} >= {e}"
-                              for d, e in zip(dims[1:], array.extents[1:]))
-        params = ", ".join(str(e) for e in array.extents[1:])
-        bad_cells = isl.Set(f"[{params}] -> {{ {array.name}[{', '.join(dims)}] : {outside} }}")
-        bad = None
-        for stmt in statements:
-            for access in stmt.accesses:
-                if access.array != array.name:
-                    continue
-                cells = stmt.domain.apply(access.relation.intersect_domain(stmt.domain))
-                cells = cells.align_params(bad_cells.get_space())
-                found = cells.intersect(bad_cells.align_params(cells.get_space())).params()
-                bad = found if bad is None else bad.align_params(found.get_space()).union(
-                    found.align_params(bad.get_space()))
+        bad = _outside_rows(statements, array) if array.delinearised else None
         if bad is not None and not bad.is_empty():
             result.append(bad.complement().coalesce())
     return result
+
+
+def row_notes(scop: Scop) -> list[tuple[str, Location | None]]:
+    """What the user is told of each delinearised array whose rows hold only for some
+    parameter values (the host function stops at the others)."""
+    notes = []
+    for array in scop.arrays:
+        bad = _outside_rows(scop.statements, array) if array.delinearised else None
+        if bad is None:
+            continue
+        ranges = isl.Set.universe(bad.get_space())      # the parameters' types
+        for p in scop.parameters:
+            ctype = parse_type(scop.parameter_type(p))
+            if ctype is not None and not ctype.floating:
+                ranges = ranges.intersect(isl.Set(range_constraint(p, ctype)).align_params(
+                    bad.get_space()))
+        bad = bad.intersect(ranges)
+        if bad.is_empty():
+            continue
+        rows = " x ".join(str(e) for e in array.extents[1:])
+        notes.append((f"'{array.name}' is declared flat and read as rows of {rows} "
+                      f"elements; some of its columns leave their rows where "
+                      f"{bad.gist(ranges).coalesce()} (the host function stops there)",
+                      array.location))
+    return notes

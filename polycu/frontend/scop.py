@@ -85,7 +85,7 @@ def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,
                 structs: dict[str, c_ast.Struct]) -> bool:
     """Whether block items, their calls inlined, build into a SCoP with a statement."""
     try:
-        inlined, symbols = delinearise(*expand(items))
+        inlined, symbols = delinearise(*expand(items), typedefs)
     except Unsupported:
         return False
     return forms_scop(inlined, symbols, source, typedefs, functions, structs)
@@ -99,7 +99,7 @@ def _build_scop(region: Region, expand: Expand, source: str, index: int,
     model is built from its items with the calls of the file's functions inlined, and
     ends with the final values of the loop counters in ``read_after``."""
     try:
-        items, symbols = delinearise(*expand(region.items))
+        items, symbols = delinearise(*expand(region.items), typedefs)
         builder, schedule = build(items, symbols, source, typedefs, functions, structs)
         params = tuple(builder.params)
         assumed = _context(params, [isl.Set(range_constraint(p, builder.type_of(p)))

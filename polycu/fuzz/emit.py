@@ -21,6 +21,7 @@ from typing import Any
 
 from .cint import BITS, SIGNED
 from .dialect import dialect
+from .flat import flattened, strides
 from .program import FLOAT_TYPES, INTEGER_TYPES, Expr, Finalised, Node, Program
 from .tree import physical, shifted, wrapped
 
@@ -196,6 +197,10 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
         wrap = random.Random(f"polycu-fuzz-wrap:{prog.seed}").random() < 1 / 6
     if wrap:
         body = wrapped(body)
+    flat = strides(fin, wrap)
+    body = flattened(body, flat, prog.seed)
+    extents = {name: [e if d == 0 else flat[name][d - 1][2] for d, e in enumerate(ext)]
+               if name in flat else ext for name, ext in fin.extents.items()}
     lines = [f"/* polycu-fuzz seed={prog.seed} options=\"{' '.join(prog.options)}\" */",
              "#include <stdio.h>", "#include <math.h>", "#include <stdlib.h>", "",
              "#define MIN(a, b) ((a) < (b) ? (a) : (b))",
@@ -209,10 +214,13 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
     if globals_ or any(s["kind"] == "global" for s in prog.scalars):
         lines.append("")
     args = [f"{p['type']} {p['name']}" for p in prog.params]
+    args += [f"{t} {ld}" for a in prog.arrays for ld, t, _ in flat.get(a["name"], ())]
     args += [f"{s['type']} {s['name']}" for s in prog.scalars if s["kind"] == "arg"]
     for a in prog.arrays:
         name = a["name"]
-        if a["kind"] == "fixed":
+        if name in flat:
+            args.append(f"{a['type']} *{name}")
+        elif a["kind"] == "fixed":
             args.append(_array_decl(a, [str(x) for x in fin.extents[name]]))
         elif a["kind"] == "vla":
             args.append(_array_decl(a, [emit_expr(x, True) for x in fin.vla_extents[name]]))
@@ -245,9 +253,9 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
     lines.append("{")
     for a in prog.arrays:
         if a["kind"] != "global":
-            lines.append(f"  static {_array_decl(a, [str(x) for x in fin.extents[a['name']]])};")
+            lines.append(f"  static {_array_decl(a, [str(x) for x in extents[a['name']]])};")
     for a in prog.arrays:
-        idx, loops, target = _every_element(a, fin.extents[a["name"]])
+        idx, loops, target = _every_element(a, extents[a["name"]])
         logical = [i if s == 0 else f"({i} - {s})" for i, s in zip(idx, fin.shifts[a["name"]])]
         lines.append(f"  {loops}{emit_init(a, target, logical)}")
     for s in prog.scalars:
@@ -255,12 +263,14 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
             lines.append(f"  {s['name']} = {emit_num(s['type'], s['init'])};")
     call = [emit_num(p["type"], p["value"]) if p["value"] >= 0 else str(p["value"])
             for p in prog.params]
+    call += [emit_num(t, v) for a in prog.arrays for _, t, v in flat.get(a["name"], ())]
     call += [emit_num(s["type"], s["init"]) for s in prog.scalars if s["kind"] == "arg"]
-    call += [a["name"] for a in prog.arrays if a["kind"] != "global"]
+    call += [f"({a['type']} *) {a['name']}" if a["name"] in flat else a["name"]
+             for a in prog.arrays if a["kind"] != "global"]
     lines.append(f"  kernel({', '.join(call)});")
     for a in prog.arrays:
         fmt, cast = PRINT[a["type"]]
-        _, loops, target = _every_element(a, fin.extents[a["name"]])
+        _, loops, target = _every_element(a, extents[a["name"]])
         lines.append(f'  printf("@ {a["name"]} {a["type"]}\\n");')
         lines.append(f'  {loops}printf("{fmt}\\n", ({cast}) {target});')
     for s in prog.scalars:

@@ -1,0 +1,78 @@
+"""Flat arrays: a matrix passed as a pointer and subscripted ``A[i * ld1_A + j]``.
+
+In:  a ``Finalised`` program (its arrays' extents) and whether its subscripts wrap.
+Out: ``strides``: for the arrays emitted flat, a stride parameter per inner dimension;
+     ``flattened``: the loop nest with their references linearised.
+
+Real C keeps matrices in flat buffers with a leading dimension, as BLAS does
+(``lda``), and polycu reads them as rows (``frontend/delinearise.py``).  From seed
+``FLAT_FROM`` on, one program in four (a random state of its own, so the rest of the
+program is what it was) passes some of its arrays of two or three dimensions as
+``T *A`` with a stride parameter ``ld1_A`` (``int`` or ``long``) per inner dimension,
+whose value is the extent or a little more (padding columns nothing touches).  The
+subscripts are written in one of the forms people write: ``(s0 * ld1 + s1) * ld2 +
+s2``, ``s0 * ld1 * ld2 + s1 * ld2 + s2``, ``ld1 * s0 + s1``.  ``main`` declares the
+padded array, passes ``(T *) A`` and prints every element, padding included.  The
+interpreter runs the logical program, unchanged: the same elements at the same offsets.
+"""
+from __future__ import annotations
+
+import random
+
+from .program import Expr, Finalised, Node
+from .tree import map_exprs, walk_expr
+
+FLAT_FROM = 5_624_000
+#: Share of the programs from FLAT_FROM on that emit some arrays flat.
+FLAT_SHARE = 0.25
+
+#: An inner dimension's stride: (parameter name, its type, its value).
+Stride = tuple[str, str, int]
+
+
+def strides(fin: Finalised, wrap: bool) -> dict[str, list[Stride]]:
+    """The arrays ``fin`` emits flat and their strides (module docstring); none where
+    subscripts wrap through unsigned values (a product that C computes modulo 2^32)."""
+    prog = fin.program
+    rng = random.Random(f"polycu-fuzz-flat:{prog.seed}")
+    if prog.seed < FLAT_FROM or wrap or rng.random() >= FLAT_SHARE:
+        return {}
+    taken = {x["name"] for x in prog.params + prog.arrays + prog.scalars}
+    result: dict[str, list[Stride]] = {}
+    for a in prog.arrays:
+        if a["kind"] not in ("fixed", "vla") or a["ndim"] < 2 or rng.random() < 0.3:
+            continue
+        found = []
+        for d, extent in enumerate(fin.extents[a["name"]][1:], start=1):
+            name = f"ld{d}_{a['name']}"
+            if name in taken:
+                break
+            found.append((name, rng.choice(("int", "long")), extent + rng.choice((0, 0, 1, 3))))
+        if len(found) == a["ndim"] - 1:
+            result[a["name"]] = found
+    return result
+
+
+def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int) -> list[Node]:
+    """``nodes`` with each reference to a flat array linearised over its strides."""
+    rng = random.Random(f"polycu-fuzz-flat-forms:{seed}")
+
+    def fix(e: Expr) -> Expr:
+        if e[0] != "ref" or e[1] not in flat:
+            return e
+        subs, lds = e[2], [["var", name] for name, _, _ in flat[e[1]]]
+        form = rng.randrange(3)
+        if form == 1:                   # s0 * ld1 * ld2 + s1 * ld2 + s2
+            total = subs[-1]
+            for k, s in enumerate(subs[:-1]):
+                term = s
+                for ld in lds[k:]:
+                    term = ["bin", "*", term, ld]
+                total = ["bin", "+", term, total]
+            return ["ref", e[1], [total]]
+        total = subs[0]                 # (s0 * ld1 + s1) * ld2 + s2, or ld1 * s0 + s1
+        for s, ld in zip(subs[1:], lds):
+            product = ["bin", "*", ld, total] if form == 2 else ["bin", "*", total, ld]
+            total = ["bin", "+", product, s]
+        return ["ref", e[1], [total]]
+    return map_exprs(nodes, lambda e: walk_expr(e, fix))
