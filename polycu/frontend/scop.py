@@ -231,6 +231,8 @@ def _array(builder: Builder, name: str, loc: Location,
         nodes += tuple(c_ast.Constant("int", e) for e in found.extents)
         element = found.element_type
     extents = tuple(None if e is None else c_text(e) for e in nodes)
+    for stride in nodes[1:] if sym.delinearised else ():   # named by no affine expression
+        builder.is_param(c_text(stride))
     extent_set: isl.Set | None = None
     dims = tuple(f"i{k}" for k in range(len(nodes)))
     env = AffineEnv(dims, builder.is_param, builder.type_of, builder.typedefs)

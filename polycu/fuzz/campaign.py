@@ -67,6 +67,24 @@ def run_seed(seed: int, out_dir: str, keep: bool = False, stages: tuple[str, ...
     return record
 
 
+def _has(seed: int, feature: str) -> bool:
+    try:
+        return feature in features(generate(seed))
+    except Exception:  # a generator bug: the campaign itself reports it
+        return True
+
+
+def select_seeds(first: int, count: int, feature: str, jobs: int = 1) -> list[int]:
+    """The seeds of ``first .. first + count - 1`` whose programs use ``feature``
+    (``features.py``): a campaign aimed at one construct."""
+    seeds = range(first, first + count)
+    if jobs <= 1:
+        return [s for s in seeds if _has(s, feature)]
+    with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+        found = pool.map(_has, seeds, [feature] * count, chunksize=16)
+        return [s for s, keep in zip(seeds, found) if keep]
+
+
 def _initializer() -> None:
     # blocks run in parallel with OpenMP: two threads each, next to the other workers
     os.environ.setdefault("OMP_NUM_THREADS", "2")

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .campaign import failed, print_summary, run_campaign
+from .campaign import failed, print_summary, run_campaign, select_seeds
 from .emit import program_of_text
 from .generate import generate
 from .minimise import minimise
@@ -46,6 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--polycu-flags", default="", metavar="FLAGS",
                     help="polycu options added to every program's own, given with '=': "
                          "--polycu-flags=--no-async-copies (campaigns and --run)")
+    ap.add_argument("--only", metavar="FEATURE",
+                    help="run only the seeds of --seed/--count whose programs use FEATURE "
+                         "(a name of the summaries' features, e.g. array:flat)")
     ap.add_argument("--emit", type=int, metavar="SEED", help="print the program of SEED and stop")
     ap.add_argument("--run", nargs="+", metavar="FILE.c", help="classify these files and stop")
     ap.add_argument("--minimise", "--minimize", metavar="FILE.c",
@@ -92,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         return status
     if args.minimise:
         return _minimise(args, timeouts)
+    seeds = select_seeds(args.seed, args.count, args.only, args.jobs) if args.only else None
     summary = run_campaign(args.seed, args.count, args.out, jobs=args.jobs, keep=args.keep,
-                           stages=_stages(args), timeouts=timeouts,
+                           stages=_stages(args), timeouts=timeouts, seeds=seeds,
                            extra=tuple(shlex.split(args.polycu_flags)),
                            progress=lambda line: print(line, flush=True))
     print_summary(summary)

@@ -4,7 +4,7 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``, ``subscript:data``, ``shape:contraction``;
+``dialect:automatic``, ``subscript:wrap``, ``array:flat`` (``flat.py``), ``subscript:data``, ``shape:contraction``;
 from seed 5,610,000 on (``integers.py``) ``type:short``, ``type:unsigned long``, ...
 (arrays, scalars and temporaries), ``expr:<<``, ``expr:&``, ``expr:~``, ``op:<<=``, and
 the groups ``op:shift`` and ``op:bitwise`` (in an expression or an assignment),
@@ -14,6 +14,7 @@ conversions that C's ranks decide).
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from .names import RESERVED_NAMES
@@ -41,6 +42,8 @@ def features(fin: Finalised) -> set[str]:
         out.add("dialect:automatic")
     if " - 3u) + 3u" in fin.text:
         out.add("subscript:wrap")
+    if re.search(r" ld1_\w+[,)]", fin.text):             # a stride parameter
+        out.add("array:flat")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
     if any(n["k"] == "stmt" and _contraction(n) for n in _nodes(prog.body)):
