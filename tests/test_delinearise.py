@@ -186,3 +186,30 @@ def test_flat_programs_compute_what_gcc_computes(tmp_path: Path, path: Path) -> 
     expected, actual = differential(tmp_path, path.stem, path.read_text(),
                                     polycu.Options(run_on="gpu"))
     assert actual == expected and expected
+
+
+def test_quasi_affine_parts_of_an_offset_are_atoms_of_its_polynomial() -> None:
+    """t % 2, (j + 1) / 3 and MIN(j, m - 1) are no polynomials; each is one unknown, which
+    the model describes exactly once it stands in a row or a column of its own."""
+    (scop,) = polycu.load_text("""
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+void f(int n, int m, int T, double *A, double *B)
+{
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        A[((t % 2) * n + i) * m + (j + 1) / 3] += B[i * m + MIN(j, m - 1)];
+#pragma endscop
+}
+""", "q.c")
+    assert scop.array("A").extents == (None, "n", "m")
+    stmt = scop.statement("S0")
+    expected = {"A": "[T, n, m] -> { S0[t, i, j] -> A[t mod 2, i, floor((j + 1) / 3)] }",
+                "B": "[T, n, m] -> { S0[t, i, j] -> B[i, min(j, m - 1)] }"}
+    for access in stmt.accesses:
+        want = isl.Map(expected[access.array]).intersect_domain(stmt.domain)
+        got = access.relation.intersect_domain(stmt.domain)
+        assert got.is_equal(want.align_params(got.get_space())), access
+    # the columns (j + 1) / 3 <= m / 3 and j < m stay in their rows: nothing assumed
+    assert scop.context.is_equal(isl.Set("[n, m, T] -> { : }"))

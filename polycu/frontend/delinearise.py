@@ -12,7 +12,8 @@ pointer) and serialises every loop around a write.  Polly recovers such arrays f
 the terms of the offsets; so does this module, before the model is built.
 
 Each subscript of a flat array is written as a polynomial in integer variables
-(sum of coefficient x product of names).  The stride ``P`` is the one name that every
+(sum of coefficient x product of names), a quasi-affine part that is no polynomial
+(``t % 2``, ``(i + 1) / 3``, ``MIN(i, n)``) one unknown of it (an atom).  The stride ``P`` is the one name that every
 term of degree two or more holds and the SCoP does not write (a parameter); dividing by it gives ``s = q * P + r`` (``r``: the
 terms without ``P``), and ``q`` is divided again while it is not affine:
 ``(i * n + j) * m + k`` gives ``A[i][j][k]`` with extents ``(None, n, m)``.  A
@@ -42,10 +43,10 @@ from pycparser import c_ast
 from ..diagnostics import Location
 from ..model import Array, Scop, Statement
 from .affine import cast_type, is_int_literal
-from .ctype import (Arith, common, literal_type, literal_value, parse_type, promote,
+from .ctype import (INT, Arith, common, literal_type, literal_value, parse_type, promote,
                     range_constraint)
 from .symbols import Symbol
-from .syntax import flatten_ref, walk, written_names
+from .syntax import c_text, flatten_ref, walk, written_names
 
 #: A polynomial: the sorted names of each term -> its coefficient.
 Poly = dict[tuple[str, ...], int]
@@ -125,15 +126,16 @@ def _set_child(parent: c_ast.Node, attr: str, child: c_ast.Node) -> None:
 # overflows only where C is undefined, and one in a 64-bit unsigned type wraps modulo
 # 2^64 as the address does; an operation in 'unsigned int' (``i * 3u``, ``u - 1`` with
 # ``unsigned u``) may wrap modulo 2^32 to another element.
-def _poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str]
-          ) -> Poly | None:
-    """The polynomial of an integer expression, or None (module docstring)."""
-    found = _typed_poly(node, symbols, typedefs)
+def _poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str],
+          atoms: dict[str, c_ast.Node] | None = None) -> Poly | None:
+    """The polynomial of an integer expression, or None (module docstring); ``atoms``
+    receives the node of each atom by its key."""
+    found = _typed_poly(node, symbols, typedefs, {} if atoms is None else atoms)
     return None if found is None else found[0]
 
 
-def _typed_poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str]
-                ) -> tuple[Poly, Arith] | None:
+def _typed_poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str],
+                atoms: dict[str, c_ast.Node]) -> tuple[Poly, Arith] | None:
     """(polynomial, C type) of an integer expression C computes exactly (above)."""
     if is_int_literal(node) and isinstance(node, c_ast.Constant):
         value = literal_value(node.value)
@@ -145,18 +147,18 @@ def _typed_poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mappi
             return None
         return {(node.name,): 1}, promote(ctype)
     if isinstance(node, c_ast.Cast):
-        target, inner = cast_type(node, typedefs), _typed_poly(node.expr, symbols, typedefs)
+        target, inner = cast_type(node, typedefs), _typed_poly(node.expr, symbols, typedefs, atoms)
         if target is None or target.floating or inner is None or not _keeps(inner[1], target):
             return None
         return inner[0], promote(target)
     if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
-        inner = _typed_poly(node.expr, symbols, typedefs)
+        inner = _typed_poly(node.expr, symbols, typedefs, atoms)
         if inner is None or node.op == "-" and _wraps(inner[1]):
             return None
         return _scaled(inner[0], -1 if node.op == "-" else 1), inner[1]
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*"):
-        left = _typed_poly(node.left, symbols, typedefs)
-        right = _typed_poly(node.right, symbols, typedefs)
+        left = _typed_poly(node.left, symbols, typedefs, atoms)
+        right = _typed_poly(node.right, symbols, typedefs, atoms)
         if left is None or right is None:
             return None
         ctype = common(left[1], right[1])
@@ -172,6 +174,46 @@ def _typed_poly(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mappi
         for term, c in _scaled(right[0], -1 if node.op == "-" else 1).items():
             _add(result, term, c)
         return result, ctype
+    ctype = _atom_type(node, symbols, typedefs)
+    if ctype is None:
+        return None
+    key = f"({c_text(node)})"
+    atoms[key] = node
+    return {(key,): 1}, ctype
+
+
+# An atom is a quasi-affine part of a subscript that is no polynomial (``t % 2``,
+# ``(i + 1) / 3``, ``MIN(i, n)``): one unknown of the polynomial, which the model
+# describes exactly once it is a subscript of its own.  It holds no element of an
+# array (data), no call and no side effect: a column that data computes could leave
+# its row without any assumption saying so.
+def _atom_type(node: c_ast.Node, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str]
+               ) -> Arith | None:
+    """The C type of an integer expression of names, literals and operators, or None."""
+    if is_int_literal(node) and isinstance(node, c_ast.Constant):
+        return literal_type(node.value)
+    if isinstance(node, c_ast.ID):
+        sym = symbols.get(node.name)
+        ctype = sym.ctype if sym is not None else None
+        return None if ctype is None or ctype.floating else promote(ctype)
+    if isinstance(node, c_ast.Cast):
+        target = cast_type(node, typedefs)
+        inner = _atom_type(node.expr, symbols, typedefs)
+        return None if target is None or target.floating or inner is None else promote(target)
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+", "~", "!"):
+        inner = _atom_type(node.expr, symbols, typedefs)
+        return None if inner is None else INT if node.op == "!" else inner
+    if isinstance(node, c_ast.BinaryOp):
+        left = _atom_type(node.left, symbols, typedefs)
+        right = _atom_type(node.right, symbols, typedefs)
+        if left is None or right is None:
+            return None
+        if node.op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
+            return INT
+        return left if node.op in ("<<", ">>") else common(left, right)
+    if isinstance(node, c_ast.TernaryOp):
+        kinds = [_atom_type(n, symbols, typedefs) for n in (node.cond, node.iftrue, node.iffalse)]
+        return None if None in kinds else common(kinds[1], kinds[2])  # type: ignore[arg-type]
     return None
 
 
@@ -211,11 +253,11 @@ def _strides(polys: list[Poly], symbols: Mapping[str, Symbol], written: set[str]
         nonlinear = [t for p in polys for t in p if len(t) > 1]
         if not nonlinear:
             return found
-        common = {n for n in set(nonlinear[0]).intersection(*nonlinear[1:])
-                  if n not in written}
-        if len(common) != 1:
+        shared = {n for n in set(nonlinear[0]).intersection(*nonlinear[1:])
+                  if n not in written and n in symbols}      # no atom
+        if len(shared) != 1:
             return []
-        stride = common.pop()
+        stride = shared.pop()
         found.insert(0, stride)
         polys = [_quotient(p, stride) for p in polys]
 
@@ -238,7 +280,8 @@ def _remainder(poly: Poly, stride: str) -> Poly:
 def _rows(ref: c_ast.ArrayRef, strides: list[str], symbols: Mapping[str, Symbol],
           typedefs: Mapping[str, str]) -> c_ast.ArrayRef:
     """``A[s]`` as ``A[q_1]...[q_k][r]`` for the strides, outermost first."""
-    poly = _poly(ref.subscript, symbols, typedefs)
+    atoms: dict[str, c_ast.Node] = {}
+    poly = _poly(ref.subscript, symbols, typedefs, atoms)
     assert poly is not None
     subscripts: list[Poly] = []
     for stride in reversed(strides):
@@ -247,16 +290,19 @@ def _rows(ref: c_ast.ArrayRef, strides: list[str], symbols: Mapping[str, Symbol]
     subscripts.insert(0, poly)
     result: c_ast.Node = ref.name
     for p in subscripts:
-        result = c_ast.ArrayRef(result, _expression(p, ref.subscript.coord), ref.coord)
+        result = c_ast.ArrayRef(result, _expression(p, atoms, ref.subscript.coord),
+                                ref.coord)
     assert isinstance(result, c_ast.ArrayRef)
     return result
 
 
-def _expression(poly: Poly, coord: object) -> c_ast.Node:
-    """C text of a polynomial (``2 * i + j - 1``) as a pycparser expression."""
+def _expression(poly: Poly, atoms: Mapping[str, c_ast.Node], coord: object) -> c_ast.Node:
+    """A polynomial (``2 * i + j - 1``) as a pycparser expression, each atom a copy of
+    its node."""
     result: c_ast.Node | None = None
     for term, c in sorted(poly.items(), key=lambda tc: (-len(tc[0]), tc[0])):
-        factors: list[c_ast.Node] = [c_ast.ID(n, coord) for n in term]
+        factors: list[c_ast.Node] = [copy.deepcopy(atoms[n]) if n in atoms
+                                     else c_ast.ID(n, coord) for n in term]
         if abs(c) != 1 or not factors:
             factors.insert(0, c_ast.Constant("int", str(abs(c)), coord))
         node = factors[0]
