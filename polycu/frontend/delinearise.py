@@ -11,13 +11,14 @@ access; modelled as any index of the array it needs the array's extent (unknown 
 pointer) and serialises every loop around a write.  Polly recovers such arrays from
 the terms of the offsets; so does this module, before the model is built.
 
-Each subscript of a flat array is written as a polynomial in integer variables
-(sum of coefficient x product of names), a quasi-affine part that is no polynomial
-(``t % 2``, ``(i + 1) / 3``, ``MIN(i, n)``) one unknown of it (an atom).  The stride ``P`` is the one name that every
-term of degree two or more holds and the SCoP does not write (a parameter); dividing by it gives ``s = q * P + r`` (``r``: the
-terms without ``P``), and ``q`` is divided again while it is not affine:
-``(i * n + j) * m + k`` gives ``A[i][j][k]`` with extents ``(None, n, m)``.  A
-subscript that is already affine is row 0 (``x[j]`` is ``x[0][j]``).
+Each subscript of a flat array is written as a polynomial in integer variables (sum
+of coefficient x product of names); a quasi-affine part that is no polynomial (``t %
+2``, ``(i + 1) / 3``, ``MIN(i, n)``) is one unknown of it (an atom).  The stride ``P``
+is the one name that every term of degree two or more holds and the SCoP does not
+write (a parameter); dividing by it gives ``s = q * P + r`` (``r``: the terms without
+``P``), and ``q`` is divided again while it is not affine: ``(i * n + j) * m + k``
+gives ``A[i][j][k]`` with extents ``(None, n, m)``.  A subscript that is already
+affine is row 0 (``x[j]`` is ``x[0][j]``).
 
 The address ``q * P + r`` is the same in both forms, so the rewritten C computes what
 the original does.  The model is exact when every column lies in its row,
@@ -26,10 +27,11 @@ and columns are): the SCoP assumes it (``inner_rows``), like a pointer's first i
 (``scop._pointer_rows``), and the host stops where the parameters break it.
 
 Only what C evaluates exactly as the polynomial is rewritten: integer names and
-literals joined by ``+``, ``-`` and ``*`` and converted where the value is kept, none of these operations in ``unsigned int``
-(which wraps modulo 2^32 to another element; ``size_t`` wraps modulo 2^64 as the
-address does); the stride a scalar that the SCoP does not write.  Any other reference to the array (passed whole, through pointer arithmetic)
-leaves it alone, as does an array the SCoP declares.
+literals joined by ``+``, ``-`` and ``*`` and converted where the value is kept, none
+of these operations in ``unsigned int`` (which wraps modulo 2^32 to another element;
+``size_t`` wraps modulo 2^64 as the address does); no element of an array (data).
+Any other reference to the array (passed whole, through pointer arithmetic) leaves it
+alone, as does an array the SCoP declares.
 """
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ from .affine import cast_type, is_int_literal
 from .ctype import (INT, Arith, common, literal_type, literal_value, parse_type, promote,
                     range_constraint)
 from .symbols import Symbol
-from .syntax import c_text, flatten_ref, walk, written_names
+from .syntax import c_text, flatten_ref, replace_child, walk, written_names
 
 #: A polynomial: the sorted names of each term -> its coefficient.
 Poly = dict[tuple[str, ...], int]
@@ -79,7 +81,8 @@ def delinearise(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol],
     flat = [(node, attr, child) for item in rewritten for node in walk(item)
             for attr, child in node.children() if _flat_name(child) in strides]
     for node, attr, child in flat:
-        _set_child(node, attr, _rows(child, strides[_flat_name(child) or ""], symbols, typedefs))
+        replace_child(node, attr,
+                      _rows(child, strides[_flat_name(child) or ""], symbols, typedefs))
     table = dict(symbols)
     for name, found in strides.items():
         extents = (None,) + tuple(c_ast.ID(p) for p in found)
@@ -112,14 +115,6 @@ def _flat_name(node: c_ast.Node) -> str | None:
     if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.ID):
         return node.name.name
     return None
-
-
-def _set_child(parent: c_ast.Node, attr: str, child: c_ast.Node) -> None:
-    if "[" in attr:
-        field, index = attr[:-1].split("[")
-        getattr(parent, field)[int(index)] = child
-    else:
-        setattr(parent, attr, child)
 
 
 # C computes a polynomial exactly where no operation wraps: a signed operation

@@ -205,6 +205,7 @@ class LoopCollector(AccessCollector):
         bounds = self.bounds()
         relation: isl.Map | None = None
         loose = False       # some subscript is over values the loop computes
+        opaque = None       # a subscript isl cannot describe at all
         for subscript in subscripts:
             try:
                 piece = isl.Map.from_pw_aff(self.b.affine(subscript, self.iterators, bounds))
@@ -213,7 +214,7 @@ class LoopCollector(AccessCollector):
                 any_index = isl.Set.universe(isl.Space.set_alloc(bounds.get_ctx(), 0, 1))
                 piece = isl.Map.from_domain_and_range(isl.Set.universe(bounds.get_space()),
                                                       any_index)
-                loose = True
+                loose, opaque = True, opaque or subscript
             loose = loose or piece.involves_dims(isl.dim_type.in_, self.depth,
                                                  len(self.iterators) - self.depth)
             relation = piece if relation is None else relation.flat_range_product(
@@ -227,7 +228,7 @@ class LoopCollector(AccessCollector):
             .set_tuple_name(isl.dim_type.out, name)
         extent = _extent(self.b, name) if loose else None
         if loose and extent is None:
-            self._unbounded(node, name)
+            self._unbounded(node, name, opaque)
         if extent is not None:
             relation = relation.intersect_range(extent.align_params(relation.get_space()))
         relation = relation.gist_domain(self.outer_domain.align_params(relation.get_space()))
@@ -236,10 +237,19 @@ class LoopCollector(AccessCollector):
                                     node))
         self.b.accessed.setdefault(name, self.b.loc(node))
 
-    def _unbounded(self, node: c_ast.Node, name: str) -> None:
-        raise Unsupported(node, f"subscript of '{name}' over values a data-dependent loop "
-                          f"computes: it needs the extents of '{name}', which are not known "
-                          "(a pointer or a non-affine size)", self.b.loc(node))
+    def _unbounded(self, node: c_ast.Node, name: str, opaque: c_ast.Node | None) -> None:
+        known = (f"it needs the extents of '{name}', which are not known (a pointer or a "
+                 "non-affine size)")
+        if opaque is None:
+            raise Unsupported(node, f"subscript of '{name}' over values a data-dependent "
+                              f"loop computes: {known}", self.b.loc(node))
+        flat = any(isinstance(n, c_ast.BinaryOp) and n.op == "*" for n in walk(opaque))
+        raise Unsupported(node, f"subscript '{c_text(opaque)}' of '{name}' is not affine "
+                          f"(data, or a product of variables): {known}" + (
+                              "; an offset computed by hand is read as rows only where one "
+                              "parameter divides it and C computes it exactly "
+                              "(docs/supported-c.md, 'Flat arrays')" if flat else ""),
+                          self.b.loc(node))
 
 
 def _extent(b: LoopNames, name: str) -> isl.Set | None:

@@ -18,6 +18,7 @@ interpreter runs the logical program, unchanged: the same elements at the same o
 from __future__ import annotations
 
 import random
+import re
 
 from .program import Expr, Finalised, Node
 from .tree import map_exprs, walk_expr
@@ -25,6 +26,9 @@ from .tree import map_exprs, walk_expr
 FLAT_FROM = 5_624_000
 #: Share of the programs from FLAT_FROM on that emit some arrays flat.
 FLAT_SHARE = 0.25
+
+#: The name of a stride parameter (``ld1_A``: array A's dimension 1).
+STRIDE = re.compile(r"ld\d+_\w+")
 
 #: An inner dimension's stride: (parameter name, its type, its value).
 Stride = tuple[str, str, int]
@@ -76,3 +80,17 @@ def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int) -> li
             total = ["bin", "+", product, s]
         return ["ref", e[1], [total]]
     return map_exprs(nodes, lambda e: walk_expr(e, fix))
+
+
+def stride_values(text: str) -> dict[str, int]:
+    """The values ``main`` passes for the stride parameters of an emitted program (the
+    program's structure does not hold them: ``strides`` draws them at emission)."""
+    signature = re.search(r"\nvoid kernel\(([^)]*)\)", text)
+    call = re.search(r"\n  kernel\(([^;]*)\);", text)
+    if signature is None or call is None:
+        return {}
+    names = [p.split()[-1] for p in signature.group(1).split(", ")]
+    values = call.group(1).split(", ")
+    return {name: int(value.rstrip("L")) for name, value in zip(names, values)
+            if STRIDE.fullmatch(name)}
+

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .emit import has_index_array, options_of_text, program_of_text
+from .flat import stride_values
 from .gpu import GPU_BUILD, gpu_present, nudge_flags, uses_inexact_math
 from .outputs import compare_outputs
 
@@ -412,7 +413,7 @@ def _fixed_parameters(text: str, stderr: str) -> list[tuple[str, int]] | None:
     program = program_of_text(text) if found else None
     if program is None:
         return None
-    values = {p["name"]: int(p["value"]) for p in program.params}
+    values = {p["name"]: int(p["value"]) for p in program.params} | stride_values(text)
     values.update({s["name"]: int(s["init"]) for s in program.scalars
                    if s["kind"] == "arg" and s["type"] not in ("float", "double")})
     names = [n.strip() for n in found.group(1).split(",") if n.strip()]

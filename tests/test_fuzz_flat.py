@@ -1,0 +1,83 @@
+"""The differential tester's flat arrays (``polycu/fuzz/flat.py``): from seed
+FLAT_FROM on, some arrays of two or three dimensions are passed as ``T *A`` with a
+stride parameter per inner dimension and linearised subscripts.
+
+Checked here: the seeds before FLAT_FROM keep their programs, the forms appear, the
+programs are valid C whose printed integers are the interpreter's, the strides are
+read back from the text (``stride_values``: ``polycu emulate`` falls back on the
+program's own values), ``--only`` selects by feature, and (slow) programs through
+every stage but the GPU.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_fuzz_integers import predicted_integers
+
+from polycu.fuzz.campaign import select_seeds
+from polycu.fuzz.features import features
+from polycu.fuzz.flat import FLAT_FROM, stride_values, strides
+from polycu.fuzz.generate import generate
+from polycu.fuzz.run import run_file
+
+#: sha256 (first 20 hex digits) of seeds' texts as the generator of session 39
+#: (e6a4671) emitted them
+OLD_TEXTS = {5623500: "6c931e80f015af886604", 5623999: "e4c5480dfda4d206db95"}
+
+
+def test_seeds_before_flat_arrays_keep_their_programs() -> None:
+    for seed, digest in OLD_TEXTS.items():
+        fin = generate(seed)
+        assert hashlib.sha256(fin.text.encode()).hexdigest()[:20] == digest, seed
+        assert "array:flat" not in features(fin)
+
+
+def test_only_selects_the_flat_seeds_and_every_form_appears() -> None:
+    seeds = select_seeds(FLAT_FROM, 300, "array:flat")
+    assert 15 <= len(seeds) <= 90           # about one program in eight
+    texts = [generate(s).text for s in seeds]
+    assert all(re.search(r" ld1_\w+[,)]", t) for t in texts)
+    joined = "\n".join(texts)
+    assert re.search(r"\(ld1_\w+ \* ", joined)                  # ld1 * s0
+    assert re.search(r"\* ld1_\w+\) \* ld2_", joined)           # s0 * ld1 * ld2
+    assert re.search(r"\) \* ld2_\w+\) \+", joined)             # (s0 * ld1 + s1) * ld2
+    assert re.search(r"\(\w+ \*\) \w+[,)]", joined)             # main passes (T *) A
+
+
+def test_flat_programs_are_valid_and_the_interpreter_agrees_with_gcc(printed_by_gcc
+                                                                    ) -> None:
+    compared = 0
+    for seed in select_seeds(FLAT_FROM, 120, "array:flat")[:6]:
+        fin = generate(seed)
+        wrap = random.Random(f"polycu-fuzz-wrap:{seed}").random() < 1 / 6   # as emitted
+        flat = strides(fin, wrap)
+        drawn = {name: value for found in flat.values() for name, _, value in found}
+        assert drawn and stride_values(fin.text) == drawn
+        printed = printed_by_gcc(fin.text, f"p{seed}")
+        for name, (ctype, values) in predicted_integers(fin).items():
+            if name in flat:            # printed with its padding columns: drop them
+                padded = [fin.extents[name][0]] + [v for _, _, v in flat[name]]
+                rows = np.array(printed[name][1], dtype=object).reshape(padded)
+                logical = rows[tuple(slice(0, e) for e in fin.extents[name])]
+                assert list(logical.flatten()) == values, (seed, name)
+            else:
+                assert printed[name] == (ctype, values), (seed, name)
+            compared += 1
+    assert compared >= 3
+
+
+@pytest.mark.slow
+def test_flat_programs_match_gcc(tmp_path: Path) -> None:
+    """Through polycu (read as rows), its emulation header, nvcc and ``polycu emulate``
+    (seed 5627340: no chosen parameters keep its columns in their rows, so the
+    emulation runs at the program's own values, strides included)."""
+    for seed in (5627340, 5624002, 5624033):
+        path = tmp_path / f"{seed}.c"
+        path.write_text(generate(seed).text)
+        out = run_file(path, tmp_path / str(seed), gpu=False)
+        assert out.cls == "match", (seed, out.cls, out.stage, out.key, out.detail)
