@@ -88,7 +88,9 @@ class Array:
     ``delinearised`` says that the program declares the array flat (a pointer or one
     dimension) and subscripts it ``A[i * n + j]``, which the SCoP reads as rows
     ``A[i][j]`` of ``extents[1:]`` (``frontend/delinearise.py``): the same elements at
-    the same offsets, but the program's own declaration has one dimension.
+    the same offsets, but the program's own declaration has one dimension;
+    ``outside_rows`` the parameters at which some column of it leaves its row (the
+    context excludes them: the host function stops there).
     """
 
     name: str
@@ -101,6 +103,7 @@ class Array:
     member: Member | None = None
     struct: StructType | None = None
     delinearised: bool = False
+    outside_rows: isl.Set | None = None
 
     @property
     def rank(self) -> int:

@@ -10,6 +10,7 @@ declaration, what is left alone, and whole programs against gcc
 """
 from __future__ import annotations
 
+import io
 import subprocess
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 from test_c_semantics import _run, differential
 
 import polycu
-from polycu.diagnostics import PolycuError
+from polycu.diagnostics import PolycuError, Reporter
 from polycu.driver import compile_file
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
 
@@ -121,7 +122,13 @@ def test_a_column_beyond_its_row_is_a_checked_assumption(tmp_path: Path) -> None
     assert not scop.context.intersect(isl.Set("[m, n] -> { : m = 0 }")).is_empty()
     source = tmp_path / "r.c"
     source.write_text(ROW_START.replace("SHIFT", "1"))
-    generated = compile_file(str(source), polycu.Options(run_on="gpu"))
+    reporter = Reporter(io.StringIO())
+    generated = compile_file(str(source), polycu.Options(run_on="gpu"), reporter)
+    (note,) = [d for d in reporter.diagnostics if "declared flat" in d.message]
+    assert note.severity == "note" and str(note.location) == f"{source}:4:29"
+    assert "'x' is declared flat and read as rows of n elements" in note.message
+    where = note.message.split(" leave their rows where ")[1].split(" (the host")[0]
+    assert isl.Set(where).is_equal(isl.Set("[m, n] -> { : m > 0 and n > 0 }"))
     host = generated.write(tmp_path / "r_gpu.cu")
     _run(["gcc", "-std=c99", "-O1", "-c", str(host), "-o", "host.o"], tmp_path)
     _run(["g++", *EMULATION_FLAGS, "-I", str(INCLUDE_DIR), "-x", "c++", "r_gpu.cu",

@@ -23,7 +23,7 @@ affine is row 0 (``x[j]`` is ``x[0][j]``).
 The address ``q * P + r`` is the same in both forms, so the rewritten C computes what
 the original does.  The model is exact when every column lies in its row,
 ``0 <= r < P`` at every instance (then two offsets are equal exactly when their rows
-and columns are): the SCoP assumes it (``inner_rows``), like a pointer's first index
+and columns are): the SCoP assumes it (``with_outside_rows``, ``inner_rows``), like a pointer's first index
 (``scop._pointer_rows``), and the host stops where the parameters break it.
 
 Only what C evaluates exactly as the polynomial is rewritten: integer names and
@@ -312,34 +312,38 @@ def _expression(poly: Poly, atoms: Mapping[str, c_ast.Node], coord: object) -> c
 
 # B_A = { p : some instance S[x] accesses A[r, c] with c_k < 0 or c_k >= P_k }: the
 # parameters at which the rows of A are not exact.
-def _outside_rows(statements: Sequence[Statement], array: Array) -> isl.Set | None:
-    """``B_A`` above (None: no access)."""
+def _outside(statements: Sequence[Statement], array: Array) -> isl.Set:
+    """``B_A`` above."""
     dims = [f"polycu_d{k}" for k in range(array.rank)]
     outside = " or ".join(f"{d} < 0 or {d} >= {e}" for d, e in zip(dims[1:], array.extents[1:]))
     params = ", ".join(str(e) for e in array.extents[1:])
     bad_cells = isl.Set(f"[{params}] -> {{ {array.name}[{', '.join(dims)}] : {outside} }}")
-    bad = None
+    bad = bad_cells.params()
+    bad = bad.subtract(bad)
     for stmt in statements:
         for access in stmt.accesses:
             if access.array != array.name:
                 continue
             cells = stmt.domain.apply(access.relation.intersect_domain(stmt.domain))
             found = cells.intersect(bad_cells.align_params(cells.get_space())).params()
-            bad = found if bad is None else bad.align_params(found.get_space()).union(
-                found.align_params(bad.get_space()))
-    return bad
+            bad = bad.align_params(found.get_space()).union(found.align_params(bad.get_space()))
+    return bad.coalesce()
+
+
+def with_outside_rows(statements: Sequence[Statement], arrays: Sequence[Array]
+                      ) -> tuple[Array, ...]:
+    """The arrays, each delinearised one with ``outside_rows`` (``B_A``) from the
+    statements as built, before the context simplifies their domains."""
+    return tuple(replace(a, outside_rows=_outside(statements, a)) if a.delinearised else a
+                 for a in arrays)
 
 
 # The complement of B_A for each delinearised array A.
-def inner_rows(statements: Sequence[Statement], arrays: Sequence[Array]) -> list[isl.Set]:
+def inner_rows(arrays: Sequence[Array]) -> list[isl.Set]:
     """Per delinearised array, the parameters at which every access's inner indices
     are within their extents (the assumption that makes the rows exact)."""
-    result = []
-    for array in arrays:
-        bad = _outside_rows(statements, array) if array.delinearised else None
-        if bad is not None and not bad.is_empty():
-            result.append(bad.complement().coalesce())
-    return result
+    return [a.outside_rows.complement().coalesce() for a in arrays
+            if a.outside_rows is not None and not a.outside_rows.is_empty()]
 
 
 def row_notes(scop: Scop) -> list[tuple[str, Location | None]]:
@@ -347,9 +351,9 @@ def row_notes(scop: Scop) -> list[tuple[str, Location | None]]:
     parameter values (the host function stops at the others)."""
     notes = []
     for array in scop.arrays:
-        bad = _outside_rows(scop.statements, array) if array.delinearised else None
-        if bad is None:
+        if array.outside_rows is None:
             continue
+        bad = array.outside_rows.align_params(scop.context.get_space())
         ranges = isl.Set.universe(bad.get_space())      # the parameters' types
         for p in scop.parameters:
             ctype = parse_type(scop.parameter_type(p))

@@ -27,7 +27,7 @@ from ..model import Array, Scop, Statement
 from .affine import CTX, AffineEnv, NotAffine, to_pwaff
 from .builder import Builder, build, forms_scop
 from .calls import Prototype, prototypes
-from .delinearise import delinearise, inner_rows
+from .delinearise import delinearise, inner_rows, with_outside_rows
 from .final_values import add_final_values
 from .ctype import INT, LLONG_MAX, Arith, parse_type, range_constraint
 from .inline import Inliner
@@ -114,13 +114,13 @@ def _build_scop(region: Region, expand: Expand, source: str, index: int,
         raise error("the SCoP contains no statement", region.location)
     described = [_array(builder, name, loc, dead_scalars)
                  for name, loc in builder.accessed.items()]
-    arrays = tuple(a for a, _ in described)
+    arrays = with_outside_rows(builder.statements, [a for a, _ in described])
     params = tuple(builder.params)
     param_space = isl.Space.create_from_names(CTX, set=[], params=list(params))
     types = tuple(builder.type_of(p) for p in params)
     ctx = _context(params, [v for _, v in described] + _type_ranges(params, types)
                    + builder.assumptions + _pointer_rows(builder.statements, arrays)
-                   + inner_rows(builder.statements, arrays),
+                   + inner_rows(arrays),
                    context, region.location).align_params(param_space)
     # Within the types' ranges R, the pieces that conversions and wrap-arounds add for
     # impossible parameter values (an unsigned extent below 0, a long beyond 2^63)
