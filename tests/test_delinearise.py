@@ -220,3 +220,12 @@ void f(int n, int m, int T, double *A, double *B)
         assert got.is_equal(want.align_params(got.get_space())), access
     # the columns (j + 1) / 3 <= m / 3 and j < m stay in their rows: nothing assumed
     assert scop.context.is_equal(isl.Set("[n, m, T] -> { : }"))
+
+
+def test_loop_nests_found_automatically_read_flat_arrays_as_rows() -> None:
+    """Without #pragma scop the region search, which tries to build each candidate
+    region, reads the flat arrays as rows too (before, the nest was no SCoP at all)."""
+    (scop,) = polycu.load_text(GEMM.replace("#pragma scop\n", "").replace(
+        "#pragma endscop\n", ""), "auto.c")
+    assert [a.name for a in scop.arrays if a.delinearised] == ["C", "A", "B"]
+    assert len(scop.statements) == 2
