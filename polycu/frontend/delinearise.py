@@ -23,8 +23,9 @@ affine is row 0 (``x[j]`` is ``x[0][j]``).
 The address ``q * P + r`` is the same in both forms, so the rewritten C computes what
 the original does.  The model is exact when every column lies in its row,
 ``0 <= r < P`` at every instance (then two offsets are equal exactly when their rows
-and columns are): the SCoP assumes it (``with_outside_rows``, ``inner_rows``), like a pointer's first index
-(``scop._pointer_rows``), and the host stops where the parameters break it.
+and columns are): the SCoP assumes it (``with_outside_rows``, ``inner_rows``), like a
+pointer's first index (``scop._pointer_rows``), and the host stops where the
+parameters break it.
 
 Only what C evaluates exactly as the polynomial is rewritten: integer names and
 literals joined by ``+``, ``-`` and ``*`` and converted where the value is kept, none

@@ -4,7 +4,8 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``, ``array:flat`` (``flat.py``), ``subscript:data``, ``shape:contraction``;
+``dialect:automatic``, ``subscript:wrap``, ``array:flat`` (``flat.py``),
+``subscript:data``, ``shape:contraction``;
 from seed 5,610,000 on (``integers.py``) ``type:short``, ``type:unsigned long``, ...
 (arrays, scalars and temporaries), ``expr:<<``, ``expr:&``, ``expr:~``, ``op:<<=``, and
 the groups ``op:shift`` and ``op:bitwise`` (in an expression or an assignment),
