@@ -144,6 +144,24 @@ def test_a_column_beyond_its_row_is_a_checked_assumption(tmp_path: Path) -> None
         str(8 * i + j) for i in (0, 1, 2) for j in range(4)] + ["0"] * 4
 
 
+def test_a_row_offset_minus_a_constant_is_the_last_columns_of_the_row() -> None:
+    """x[i * n + n - 1] is row i + 1, column -1 by the terms, which no row holds:
+    read as row i, column n - 1, it lies in its row wherever n >= 1."""
+    (scop,) = polycu.load_text("""
+void last(int m, int n, double *x, double *y)
+{
+#pragma scop
+  for (int i = 0; i < m; i++)
+    y[i] = x[i * n + n - 1] + x[(i + 1) * n - 2];
+#pragma endscop
+}
+""", "last.c")
+    assert _accesses(scop, "S0") == {
+        "read [m, n] -> { S0[i] -> x[i, -1 + n] }", "read [m, n] -> { S0[i] -> x[i, -2 + n] }",
+        "write [m, n] -> { S0[i] -> y[i] }"}
+    assert scop.context.is_equal(isl.Set("[m, n] -> { : m <= 0 or n >= 2 }"))
+
+
 @pytest.mark.parametrize("subscript, why", [
     ("i * u + j", "an unsigned stride wraps"),
     ("i * j", "no parameter divides it"),

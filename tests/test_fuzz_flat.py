@@ -1,6 +1,7 @@
 """The differential tester's flat arrays (``polycu/fuzz/flat.py``): from seed
 FLAT_FROM on, some arrays of two or three dimensions are passed as ``T *A`` with a
-stride parameter per inner dimension and linearised subscripts.
+stride parameter per inner dimension and linearised subscripts; from POINTER_FROM
+on, some of those references are written through pointers.
 
 Checked here: the seeds before FLAT_FROM keep their programs, the forms appear, the
 programs are valid C whose printed integers are the interpreter's, the strides are
@@ -21,13 +22,15 @@ from test_fuzz_integers import predicted_integers
 
 from polycu.fuzz.campaign import select_seeds
 from polycu.fuzz.features import features
-from polycu.fuzz.flat import FLAT_FROM, stride_values, strides
+from polycu.fuzz.flat import FLAT_FROM, POINTER_FROM, stride_values, strides
 from polycu.fuzz.generate import generate
 from polycu.fuzz.run import run_file
 
 #: sha256 (first 20 hex digits) of seeds' texts as the generator of session 39
 #: (e6a4671) emitted them
 OLD_TEXTS = {5623500: "6c931e80f015af886604", 5623999: "e4c5480dfda4d206db95"}
+#: ... and flat seeds before POINTER_FROM as the generator of session 40 (fdbaee8) did
+FLAT_TEXTS = {5627340: "6003d9bf0b9ad9ba6679", 5630700: "454ecc417b396564b935"}
 
 
 def test_seeds_before_flat_arrays_keep_their_programs() -> None:
@@ -35,6 +38,21 @@ def test_seeds_before_flat_arrays_keep_their_programs() -> None:
         fin = generate(seed)
         assert hashlib.sha256(fin.text.encode()).hexdigest()[:20] == digest, seed
         assert "array:flat" not in features(fin)
+
+
+def test_flat_seeds_before_pointer_forms_keep_their_programs() -> None:
+    for seed, digest in FLAT_TEXTS.items():
+        fin = generate(seed)
+        assert hashlib.sha256(fin.text.encode()).hexdigest()[:20] == digest, seed
+        assert "subscript:pointer" not in features(fin)
+
+
+def test_pointer_forms_appear() -> None:
+    seeds = select_seeds(POINTER_FROM, 200, "subscript:pointer")
+    assert 10 <= len(seeds) <= 80
+    joined = "\n".join(generate(s).text for s in seeds)
+    assert re.search(r"\(\*\(\w+ \+ ", joined)                       # *(A + o)
+    assert re.search(r"\(\w+ \+ \(ld1_\w+ \* [^;]*\)\[", joined)     # (A + ld1 * s0)[s1]
 
 
 def test_only_selects_the_flat_seeds_and_every_form_appears() -> None:
@@ -49,10 +67,12 @@ def test_only_selects_the_flat_seeds_and_every_form_appears() -> None:
     assert re.search(r"\(\w+ \*\) \w+[,)]", joined)             # main passes (T *) A
 
 
-def test_flat_programs_are_valid_and_the_interpreter_agrees_with_gcc(printed_by_gcc
-                                                                    ) -> None:
+@pytest.mark.parametrize("start, feature", [(FLAT_FROM, "array:flat"),
+                                            (POINTER_FROM, "subscript:pointer")])
+def test_flat_programs_are_valid_and_the_interpreter_agrees_with_gcc(
+        printed_by_gcc, start: int, feature: str) -> None:
     compared = 0
-    for seed in select_seeds(FLAT_FROM, 120, "array:flat")[:6]:
+    for seed in select_seeds(start, 120, feature)[:6]:
         fin = generate(seed)
         wrap = random.Random(f"polycu-fuzz-wrap:{seed}").random() < 1 / 6   # as emitted
         flat = strides(fin, wrap)

@@ -241,7 +241,8 @@ class AccessCollector:
             base, subscripts = flatten_ref(node)
         else:
             raise Unsupported(node, f"'{c_text(node)}' is not an array or scalar reference: "
-                              "pointer dereference and arithmetic are not supported",
+                              "a pointer is read only as an array plus integer offsets "
+                              "(docs/supported-c.md, 'Pointers')",
                               self.b.loc(node))
         if not isinstance(base, c_ast.ID):
             raise Unsupported(node, f"'{c_text(node)}': pointer arithmetic is not supported",

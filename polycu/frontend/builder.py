@@ -219,8 +219,8 @@ class Builder:
                     domain: isl.Set) -> isl.Schedule | None:
         sym = self.symbols.get(node.name)
         if sym is not None and sym.pointer:
-            raise Unsupported(node, f"pointer '{node.name}' declared inside a SCoP: aliasing "
-                              "pointers are not supported", self.loc(node))
+            raise Unsupported(node, f"pointer '{node.name}' declared inside a SCoP is not read "
+                              "as its array (its value changes after it)", self.loc(node))
         if sym is None:
             raise Unsupported(node, f"declaration of '{node.name}' inside a SCoP is not "
                               "supported", self.loc(node))

@@ -281,8 +281,11 @@ def _rows(ref: c_ast.ArrayRef, strides: list[str], symbols: Mapping[str, Symbol]
     assert poly is not None
     subscripts: list[Poly] = []
     for stride in reversed(strides):
-        subscripts.insert(0, _remainder(poly, stride))
-        poly = _quotient(poly, stride)
+        column, poly = _remainder(poly, stride), _quotient(poly, stride)
+        if set(column) == {()} and column[()] < 0:   # i * n + n - 1: row i, column n - 1
+            column = {(stride,): 1, (): column[()]}
+            _add(poly, (), -1)
+        subscripts.insert(0, column)
     subscripts.insert(0, poly)
     result: c_ast.Node = ref.name
     for p in subscripts:

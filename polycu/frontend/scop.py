@@ -32,6 +32,7 @@ from .final_values import add_final_values
 from .ctype import INT, LLONG_MAX, Arith, parse_type, range_constraint
 from .inline import Inliner
 from .inline_body import provenance
+from .pointers import pointer_subscripts
 from .liveness import check_scopes, dead_after, iterators_read_after
 from .regions import Region, auto_regions, pragma_regions, read_lines
 from .symbols import Symbol, collect_symbols
@@ -58,7 +59,8 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
     scops: list[Scop] = []
     for func, symbols in unit.functions:
         name = func.decl.name
-        expand = partial(inliner.inline, function=func, symbols=symbols)
+        expand = partial(_expanded, inliner=inliner, function=func, symbols=symbols,
+                         typedefs=typedefs, source=source)
         if use_auto:
             builds = partial(_forms_scop, expand=expand, source=source, typedefs=typedefs,
                              functions=declared, structs=unit.structs)
@@ -75,9 +77,18 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
     return scops
 
 
-#: The items of a region with the calls of the file's functions inlined, and the
-#: variables they see (``Inliner.inline`` for one function).
+#: The items of a region with the calls of the file's functions inlined and the
+#: pointer forms read as subscripts, and the variables they see (``_expanded``).
 Expand = Callable[[Sequence[c_ast.Node]], tuple[list[c_ast.Node], dict[str, Symbol]]]
+
+
+def _expanded(items: Sequence[c_ast.Node], *, inliner: Inliner, function: c_ast.FuncDef,
+              symbols: dict[str, Symbol], typedefs: dict[str, str], source: str
+              ) -> tuple[list[c_ast.Node], dict[str, Symbol]]:
+    """A region's ``items`` of ``function``, calls inlined (``Inliner.inline``), then
+    references through pointers made subscripts (``pointer_subscripts``)."""
+    inlined, seen = inliner.inline(items, function=function, symbols=symbols)
+    return pointer_subscripts(inlined, seen, typedefs, function, items, source)
 
 
 def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,

@@ -67,6 +67,10 @@ def emit_expr(e: Expr, top: bool = False) -> str:
         return e[1]
     if kind == "ref":
         return e[1] + "".join(f"[{emit_expr(i, True)}]" for i in e[2])
+    if kind == "deref":                 # *(A + o): the element at offset o (flat.py)
+        return f"(*({e[1]} + {emit_expr(e[2])}))"
+    if kind == "ptrsub":                # (A + o)[s]
+        return f"({e[1]} + {emit_expr(e[2])})[{emit_expr(e[3], True)}]"
     if kind == "neg":
         return f"(-{emit_expr(e[1])})"
     if kind == "not":

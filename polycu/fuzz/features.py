@@ -4,7 +4,8 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``, ``array:flat`` (``flat.py``),
+``dialect:automatic``, ``subscript:wrap``, ``array:flat`` and ``subscript:pointer``
+(``flat.py``),
 ``subscript:data``, ``shape:contraction``;
 from seed 5,610,000 on (``integers.py``) ``type:short``, ``type:unsigned long``, ...
 (arrays, scalars and temporaries), ``expr:<<``, ``expr:&``, ``expr:~``, ``op:<<=``, and
@@ -45,6 +46,9 @@ def features(fin: Finalised) -> set[str]:
         out.add("subscript:wrap")
     if re.search(r" ld1_\w+[,)]", fin.text):             # a stride parameter
         out.add("array:flat")
+    flat = "|".join(sorted(set(re.findall(r" ld1_(\w+)[,)]", fin.text))))
+    if flat and re.search(rf"\((?:\*\()?(?:{flat}) \+ ", fin.text):       # *(A + o), (A + o)[s]
+        out.add("subscript:pointer")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
     if any(n["k"] == "stmt" and _contraction(n) for n in _nodes(prog.body)):

@@ -14,6 +14,10 @@ subscripts are written in one of the forms people write: ``(s0 * ld1 + s1) * ld2
 s2``, ``s0 * ld1 * ld2 + s1 * ld2 + s2``, ``ld1 * s0 + s1``.  ``main`` declares the
 padded array, passes ``(T *) A`` and prints every element, padding included.  The
 interpreter runs the logical program, unchanged: the same elements at the same offsets.
+
+From seed ``POINTER_FROM`` on, one flat reference in three is written through a
+pointer (``frontend/pointers.py``) with a random state of its own: ``(*(A + o))`` or,
+splitting its last sum, ``(A + s0 * ld1)[s1]``.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from .tree import map_exprs, walk_expr
 FLAT_FROM = 5_624_000
 #: Share of the programs from FLAT_FROM on that emit some arrays flat.
 FLAT_SHARE = 0.25
+POINTER_FROM = 5_631_000
 
 #: The name of a stride parameter (``ld1_A``: array A's dimension 1).
 STRIDE = re.compile(r"ld\d+_\w+")
@@ -60,8 +65,19 @@ def strides(fin: Finalised, wrap: bool) -> dict[str, list[Stride]]:
 def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int) -> list[Node]:
     """``nodes`` with each reference to a flat array linearised over its strides."""
     rng = random.Random(f"polycu-fuzz-flat-forms:{seed}")
+    pointers = random.Random(f"polycu-fuzz-pointer-forms:{seed}") if seed >= POINTER_FROM \
+        else None
 
     def fix(e: Expr) -> Expr:
+        linear = linearised(e)
+        if pointers is None or linear is e or pointers.random() >= 1 / 3:
+            return linear
+        offset = linear[2][0]
+        if offset[0] == "bin" and offset[1] == "+" and pointers.random() < 0.5:
+            return ["ptrsub", e[1], offset[2], offset[3]]
+        return ["deref", e[1], offset]
+
+    def linearised(e: Expr) -> Expr:
         if e[0] != "ref" or e[1] not in flat:
             return e
         subs, lds = e[2], [["var", name] for name, _, _ in flat[e[1]]]

@@ -6,8 +6,9 @@ void kernel(int n, int m, double A[100][100], double x[100], double *p)
   double s;
 #pragma scop
   for (i = 0; i < n; i++) {
-    double *q = p;
-    x[i] = q[i];
+    double *q = p + i;
+    q = q + 1;
+    x[i] = q[0];
   }
 #pragma endscop
 }
