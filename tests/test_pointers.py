@@ -159,3 +159,41 @@ void add(int n, int m, double *C, const double *A)
 """, "add.c", auto=True)
     assert {a.name for a in scop.arrays} == {"A", "C"}
     assert "write [n, m] -> { S0[i, j] -> C[i, j] }" in _accesses(scop, "S0")
+
+
+def test_a_pointer_to_rows_views_a_flat_buffer_as_rows() -> None:
+    """double (*A)[m] = (double (*)[m]) buf: A[i][j] is buf[i * m + j], read as rows
+    of buf, so A and buf are one array of the model."""
+    (scop,) = polycu.load_text("""
+void rows(int n, int m, double *buf)
+{
+  double (*A)[m] = (double (*)[m]) buf;
+#pragma scop
+  for (int i = 1; i < n; i++)
+    for (int j = 0; j < m; j++)
+      A[i][j] += 0.5 * buf[(i - 1) * m + j];
+#pragma endscop
+}
+""", "rows.c")
+    assert [a.name for a in scop.arrays] == ["buf"] and scop.array("buf").delinearised
+    assert _accesses(scop, "S0") == {
+        "read [n, m] -> { S0[i, j] -> buf[i, j] }", "read [n, m] -> { S0[i, j] -> buf[-1 + i, j] }",
+        "write [n, m] -> { S0[i, j] -> buf[i, j] }"}
+
+
+@pytest.mark.parametrize("definition, arrays", [
+    ("float *q = (float *) p;", None),              # reinterprets p's bytes: an error
+    ("double *q = (double *) (void *) p;", {"p"}),  # keeps the address
+    ("double *q = malloc(n * sizeof *p);", {"p", "q"}),   # sizeof reads no pointer
+])
+def test_casts_of_pointers(definition: str, arrays: set[str] | None) -> None:
+    element = "float" if definition.startswith("float") else "double"
+    text = BEFORE.format(definitions=definition,
+                         statement=f"q[i] = ({element}) p[i];")
+    if arrays is None:
+        with pytest.raises(PolycuError, match="'q' points into 'p', which the SCoP also uses, "
+                           "and its value is no array plus integer offsets"):
+            polycu.load_text(text, "k.c")
+    else:
+        (scop,) = polycu.load_text(text, "k.c")
+        assert {a.name for a in scop.arrays} == arrays

@@ -6,6 +6,6 @@ void kernel(int n, int m, double A[100][100], double x[100], double *p)
   double s;
 #pragma scop
   for (i = 0; i < n; i++)
-    *((double *) p + i) = 0.0;
+    *((char *) p + i) = 0;
 #pragma endscop
 }

@@ -37,6 +37,18 @@ void by_rows(int n, int m, double *A)
   }
 }
 
+/* A flat buffer seen as rows through a pointer to arrays, next to the buffer itself:
+   each row adds half of the row before it, as updated. */
+void reshaped(int n, int m, double *buf)
+{
+  double (*A)[m] = (double (*)[m]) buf;
+#pragma scop
+  for (int i = 1; i < n; i++)
+    for (int j = 0; j < m; j++)
+      A[i][j] += 0.5 * buf[(i - 1) * m + j];
+#pragma endscop
+}
+
 int main(void)
 {
   int n = 45, m = M;
@@ -47,6 +59,11 @@ int main(void)
   for (int i = 0; i < n * m; i++) A[i] = ((i * 3) % 11) * 0.125;
   shifted(n, p, buf);
   by_rows(n, m, A);
+  double *R = malloc(sizeof(double) * n * 7);
+  for (int i = 0; i < n * 7; i++) R[i] = ((i * 5) % 9) - 4.0;
+  reshaped(n, 7, R);
+  for (int i = 0; i < n * 7; i++) printf("%.17g\n", R[i]);
+  free(R);
   for (int i = 0; i < n; i++) printf("%.17g\n", p[i]);
   for (int i = 0; i < 2 * n; i++) printf("%.17g\n", buf[i]);
   for (int i = 0; i < n * m; i++) printf("%.17g\n", A[i]);
