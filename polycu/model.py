@@ -194,7 +194,9 @@ class Scop:
     signature passes each parameter with its own type.
     ``renamed`` pairs each name the frontend gave a C identifier that isl, C++ or
     CUDA reserves with that identifier (``frontend/spelling.py``): the model and the
-    generated CUDA use the first, the user's C file the second.
+    generated CUDA use the first, the user's C file the second.  ``bindings`` pairs
+    each name that stands for a structure's field with the field (``M_data``,
+    ``M->data``: ``frontend/struct_fields.py``), which the user's C file passes.
     """
 
     name: str
@@ -211,6 +213,7 @@ class Scop:
     declarations: tuple[tuple[str, str], ...] = ()
     parameter_types: tuple[str, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
+    bindings: tuple[tuple[str, str], ...] = ()
 
     def parameter_type(self, name: str) -> str:
         """The C type of parameter ``name`` (``int`` when the frontend did not say)."""
@@ -220,7 +223,11 @@ class Scop:
     # -- lookups -----------------------------------------------------------
     def in_source(self, text: str) -> str:
         """C text over the model's names (a name, a type, an expression) spelt with
-        the user's names, for code that stays in the user's C file."""
+        the user's names (a bound field its field), for code that stays in the user's
+        C file."""
+        if self.bindings:
+            bound = {name: f"({field})" for name, field in self.bindings}
+            text = re.sub(r"[A-Za-z_]\w*", lambda m: bound.get(m.group(0), m.group(0)), text)
         if not self.renamed:
             return text
         back = dict(self.renamed)

@@ -19,11 +19,14 @@ The modules in order, each importing only modules listed before it:
   describe: one statement, its accesses over-approximated) and ``builder.py``: statements,
   their accesses, domains and the schedule; ``inline_body.py`` and ``inline.py``: calls
   of the file's functions replaced by their bodies before the statements are
-  built; ``pointer_forms.py`` (where a pointer expression points) and
-  ``pointers.py``: references through pointers (``*(p + i)``, local ``double *row =
-  A + i * n``) made subscripts of the array pointed into, after inlining; ``delinearise.py``: flat arrays subscripted ``A[i * n + j]`` read as rows
-  ``A[i][j]``, after that and before the statements are built; ``scop.py``: the
-  steps in order, and the ``Scop`` with its arrays and parameter context.
+  built; ``struct_fields.py``: the fields of a structure with pointer fields
+  bound to names of their own (``M->data``, ``M->rows``); ``pointer_forms.py``
+  (where a pointer expression points) and ``pointers.py``: references through
+  pointers (``*(p + i)``, local ``double *row = A + i * n``) made subscripts of the
+  array pointed into; ``delinearise.py``: flat arrays subscripted ``A[i * n + j]``
+  read as rows ``A[i][j]``; these four after inlining, in this order, and before the
+  statements are built; ``scop.py``: the steps in order, and the ``Scop`` with its
+  arrays and parameter context.
 - ``spelling.py``: the user's names that isl, C++ or CUDA reserve (``new``,
   ``max``, ``threadIdx``) renamed in the whole unit, the user's names kept for the
   host program and diagnostics.

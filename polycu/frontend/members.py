@@ -105,8 +105,9 @@ class Members:
         element, extents, pointer = decode_type(decl.type, self.typedefs)
         ctype = parse_type(element)
         if pointer:
-            raise Unsupported(node, what + f"the pointer field '{decl.name}': not supported in "
-                              "a SCoP")
+            raise Unsupported(node, what + f"the pointer field '{decl.name}': a SCoP reads such "
+                              "a structure's fields and the elements its pointers point to, "
+                              "but assigns no field and does not use it whole")
         if ctype is None or ctype == LDOUBLE:
             kind = "a nested structure" if element.startswith(("struct", "union", "<")) \
                 else f"type '{element}'"

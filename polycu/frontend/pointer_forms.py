@@ -58,9 +58,11 @@ class Pointer:
 class PointerForms:
     """Reads pointer expressions and rewrites references through them."""
 
-    def __init__(self, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str]):
+    def __init__(self, symbols: Mapping[str, Symbol], typedefs: Mapping[str, str],
+                 fields: Mapping[tuple[str, str], str]):
         self.symbols = symbols
         self.typedefs = typedefs
+        self.fields = fields
         self.types = ExpressionTypes(self._name_type, dict(typedefs), {})
 
     def _name_type(self, name: str) -> Arith | None:
@@ -76,6 +78,9 @@ class PointerForms:
             if sym is None or not sym.extents or sym.element_type.startswith(("struct", "union")):
                 return None
             return Pointer(node.name, len(sym.extents))
+        if isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ID) and \
+                (node.name.name, node.field.name) in self.fields:       # M->data, bound
+            return self.value(c_ast.ID(self.fields[(node.name.name, node.field.name)]), env)
         if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
             left, right = self.value(node.left, env), self.value(node.right, env)
             if left is not None and right is None:

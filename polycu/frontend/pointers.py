@@ -38,11 +38,13 @@ from .syntax import Unsupported, replace_child, walk
 
 def pointer_subscripts(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol],
                        typedefs: Mapping[str, str], function: c_ast.FuncDef | None,
-                       region: Sequence[c_ast.Node], source: str
+                       region: Sequence[c_ast.Node], source: str,
+                       fields: Mapping[tuple[str, str], str] | None = None
                        ) -> tuple[list[c_ast.Node], dict[str, Symbol]]:
     """``items`` with the pointer forms read as subscripts (module docstring); the
-    inputs are left as they were."""
-    forms = PointerForms(symbols, typedefs)
+    inputs are left as they were.  ``fields``: the structure fields bound to names
+    (``struct_fields.py``), which a pointer defined before the SCoP may point into."""
+    forms = PointerForms(symbols, typedefs, fields or {})
     outside = _Outside(forms, function, region, source).aliases(items) if function else {}
     if not outside and not any(_pointer_form(n) for item in items for n in walk(item)):
         return list(items), dict(symbols)
@@ -129,6 +131,9 @@ class _Outside:
         self.source = source
         self.writes: dict[str, int] = {}
         self.declared: dict[str, int] = {}
+        #: the pointers the SCoP uses that are not replaced: what they may point
+        #: into, why they are not replaced, where they are defined
+        self.unreplaced: dict[str, tuple[set[str], str, c_ast.Node]] = {}
         for n in walk(function.body):
             name = _written(n)
             if name:
@@ -159,13 +164,37 @@ class _Outside:
                       and self.writes.get(item.lvalue.name) == 1):
                     self._define(decls[item.lvalue.name], item.rvalue, item, trail[:depth], env,
                                  used)
-        return {name: value for name, value in env.items() if name in used}
+        replaced = {name: value for name, value in env.items() if name in used}
+        self._no_hidden_alias(used | {v.base for v in replaced.values()})
+        return replaced
+
+    # Two names the model takes for distinct arrays must not be one array: a pointer
+    # not replaced must point into no array the SCoP uses under another name, nor
+    # into one that another such pointer points into.
+    def _no_hidden_alias(self, used: set[str]) -> None:
+        """Stop at a pointer left to itself that may share an array with another name
+        the SCoP uses (``used``, the replaced pointers' arrays included)."""
+        seen: dict[str, str] = {}
+        for name, (bases, reason, where) in sorted(self.unreplaced.items()):
+            into = sorted(b for b in bases if b in used and b != name)
+            if into:
+                raise Unsupported(where, f"'{name}' points into '{into[0]}', which the SCoP "
+                                  f"also uses, and {reason}: polycu would take them for two "
+                                  "arrays; subscript the array itself",
+                                  Location.from_coord(where.coord, self.source))
+            for base in sorted(bases):
+                if base in seen:
+                    raise Unsupported(where, f"'{name}' and '{seen[base]}' both point into "
+                                      f"'{base}', and {reason}: polycu would take them for "
+                                      "two arrays; subscript the array itself",
+                                      Location.from_coord(where.coord, self.source))
+                seen[base] = name
 
     def _define(self, decl: c_ast.Decl, definition: c_ast.Node, where: c_ast.Node,
                 around: list[tuple[c_ast.Node, int]], env: dict[str, Pointer],
                 used: set[str]) -> None:
         """Record the pointer ``decl`` declares as ``definition`` (at ``where``) if it
-        is replaceable; stop if it is not and may point into an array ``used``."""
+        is replaceable, else what it may point into if the SCoP uses it."""
         name = decl.name
         value = self.forms.declared(decl, definition, env)
         if value is not None:
@@ -176,13 +205,9 @@ class _Outside:
             bases = [value.base]
         else:
             reason = "its value is no array plus integer offsets of the same element type"
-            bases = sorted(_arrays_in(definition, self.forms.symbols) - {name})
-        into = [b for b in bases if b in used]
-        if name in used and into:
-            raise Unsupported(where, f"'{name}' points into '{into[0]}', which the SCoP "
-                              f"also uses, and {reason}: polycu would take them for two "
-                              "arrays; subscript the array itself",
-                              Location.from_coord(where.coord, self.source))
+            bases = sorted(_arrays_in(definition, self.forms) - {name})
+        if name in used:
+            self.unreplaced[name] = (set(bases), reason, where)
 
     def _unreplaceable(self, value: Pointer, around: list[tuple[c_ast.Node, int]]
                        ) -> str | None:
@@ -200,14 +225,18 @@ class _Outside:
         return None
 
 
-def _arrays_in(node: c_ast.Node, symbols: Mapping[str, Symbol]) -> set[str]:
-    """The arrays and pointers an expression may point into (not under ``sizeof``)."""
+def _arrays_in(node: c_ast.Node, forms: PointerForms) -> set[str]:
+    """The arrays, pointers and structure fields (``V.f``, or the name bound to it)
+    an expression may point into (not under ``sizeof``)."""
     if isinstance(node, c_ast.UnaryOp) and node.op == "sizeof":
         return set()
     if isinstance(node, c_ast.ID):
-        sym = symbols.get(node.name)
+        sym = forms.symbols.get(node.name)
         return {node.name} if sym is not None and sym.extents else set()
-    return {n for _, child in node.children() for n in _arrays_in(child, symbols)}
+    if isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ID):
+        key = (node.name.name, node.field.name)
+        return {forms.fields.get(key, ".".join(key))}
+    return {n for _, child in node.children() for n in _arrays_in(child, forms)}
 
 
 def _counts_only(loop: c_ast.For, name: str, count: int) -> bool:

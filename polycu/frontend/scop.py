@@ -33,6 +33,7 @@ from .ctype import INT, LLONG_MAX, Arith, parse_type, range_constraint
 from .inline import Inliner
 from .inline_body import provenance
 from .pointers import pointer_subscripts
+from .struct_fields import bind_fields
 from .liveness import check_scopes, dead_after, iterators_read_after
 from .regions import Region, auto_regions, pragma_regions, read_lines
 from .symbols import Symbol, collect_symbols
@@ -60,7 +61,7 @@ def extract_scops(ast: c_ast.FileAST, source: str, *, auto: bool | None = None,
     for func, symbols in unit.functions:
         name = func.decl.name
         expand = partial(_expanded, inliner=inliner, function=func, symbols=symbols,
-                         typedefs=typedefs, source=source)
+                         structs=unit.structs, typedefs=typedefs, source=source)
         if use_auto:
             builds = partial(_forms_scop, expand=expand, source=source, typedefs=typedefs,
                              functions=declared, structs=unit.structs)
@@ -83,12 +84,15 @@ Expand = Callable[[Sequence[c_ast.Node]], tuple[list[c_ast.Node], dict[str, Symb
 
 
 def _expanded(items: Sequence[c_ast.Node], *, inliner: Inliner, function: c_ast.FuncDef,
-              symbols: dict[str, Symbol], typedefs: dict[str, str], source: str
+              symbols: dict[str, Symbol], structs: dict[str, c_ast.Struct],
+              typedefs: dict[str, str], source: str
               ) -> tuple[list[c_ast.Node], dict[str, Symbol]]:
-    """A region's ``items`` of ``function``, calls inlined (``Inliner.inline``), then
+    """A region's ``items`` of ``function``, calls inlined (``Inliner.inline``), the
+    fields of structures with pointer fields bound to names (``bind_fields``), then
     references through pointers made subscripts (``pointer_subscripts``)."""
     inlined, seen = inliner.inline(items, function=function, symbols=symbols)
-    return pointer_subscripts(inlined, seen, typedefs, function, items, source)
+    bound, seen, fields = bind_fields(inlined, seen, structs, typedefs, source)
+    return pointer_subscripts(bound, seen, typedefs, function, items, source, fields)
 
 
 def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,
@@ -154,10 +158,12 @@ def _build_scop(region: Region, expand: Expand, source: str, index: int,
                          for name in sorted(free_names(items))
                          if name in symbols and symbols[name].declaration)
     code = statements_text(items)
+    bindings = tuple((name, symbols[name].bound) for name in sorted(
+        set(params) | {a.name for a in arrays}) if name in symbols and symbols[name].bound)
     return Scop(name=f"{region.function}_scop{index}", function=region.function, source=source,
                 region=region.lines, parameters=params, context=ctx, arrays=arrays,
                 statements=statements, schedule=schedule, location=region.location,
-                original_code=code, declarations=declarations,
+                original_code=code, declarations=declarations, bindings=bindings,
                 parameter_types=tuple(t.name for t in types))
 
 

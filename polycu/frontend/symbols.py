@@ -35,6 +35,8 @@ class Symbol:
     declaration: str = ""
     #: declared flat, read as rows by the SCoP (``delinearise.py``)
     delinearised: bool = False
+    #: the structure field this name stands for, ``M->data`` (``struct_fields.py``)
+    bound: str = ""
 
     @property
     def is_integer(self) -> bool:

@@ -3,7 +3,9 @@ void kernel(int n, struct vector *v, double y[100])
 {
   int i;
 #pragma scop
-  for (i = 0; i < n; i++)
-    y[i] = v->n;
+  for (i = 0; i < n; i++) {
+    y[i] = v->data[i];
+    v->n = i;
+  }
 #pragma endscop
 }
