@@ -1,7 +1,8 @@
 """The differential tester's flat arrays (``polycu/fuzz/flat.py``): from seed
 FLAT_FROM on, some arrays of two or three dimensions are passed as ``T *A`` with a
 stride parameter per inner dimension and linearised subscripts; from POINTER_FROM
-on, some of those references are written through pointers.
+on, some of those references are written through pointers, and from ALIAS_FROM on
+through a second name of the array declared before the SCoP.
 
 Checked here: the seeds before FLAT_FROM keep their programs, the forms appear, the
 programs are valid C whose printed integers are the interpreter's, the strides are
@@ -22,7 +23,7 @@ from test_fuzz_integers import predicted_integers
 
 from polycu.fuzz.campaign import select_seeds
 from polycu.fuzz.features import features
-from polycu.fuzz.flat import FLAT_FROM, POINTER_FROM, stride_values, strides
+from polycu.fuzz.flat import ALIAS_FROM, FLAT_FROM, POINTER_FROM, stride_values, strides
 from polycu.fuzz.generate import generate
 from polycu.fuzz.run import run_file
 
@@ -30,7 +31,9 @@ from polycu.fuzz.run import run_file
 #: (e6a4671) emitted them
 OLD_TEXTS = {5623500: "6c931e80f015af886604", 5623999: "e4c5480dfda4d206db95"}
 #: ... and flat seeds before POINTER_FROM as the generator of session 40 (fdbaee8) did
-FLAT_TEXTS = {5627340: "6003d9bf0b9ad9ba6679", 5630700: "454ecc417b396564b935"}
+FLAT_TEXTS = {5627340: "6003d9bf0b9ad9ba6679", 5630700: "454ecc417b396564b935",
+              # pointer forms, as the generator of session 41 before aliases (6978541)
+              5631009: "6cee4a7a6630f3d785a5", 5631012: "01e39313d463350508cb"}
 
 
 def test_seeds_before_flat_arrays_keep_their_programs() -> None:
@@ -44,7 +47,8 @@ def test_flat_seeds_before_pointer_forms_keep_their_programs() -> None:
     for seed, digest in FLAT_TEXTS.items():
         fin = generate(seed)
         assert hashlib.sha256(fin.text.encode()).hexdigest()[:20] == digest, seed
-        assert "subscript:pointer" not in features(fin)
+        assert "array:alias" not in features(fin)
+        assert seed >= POINTER_FROM or "subscript:pointer" not in features(fin)
 
 
 def test_pointer_forms_appear() -> None:
@@ -67,8 +71,24 @@ def test_only_selects_the_flat_seeds_and_every_form_appears() -> None:
     assert re.search(r"\(\w+ \*\) \w+[,)]", joined)             # main passes (T *) A
 
 
+def test_second_names_appear_before_the_scop() -> None:
+    seeds = select_seeds(ALIAS_FROM, 200, "array:alias")
+    assert 5 <= len(seeds) <= 60
+    texts = [generate(s).text for s in seeds]
+    used = 0
+    for text in texts:
+        head, scop = text.split("\n  for", 1) if "#pragma scop" not in text else \
+            text.split("#pragma scop", 1)
+        names = re.findall(r"\n  \w+ \*(\w+_at) = (\w+) \+ [013];", head)
+        assert names
+        used += sum(alias in scop for alias, _ in names)
+    assert used >= len(texts) // 2        # most second names have references
+    assert re.search(r"\w+_at\[[^;]* - [13]\]", "\n".join(texts))        # A_at[o - c]
+
+
 @pytest.mark.parametrize("start, feature", [(FLAT_FROM, "array:flat"),
-                                            (POINTER_FROM, "subscript:pointer")])
+                                            (POINTER_FROM, "subscript:pointer"),
+                                            (ALIAS_FROM, "array:alias")])
 def test_flat_programs_are_valid_and_the_interpreter_agrees_with_gcc(
         printed_by_gcc, start: int, feature: str) -> None:
     compared = 0

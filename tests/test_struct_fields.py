@@ -96,3 +96,41 @@ void shift(mat M, int n)
 #pragma endscop
 }
 """, "shift.c")
+
+
+LOCAL = """
+typedef struct {{ int ld; double *data; }} mat;
+void k(int n, double *A, double *B, int c)
+{{
+  {setup}
+#pragma scop
+  for (int i = 1; i < n; i++)
+    {statement} += A[i - 1];
+#pragma endscop
+}}
+"""
+
+
+@pytest.mark.parametrize("setup, statement, write", [
+    ("mat M = { n, A };", "M.data[i]", "A[i]"),
+    ("mat M = { .data = A + 1, .ld = n }; mat *P = &M;", "P->data[i]",
+     "A[((long long) i) + 1]"),
+    ("mat M; M.ld = n; M.data = A;", "M.data[i]", "A[i]"),
+])
+def test_a_local_structure_s_pointer_field_is_the_array_it_was_set_to(
+        setup: str, statement: str, write: str) -> None:
+    """M.data is A: the loop carries A[i - 1] to A[i], which two arrays would hide."""
+    (scop,) = polycu.load_text(LOCAL.format(setup=setup, statement=statement), "k.c")
+    assert [a.name for a in scop.arrays] == ["A"]
+    assert scop.statement("S0").text.startswith(write)
+
+
+@pytest.mark.parametrize("setup", [
+    "mat M = { n, A }; if (c) M.data = B;",          # set twice
+    "mat M = { n, B }; mat N = M; M = N; M.data = A;",   # assigned whole
+])
+def test_a_local_structure_s_field_that_polycu_does_not_follow_is_an_error(setup: str
+                                                                          ) -> None:
+    with pytest.raises(PolycuError, match="'M.data' points into 'A', which the SCoP also "
+                       "uses, and its field is set more than once"):
+        polycu.load_text(LOCAL.format(setup=setup, statement="M.data[i]"), "k.c")

@@ -20,11 +20,15 @@ replaceable (or whose value is no pointer form read here, such as a cast to anot
 element type), is an error: the two names would be modelled as distinct arrays, and
 the code would be wrong where they overlap.  A pointer assigned more than once (two
 buffers swapped between time steps) keeps the assumption that distinct names do not
-alias (docs/supported-c.md).
+alias (docs/supported-c.md).  So does the pointer field of a local structure
+(``struct_fields.py`` binds it to a name): set once before the SCoP, it is replaced by
+its value (``_Outside._bound_field``); set otherwise, it may point into no array the
+SCoP uses.
 """
 from __future__ import annotations
 
 import copy
+import re
 from typing import Mapping, Sequence
 
 from pycparser import c_ast
@@ -33,19 +37,22 @@ from ..diagnostics import Location
 from .pointer_forms import (Pointer, PointerForms, offset_names, offsets_plain,
                             pointer_decl)
 from .symbols import Symbol
-from .syntax import Unsupported, replace_child, walk
+from .syntax import Unsupported, base_name, c_text, replace_child, walk
 
 
 def pointer_subscripts(items: Sequence[c_ast.Node], symbols: Mapping[str, Symbol],
                        typedefs: Mapping[str, str], function: c_ast.FuncDef | None,
                        region: Sequence[c_ast.Node], source: str,
-                       fields: Mapping[tuple[str, str], str] | None = None
+                       fields: Mapping[tuple[str, str], str] | None = None,
+                       structs: Mapping[str, c_ast.Struct] | None = None
                        ) -> tuple[list[c_ast.Node], dict[str, Symbol]]:
     """``items`` with the pointer forms read as subscripts (module docstring); the
     inputs are left as they were.  ``fields``: the structure fields bound to names
-    (``struct_fields.py``), which a pointer defined before the SCoP may point into."""
+    (``struct_fields.py``), which a pointer defined before the SCoP may point into and
+    which may hold a known pointer themselves; ``structs``: the unit's structures."""
     forms = PointerForms(symbols, typedefs, fields or {})
-    outside = _Outside(forms, function, region, source).aliases(items) if function else {}
+    outside = _Outside(forms, function, region, source, structs or {}).aliases(items) \
+        if function else {}
     if not outside and not any(_pointer_form(n) for item in items for n in walk(item)):
         return list(items), dict(symbols)
     block = _Block(forms, source)
@@ -124,8 +131,10 @@ class _Outside:
     array they point into (module docstring)."""
 
     def __init__(self, forms: PointerForms, function: c_ast.FuncDef,
-                 region: Sequence[c_ast.Node], source: str):
+                 region: Sequence[c_ast.Node], source: str,
+                 structs: Mapping[str, c_ast.Struct]):
         self.forms = forms
+        self.structs = structs
         self.function = function
         self.region = region
         self.source = source
@@ -134,10 +143,24 @@ class _Outside:
         #: the pointers the SCoP uses that are not replaced: what they may point
         #: into, why they are not replaced, where they are defined
         self.unreplaced: dict[str, tuple[set[str], str, c_ast.Node]] = {}
+        #: how many times each (structure, field) is written, and every value that
+        #: may reach a structure's fields (initialisers, assignments)
+        self.field_writes: dict[tuple[str, str], int] = {}
+        self.field_values: dict[str, list[c_ast.Node]] = {}
         for n in walk(function.body):
             name = _written(n)
             if name:
                 self.writes[name] = self.writes.get(name, 0) + 1
+            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") \
+                else None
+            if isinstance(target, c_ast.StructRef) and isinstance(target.name, c_ast.ID):
+                key = (target.name.name, target.field.name)
+                self.field_writes[key] = self.field_writes.get(key, 0) + 1
+            if isinstance(n, c_ast.Assignment) and base_name(n.lvalue):
+                self.field_values.setdefault(base_name(n.lvalue) or "", []).append(n.rvalue)
+            if isinstance(n, c_ast.Decl) and n.name and n.init is not None:
+                self.field_values.setdefault(n.name, []).append(n.init)
             if isinstance(n, c_ast.Decl) and n.name:
                 self.declared[n.name] = self.declared.get(n.name, 0) + 1
 
@@ -150,10 +173,16 @@ class _Outside:
         used = {n.name for item in items for n in walk(item) if isinstance(n, c_ast.ID)}
         env: dict[str, Pointer] = {}
         decls: dict[str, c_ast.Decl] = {}
+        before: dict[str, tuple[c_ast.Node, int]] = {}     # declarations, field settings
         for depth, (node, index) in enumerate(trail):
             if not isinstance(node, c_ast.Compound):
                 continue
             for item in (node.block_items or [])[:index]:
+                if isinstance(item, c_ast.Decl) and item.name:
+                    before[item.name] = (item, depth)
+                elif isinstance(item, c_ast.Assignment) and item.op == "=" and \
+                        isinstance(item.lvalue, c_ast.StructRef):
+                    before[c_text(item.lvalue)] = (item, depth)
                 if pointer_decl(item) and self.declared.get(item.name) == 1:
                     decls[item.name] = item
                     if item.init is not None and not self.writes.get(item.name):
@@ -164,6 +193,10 @@ class _Outside:
                       and self.writes.get(item.lvalue.name) == 1):
                     self._define(decls[item.lvalue.name], item.rvalue, item, trail[:depth], env,
                                  used)
+        for name in sorted(used):
+            sym = self.forms.symbols.get(name)
+            if sym is not None and sym.bound and sym.pointer:
+                self._bound_field(name, sym, before, trail, env, used)
         replaced = {name: value for name, value in env.items() if name in used}
         self._no_hidden_alias(used | {v.base for v in replaced.values()})
         return replaced
@@ -174,29 +207,85 @@ class _Outside:
     def _no_hidden_alias(self, used: set[str]) -> None:
         """Stop at a pointer left to itself that may share an array with another name
         the SCoP uses (``used``, the replaced pointers' arrays included)."""
+        def spelt(name: str) -> str:               # M_data: M->data
+            sym = self.forms.symbols.get(name)
+            return sym.bound if sym is not None and sym.bound else name
+
         seen: dict[str, str] = {}
         for name, (bases, reason, where) in sorted(self.unreplaced.items()):
-            into = sorted(b for b in bases if b in used and b != name)
+            into = sorted(spelt(b) for b in bases if b in used and b != name)
             if into:
-                raise Unsupported(where, f"'{name}' points into '{into[0]}', which the SCoP "
-                                  f"also uses, and {reason}: polycu would take them for two "
-                                  "arrays; subscript the array itself",
+                raise Unsupported(where, f"'{spelt(name)}' points into '{into[0]}', which the "
+                                  f"SCoP also uses, and {reason}: polycu would take them for "
+                                  "two arrays; subscript the array itself",
                                   Location.from_coord(where.coord, self.source))
             for base in sorted(bases):
                 if base in seen:
-                    raise Unsupported(where, f"'{name}' and '{seen[base]}' both point into "
-                                      f"'{base}', and {reason}: polycu would take them for "
+                    raise Unsupported(where, f"'{spelt(name)}' and '{spelt(seen[base])}' both "
+                                      f"point into '{spelt(base)}', and {reason}: polycu "
+                                      "would take them for "
                                       "two arrays; subscript the array itself",
                                       Location.from_coord(where.coord, self.source))
                 seen[base] = name
+
+    # A pointer field of a local structure holds, when the SCoP starts, the value of
+    # its one setting: the structure's initialiser (``mat m = { n, A };``) or one
+    # assignment ``m.data = A + k;`` before the SCoP in a block around it, with no
+    # other assignment to the structure, its field, or its address but that of the
+    # one pointer the SCoP reaches it through (``mat *p = &m;``, ``p->data``).
+    def _bound_field(self, name: str, sym: Symbol, before: dict[str, tuple[c_ast.Node, int]],
+                     trail: list[tuple[c_ast.Node, int]], env: dict[str, Pointer],
+                     used: set[str]) -> None:
+        """Replace the name bound to a local structure's pointer field (``M_data`` for
+        ``M->data``) by the field's value where it is known; else record what the field
+        may point into."""
+        var, arrow, field = re.fullmatch(r"(\w+)(\.|->)(\w+)", sym.bound).groups()
+        addressed = 0
+        if arrow == "->":
+            decl = before.get(var, (None, 0))[0]
+            if not self.declared.get(var) or decl is None:
+                return                                  # a parameter: the assumption
+            target = decl.init if isinstance(decl, c_ast.Decl) else None
+            if not (isinstance(target, c_ast.UnaryOp) and target.op == "&" and
+                    isinstance(target.expr, c_ast.ID)) or self.writes.get(var):
+                return                  # a structure polycu does not see: the assumption
+            var, addressed = target.expr.name, 1
+        if not self.declared.get(var):
+            return
+        decl, depth = before.get(var, (None, 0))
+        setting = before.get(f"{var}.{field}")
+        settings = self.field_writes.get((var, field), 0)
+        spelling = self.forms.symbols[var].element_type if var in self.forms.symbols else ""
+        definition = _initialised(decl, field, self.structs.get(spelling))
+        where: c_ast.Node = decl if decl is not None else self.function.decl
+        if setting is not None and definition is None and settings == 1:
+            definition, depth = setting[0].rvalue, setting[1]
+            where = setting[0]
+        elif settings:
+            definition = None
+        if decl is None or self.writes.get(var, 0) != addressed or definition is None:
+            mentions = {n for node in self.field_values.get(var, []) for n in
+                        _arrays_in(node, self.forms)}
+            self.unreplaced[name] = (mentions, "its field is set more than once or where "
+                                     "polycu does not follow it", where)
+            return
+        value = self.forms.value(definition, env)
+        value = None if value is None else self.forms.viewed(value, _pointer_to(sym))
+        self._settle(name, value, definition, where, trail[:depth], env, used)
 
     def _define(self, decl: c_ast.Decl, definition: c_ast.Node, where: c_ast.Node,
                 around: list[tuple[c_ast.Node, int]], env: dict[str, Pointer],
                 used: set[str]) -> None:
         """Record the pointer ``decl`` declares as ``definition`` (at ``where``) if it
         is replaceable, else what it may point into if the SCoP uses it."""
-        name = decl.name
-        value = self.forms.declared(decl, definition, env)
+        self._settle(decl.name, self.forms.declared(decl, definition, env), definition,
+                     where, around, env, used)
+
+    def _settle(self, name: str, value: Pointer | None, definition: c_ast.Node,
+                where: c_ast.Node, around: list[tuple[c_ast.Node, int]],
+                env: dict[str, Pointer], used: set[str]) -> None:
+        """``name`` replaced by ``value`` if that is the same at every use, else what
+        ``definition`` may point into recorded."""
         if value is not None:
             reason = self._unreplaceable(value, around)
             if reason is None:
@@ -223,6 +312,34 @@ class _Outside:
             if count and not any(_counts_only(loop, name, count) for loop in loops):
                 return f"'{name}' in its offset is assigned in the function"
         return None
+
+
+def _initialised(decl: c_ast.Node | None, field: str, definition: c_ast.Struct | None
+                 ) -> c_ast.Node | None:
+    """The value a declaration of a structure of type ``definition`` gives ``field``
+    (positional or designated initialiser), or None."""
+    if not isinstance(decl, c_ast.Decl) or not isinstance(decl.init, c_ast.InitList):
+        return None
+    names = [d.name for d in definition.decls or []] if definition is not None else []
+    position = 0
+    for expr in decl.init.exprs:
+        if isinstance(expr, c_ast.NamedInitializer):
+            key = expr.name[0].name if len(expr.name) == 1 and \
+                isinstance(expr.name[0], c_ast.ID) else None
+            if key == field:
+                return expr.expr
+            position = names.index(key) + 1 if key in names else len(names)
+            continue
+        if position < len(names) and names[position] == field:
+            return expr
+        position += 1
+    return None
+
+
+def _pointer_to(sym: Symbol) -> c_ast.Node:
+    """The declarator of a pointer to ``sym``'s elements (``double *``)."""
+    return c_ast.PtrDecl([], c_ast.TypeDecl(None, [], None,
+                                            c_ast.IdentifierType(sym.element_type.split())))
 
 
 def _arrays_in(node: c_ast.Node, forms: PointerForms) -> set[str]:

@@ -92,7 +92,7 @@ def _expanded(items: Sequence[c_ast.Node], *, inliner: Inliner, function: c_ast.
     references through pointers made subscripts (``pointer_subscripts``)."""
     inlined, seen = inliner.inline(items, function=function, symbols=symbols)
     bound, seen, fields = bind_fields(inlined, seen, structs, typedefs, source)
-    return pointer_subscripts(bound, seen, typedefs, function, items, source, fields)
+    return pointer_subscripts(bound, seen, typedefs, function, items, source, fields, structs)
 
 
 def _forms_scop(items: list[c_ast.Node], expand: Expand, source: str,

@@ -21,7 +21,7 @@ from typing import Any
 
 from .cint import BITS, SIGNED
 from .dialect import dialect
-from .flat import flattened, strides
+from .flat import aliases, flattened, strides
 from .program import FLOAT_TYPES, INTEGER_TYPES, Expr, Finalised, Node, Program
 from .tree import physical, shifted, wrapped
 
@@ -202,7 +202,9 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
     if wrap:
         body = wrapped(body)
     flat = strides(fin, wrap)
-    body = flattened(body, flat, prog.seed)
+    second = aliases(flat, {x["name"] for x in prog.params + prog.arrays + prog.scalars},
+                     prog.seed)
+    body = flattened(body, flat, prog.seed, second)
     extents = {name: [e if d == 0 else flat[name][d - 1][2] for d, e in enumerate(ext)]
                if name in flat else ext for name, ext in fin.extents.items()}
     lines = [f"/* polycu-fuzz seed={prog.seed} options=\"{' '.join(prog.options)}\" */",
@@ -245,6 +247,10 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
     for s in prog.scalars:
         if s["kind"] == "local":
             lines.append(f"  {s['type']} {s['name']} = {emit_num(s['type'], s['init'])};")
+    for a in prog.arrays:
+        if a["name"] in second:
+            alias, shift = second[a["name"]]
+            lines.append(f"  {a['type']} *{alias} = {a['name']} + {shift};")
     lines.append("#pragma scop")
     emit_nodes(body, 1, declared, lines)
     lines.append("#pragma endscop")

@@ -4,7 +4,7 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``, ``array:flat`` and ``subscript:pointer``
+``dialect:automatic``, ``subscript:wrap``, ``array:flat``, ``subscript:pointer`` and ``array:alias``
 (``flat.py``),
 ``subscript:data``, ``shape:contraction``;
 from seed 5,610,000 on (``integers.py``) ``type:short``, ``type:unsigned long``, ...
@@ -49,6 +49,8 @@ def features(fin: Finalised) -> set[str]:
     flat = "|".join(sorted(set(re.findall(r" ld1_(\w+)[,)]", fin.text))))
     if flat and re.search(rf"\((?:\*\()?(?:{flat}) \+ ", fin.text):       # *(A + o), (A + o)[s]
         out.add("subscript:pointer")
+    if flat and re.search(rf"\n  \w+ \*(?:{flat})_at = ", fin.text):   # T *A_at = A + c;
+        out.add("array:alias")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
     if any(n["k"] == "stmt" and _contraction(n) for n in _nodes(prog.body)):

@@ -17,7 +17,10 @@ interpreter runs the logical program, unchanged: the same elements at the same o
 
 From seed ``POINTER_FROM`` on, one flat reference in three is written through a
 pointer (``frontend/pointers.py``) with a random state of its own: ``(*(A + o))`` or,
-splitting its last sum, ``(A + s0 * ld1)[s1]``.
+splitting its last sum, ``(A + s0 * ld1)[s1]``.  From ``ALIAS_FROM`` on, one flat
+array in two also has a second name, ``T *A_at = A + c;`` declared before the SCoP
+(``aliases``), and about half of its references use it (``A_at[o - c]``): modelled as
+two arrays, the two names would hide the dependences between them.
 """
 from __future__ import annotations
 
@@ -31,6 +34,10 @@ FLAT_FROM = 5_624_000
 #: Share of the programs from FLAT_FROM on that emit some arrays flat.
 FLAT_SHARE = 0.25
 POINTER_FROM = 5_631_000
+ALIAS_FROM = 5_635_000
+
+#: A flat array's second name: (the name, its offset into the array).
+Alias = tuple[str, int]
 
 #: The name of a stride parameter (``ld1_A``: array A's dimension 1).
 STRIDE = re.compile(r"ld\d+_\w+")
@@ -62,20 +69,42 @@ def strides(fin: Finalised, wrap: bool) -> dict[str, list[Stride]]:
     return result
 
 
-def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int) -> list[Node]:
-    """``nodes`` with each reference to a flat array linearised over its strides."""
+def aliases(flat: dict[str, list[Stride]], taken: set[str], seed: int) -> dict[str, Alias]:
+    """The second names of the flat arrays (module docstring), by array."""
+    if seed < ALIAS_FROM:
+        return {}
+    rng = random.Random(f"polycu-fuzz-pointer-alias:{seed}")
+    found = {}
+    for name in sorted(flat):
+        alias = f"{name}_at"
+        if rng.random() < 0.5 and alias not in taken:
+            found[name] = (alias, rng.choice((0, 1, 3)))
+    return found
+
+
+def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int,
+              second: dict[str, Alias] | None = None) -> list[Node]:
+    """``nodes`` with each reference to a flat array linearised over its strides (some
+    through the arrays' ``second`` names)."""
     rng = random.Random(f"polycu-fuzz-flat-forms:{seed}")
     pointers = random.Random(f"polycu-fuzz-pointer-forms:{seed}") if seed >= POINTER_FROM \
         else None
+    renames = random.Random(f"polycu-fuzz-pointer-uses:{seed}")
+    second = second or {}
 
     def fix(e: Expr) -> Expr:
         linear = linearised(e)
+        if linear is not e and e[1] in second and renames.random() < 0.5:
+            alias, shift = second[e[1]]
+            offset = linear[2][0]
+            linear = ["ref", alias, [["bin", "-", offset, ["num", "int", shift]]
+                                     if shift else offset]]
         if pointers is None or linear is e or pointers.random() >= 1 / 3:
             return linear
         offset = linear[2][0]
         if offset[0] == "bin" and offset[1] == "+" and pointers.random() < 0.5:
-            return ["ptrsub", e[1], offset[2], offset[3]]
-        return ["deref", e[1], offset]
+            return ["ptrsub", linear[1], offset[2], offset[3]]
+        return ["deref", linear[1], offset]
 
     def linearised(e: Expr) -> Expr:
         if e[0] != "ref" or e[1] not in flat:
