@@ -1,8 +1,9 @@
 """The differential tester's flat arrays (``polycu/fuzz/flat.py``): from seed
 FLAT_FROM on, some arrays of two or three dimensions are passed as ``T *A`` with a
 stride parameter per inner dimension and linearised subscripts; from POINTER_FROM
-on, some of those references are written through pointers, and from ALIAS_FROM on
-through a second name of the array declared before the SCoP.
+on, some of those references are written through pointers, from ALIAS_FROM on
+through a second name of the array declared before the SCoP, and from STRUCT_FROM on
+through a structure that holds the array and its strides.
 
 Checked here: the seeds before FLAT_FROM keep their programs, the forms appear, the
 programs are valid C whose printed integers are the interpreter's, the strides are
@@ -23,7 +24,8 @@ from test_fuzz_integers import predicted_integers
 
 from polycu.fuzz.campaign import select_seeds
 from polycu.fuzz.features import features
-from polycu.fuzz.flat import ALIAS_FROM, FLAT_FROM, POINTER_FROM, stride_values, strides
+from polycu.fuzz.flat import (ALIAS_FROM, FLAT_FROM, POINTER_FROM, STRUCT_FROM, stride_values,
+                              strides)
 from polycu.fuzz.generate import generate
 from polycu.fuzz.run import run_file
 
@@ -33,7 +35,9 @@ OLD_TEXTS = {5623500: "6c931e80f015af886604", 5623999: "e4c5480dfda4d206db95"}
 #: ... and flat seeds before POINTER_FROM as the generator of session 40 (fdbaee8) did
 FLAT_TEXTS = {5627340: "6003d9bf0b9ad9ba6679", 5630700: "454ecc417b396564b935",
               # pointer forms, as the generator of session 41 before aliases (6978541)
-              5631009: "6cee4a7a6630f3d785a5", 5631012: "01e39313d463350508cb"}
+              5631009: "6cee4a7a6630f3d785a5", 5631012: "01e39313d463350508cb",
+              # second names, as the generator of e75db60 emitted them
+              5635006: "281efbfdcaf08fb981a7", 5635007: "670baf879f14fef7b6a4"}
 
 
 def test_seeds_before_flat_arrays_keep_their_programs() -> None:
@@ -47,7 +51,8 @@ def test_flat_seeds_before_pointer_forms_keep_their_programs() -> None:
     for seed, digest in FLAT_TEXTS.items():
         fin = generate(seed)
         assert hashlib.sha256(fin.text.encode()).hexdigest()[:20] == digest, seed
-        assert "array:alias" not in features(fin)
+        assert seed >= ALIAS_FROM or "array:alias" not in features(fin)
+        assert "array:struct" not in features(fin)
         assert seed >= POINTER_FROM or "subscript:pointer" not in features(fin)
 
 
@@ -86,9 +91,20 @@ def test_second_names_appear_before_the_scop() -> None:
     assert re.search(r"\w+_at\[[^;]* - [13]\]", "\n".join(texts))        # A_at[o - c]
 
 
+def test_structures_hold_flat_arrays_and_their_strides() -> None:
+    seeds = select_seeds(STRUCT_FROM, 400, "array:struct")
+    assert 5 <= len(seeds) <= 80
+    joined = "\n".join(generate(s).text for s in seeds)
+    assert re.search(r"typedef struct \{ (?:int|long) ld1; [\w ]+ \*data; \} mat_\w+;", joined)
+    assert re.search(r"\w+_m\.data\[[^;]*\w+_m\.ld1", joined)          # A_m.data[... A_m.ld1
+    assert re.search(r"mat_\w+ \*\w+_m_p = &\w+_m;", joined)
+    assert re.search(r"\w+_m_p->data\[[^;]*\w+_m_p->ld1", joined)
+
+
 @pytest.mark.parametrize("start, feature", [(FLAT_FROM, "array:flat"),
                                             (POINTER_FROM, "subscript:pointer"),
-                                            (ALIAS_FROM, "array:alias")])
+                                            (ALIAS_FROM, "array:alias"),
+                                            (STRUCT_FROM, "array:struct")])
 def test_flat_programs_are_valid_and_the_interpreter_agrees_with_gcc(
         printed_by_gcc, start: int, feature: str) -> None:
     compared = 0

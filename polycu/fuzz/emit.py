@@ -21,7 +21,7 @@ from typing import Any
 
 from .cint import BITS, SIGNED
 from .dialect import dialect
-from .flat import aliases, flattened, strides
+from .flat import aliases, flattened, holder_lines, holders, strides
 from .program import FLOAT_TYPES, INTEGER_TYPES, Expr, Finalised, Node, Program
 from .tree import physical, shifted, wrapped
 
@@ -202,9 +202,10 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
     if wrap:
         body = wrapped(body)
     flat = strides(fin, wrap)
-    second = aliases(flat, {x["name"] for x in prog.params + prog.arrays + prog.scalars},
-                     prog.seed)
-    body = flattened(body, flat, prog.seed, second)
+    taken = {x["name"] for x in prog.params + prog.arrays + prog.scalars}
+    second = aliases(flat, taken, prog.seed)
+    held = holders(flat, second, taken, prog.seed)
+    body = flattened(body, flat, prog.seed, second, held)
     extents = {name: [e if d == 0 else flat[name][d - 1][2] for d, e in enumerate(ext)]
                if name in flat else ext for name, ext in fin.extents.items()}
     lines = [f"/* polycu-fuzz seed={prog.seed} options=\"{' '.join(prog.options)}\" */",
@@ -232,6 +233,9 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
             args.append(_array_decl(a, [emit_expr(x, True) for x in fin.vla_extents[name]]))
         elif a["kind"] == "pointer":
             args.append(f"{a['type']} *{name}")
+    structures = {a["name"]: holder_lines(a, flat[a["name"]], held[a["name"]])
+                  for a in prog.arrays if a["name"] in held}
+    lines += [typedef for typedef, _ in structures.values()]
     lines.append(f"void kernel({', '.join(args)})")
     lines.append("{")
     declared: dict[str, str] = {}
@@ -251,6 +255,7 @@ def emit_program(fin: Finalised, wrap: bool | None = None) -> str:
         if a["name"] in second:
             alias, shift = second[a["name"]]
             lines.append(f"  {a['type']} *{alias} = {a['name']} + {shift};")
+        lines += structures.get(a["name"], ("", []))[1]
     lines.append("#pragma scop")
     emit_nodes(body, 1, declared, lines)
     lines.append("#pragma endscop")

@@ -4,7 +4,7 @@ In:  a ``Finalised`` program.
 Out: a set of names such as ``array:vla``, ``type:unsigned``, ``depth:3``,
 ``step:down``, ``loop:big-offset``, ``op:%=``, ``expr:min``, ``call:sqrt``,
 ``option:--tile-size``, ``names:reserved``, ``dialect:typedef``, ``dialect:enum``,
-``dialect:automatic``, ``subscript:wrap``, ``array:flat``, ``subscript:pointer`` and ``array:alias``
+``dialect:automatic``, ``subscript:wrap``, ``array:flat``, ``subscript:pointer``, ``array:alias`` and ``array:struct``
 (``flat.py``),
 ``subscript:data``, ``shape:contraction``;
 from seed 5,610,000 on (``integers.py``) ``type:short``, ``type:unsigned long``, ...
@@ -51,6 +51,8 @@ def features(fin: Finalised) -> set[str]:
         out.add("subscript:pointer")
     if flat and re.search(rf"\n  \w+ \*(?:{flat})_at = ", fin.text):   # T *A_at = A + c;
         out.add("array:alias")
+    if flat and re.search(rf"\n  mat_(?:{flat}) \w+_m = ", fin.text):     # in a structure
+        out.add("array:struct")
     if any(p["value"] == 0 for p in prog.params):
         out.add("param:zero")
     if any(n["k"] == "stmt" and _contraction(n) for n in _nodes(prog.body)):

@@ -20,7 +20,11 @@ pointer (``frontend/pointers.py``) with a random state of its own: ``(*(A + o))`
 splitting its last sum, ``(A + s0 * ld1)[s1]``.  From ``ALIAS_FROM`` on, one flat
 array in two also has a second name, ``T *A_at = A + c;`` declared before the SCoP
 (``aliases``), and about half of its references use it (``A_at[o - c]``): modelled as
-two arrays, the two names would hide the dependences between them.
+two arrays, the two names would hide the dependences between them.  From
+``STRUCT_FROM`` on, one flat array in two without a second name is kept in a
+structure with its strides, ``mat_A A_m = { ld1_A, A };`` (``holders``), and read as
+``A_m.data[i * A_m.ld1 + j]`` or through ``mat_A *A_m_p = &A_m;`` as ``A_m_p->data``
+(``frontend/struct_fields.py``).
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ FLAT_FROM = 5_624_000
 FLAT_SHARE = 0.25
 POINTER_FROM = 5_631_000
 ALIAS_FROM = 5_635_000
+STRUCT_FROM = 5_638_000
 
 #: A flat array's second name: (the name, its offset into the array).
 Alias = tuple[str, int]
@@ -82,10 +87,40 @@ def aliases(flat: dict[str, list[Stride]], taken: set[str], seed: int) -> dict[s
     return found
 
 
+def holders(flat: dict[str, list[Stride]], second: dict[str, Alias], taken: set[str],
+            seed: int) -> dict[str, str]:
+    """The flat arrays kept in a structure (module docstring): by array, what its
+    references start with (``A_m.`` or ``A_m_p->``)."""
+    if seed < STRUCT_FROM:
+        return {}
+    rng = random.Random(f"polycu-fuzz-struct:{seed}")
+    found = {}
+    for name in sorted(flat):
+        names = {f"{name}_m", f"{name}_m_p", f"mat_{name}"}
+        if name not in second and not names & taken and rng.random() < 0.5:
+            found[name] = rng.choice((f"{name}_m.", f"{name}_m_p->"))
+    return found
+
+
+def holder_lines(array: dict, strides: list[Stride], access: str) -> tuple[str, list[str]]:
+    """The type definition of a flat array's structure, and the declarations that put
+    the array in one before the SCoP."""
+    name, fields = array["name"], " ".join(f"{t} ld{d};" for d, (_, t, _) in
+                                           enumerate(strides, start=1))
+    typedef = f"typedef struct {{ {fields} {array['type']} *data; }} mat_{name};"
+    values = ", ".join([ld for ld, _, _ in strides] + [name])
+    lines = [f"  mat_{name} {name}_m = {{ {values} }};"]
+    if access.endswith("->"):
+        lines.append(f"  mat_{name} *{name}_m_p = &{name}_m;")
+    return typedef, lines
+
+
 def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int,
-              second: dict[str, Alias] | None = None) -> list[Node]:
+              second: dict[str, Alias] | None = None,
+              held: dict[str, str] | None = None) -> list[Node]:
     """``nodes`` with each reference to a flat array linearised over its strides (some
-    through the arrays' ``second`` names)."""
+    through the arrays' ``second`` names, or through the structures that hold them)."""
+    held = held or {}
     rng = random.Random(f"polycu-fuzz-flat-forms:{seed}")
     pointers = random.Random(f"polycu-fuzz-pointer-forms:{seed}") if seed >= POINTER_FROM \
         else None
@@ -110,6 +145,10 @@ def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int,
         if e[0] != "ref" or e[1] not in flat:
             return e
         subs, lds = e[2], [["var", name] for name, _, _ in flat[e[1]]]
+        base = e[1]
+        if base in held:
+            lds = [["var", f"{held[base]}ld{d}"] for d in range(1, len(lds) + 1)]
+            base = f"{held[base]}data"
         form = rng.randrange(3)
         if form == 1:                   # s0 * ld1 * ld2 + s1 * ld2 + s2
             total = subs[-1]
@@ -118,12 +157,12 @@ def flattened(nodes: list[Node], flat: dict[str, list[Stride]], seed: int,
                 for ld in lds[k:]:
                     term = ["bin", "*", term, ld]
                 total = ["bin", "+", term, total]
-            return ["ref", e[1], [total]]
+            return ["ref", base, [total]]
         total = subs[0]                 # (s0 * ld1 + s1) * ld2 + s2, or ld1 * s0 + s1
         for s, ld in zip(subs[1:], lds):
             product = ["bin", "*", ld, total] if form == 2 else ["bin", "*", total, ld]
             total = ["bin", "+", product, s]
-        return ["ref", e[1], [total]]
+        return ["ref", base, [total]]
     return map_exprs(nodes, lambda e: walk_expr(e, fix))
 
 
