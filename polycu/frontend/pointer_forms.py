@@ -141,7 +141,8 @@ class PointerForms:
         if found.view:                  # row ``subscript`` of the view: its offset
             if subscript is None:
                 return replace(found, view=found.view[1:])
-            step: c_ast.Node = c_ast.Cast(_LONG_LONG, copy.deepcopy(subscript), subscript.coord)
+            step: c_ast.Node = c_ast.Cast(copy.deepcopy(_LONG_LONG), copy.deepcopy(subscript),
+                                          subscript.coord)
             for extent in found.view:
                 step = c_ast.BinaryOp("*", step, copy.deepcopy(extent), subscript.coord)
             return replace(found, view=found.view[1:], terms=found.terms + ((False, step),))
@@ -175,7 +176,7 @@ class PointerForms:
         ordered = sorted(terms, key=lambda t: (t[0], int_constant(t[1]) is not None))
         first_negated, first = ordered[0]
         if len(ordered) > 1 and all(self._narrow(t) for _, t in ordered):
-            first = c_ast.Cast(_LONG_LONG, first, first.coord)
+            first = c_ast.Cast(copy.deepcopy(_LONG_LONG), first, first.coord)
         total: c_ast.Node = c_ast.UnaryOp("-", first, first.coord) if first_negated else first
         for negated, term in ordered[1:]:
             total = c_ast.BinaryOp("-" if negated else "+", total, term, term.coord)
