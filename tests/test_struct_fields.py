@@ -128,6 +128,7 @@ def test_a_local_structure_s_pointer_field_is_the_array_it_was_set_to(
 @pytest.mark.parametrize("setup", [
     "mat M = { n, A }; if (c) M.data = B;",          # set twice
     "mat M = { n, B }; mat N = M; M = N; M.data = A;",   # assigned whole
+    "mat M = { n, B }; mat *P = &M; P->data = A;",       # set through a pointer
 ])
 def test_a_local_structure_s_field_that_polycu_does_not_follow_is_an_error(setup: str
                                                                           ) -> None:

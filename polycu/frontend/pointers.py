@@ -147,6 +147,7 @@ class _Outside:
         #: may reach a structure's fields (initialisers, assignments)
         self.field_writes: dict[tuple[str, str], int] = {}
         self.field_values: dict[str, list[c_ast.Node]] = {}
+        targets = _address_targets(function.body)        # p = &m: p->f is m.f
         for n in walk(function.body):
             name = _written(n)
             if name:
@@ -155,10 +156,13 @@ class _Outside:
                 n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") \
                 else None
             if isinstance(target, c_ast.StructRef) and isinstance(target.name, c_ast.ID):
-                key = (target.name.name, target.field.name)
-                self.field_writes[key] = self.field_writes.get(key, 0) + 1
+                for var in {target.name.name} | targets.get(target.name.name, set()):
+                    key = (var, target.field.name)
+                    self.field_writes[key] = self.field_writes.get(key, 0) + 1
             if isinstance(n, c_ast.Assignment) and base_name(n.lvalue):
-                self.field_values.setdefault(base_name(n.lvalue) or "", []).append(n.rvalue)
+                var = base_name(n.lvalue) or ""
+                for each in {var} | targets.get(var, set()):
+                    self.field_values.setdefault(each, []).append(n.rvalue)
             if isinstance(n, c_ast.Decl) and n.name and n.init is not None:
                 self.field_values.setdefault(n.name, []).append(n.init)
             if isinstance(n, c_ast.Decl) and n.name:
@@ -312,6 +316,19 @@ class _Outside:
             if count and not any(_counts_only(loop, name, count) for loop in loops):
                 return f"'{name}' in its offset is assigned in the function"
         return None
+
+
+def _address_targets(body: c_ast.Node) -> dict[str, set[str]]:
+    """For each variable assigned or initialised with ``&m``, every such ``m``."""
+    found: dict[str, set[str]] = {}
+    for n in walk(body):
+        name, value = (n.name, n.init) if isinstance(n, c_ast.Decl) else \
+            (n.lvalue.name, n.rvalue) if isinstance(n, c_ast.Assignment) and \
+            isinstance(n.lvalue, c_ast.ID) else (None, None)
+        if name and isinstance(value, c_ast.UnaryOp) and value.op == "&" and \
+                isinstance(value.expr, c_ast.ID):
+            found.setdefault(name, set()).add(value.expr.name)
+    return found
 
 
 def _initialised(decl: c_ast.Node | None, field: str, definition: c_ast.Struct | None
