@@ -197,3 +197,28 @@ def test_casts_of_pointers(definition: str, arrays: set[str] | None) -> None:
     else:
         (scop,) = polycu.load_text(text, "k.c")
         assert {a.name for a in scop.arrays} == arrays
+
+
+def test_a_pointer_expression_passed_to_an_inlined_function_is_its_array() -> None:
+    """axpy(m, s[i], A + i * m, &B[i * m]): the parameter x is a local pointer holding
+    A + i * m, read as row i of A."""
+    (scop,) = polycu.load_text("""
+static void axpy(int n, double a, const double *x, double *y)
+{
+  for (int k = 0; k < n; k++)
+    y[k] += a * x[k];
+}
+void rows(int n, int m, double *A, double *B, const double *s)
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    axpy(m, s[i], A + i * m, &B[i * m]);
+#pragma endscop
+}
+""", "rows.c")
+    assert {a.name for a in scop.arrays} == {"A", "B", "s"}
+    assert {f"{a.kind} {a.relation}" for a in scop.statement("S0").accesses} == {
+        "read [n, m] -> { S0[i, axpy_k] -> A[i, axpy_k] }",
+        "read [n, m] -> { S0[i, axpy_k] -> B[i, axpy_k] }",
+        "read [n, m] -> { S0[i, axpy_k] -> s[i] }",
+        "write [n, m] -> { S0[i, axpy_k] -> B[i, axpy_k] }"}

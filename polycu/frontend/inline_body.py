@@ -134,7 +134,7 @@ class Body:
                                 or bool(bases & {n.name for n in walk(arg)
                                                  if isinstance(n, c_ast.ID)}))
         for param, arg, (element, extents, _) in zip(params, args, decoded):
-            if extents:
+            if extents and not self.bind_pointer(param, arg, extents):
                 self.arrays[param.name] = self.bind_array(param, arg, element, extents)
 
     def coord(self, coord: Coord | None) -> Coord | None:
@@ -164,6 +164,24 @@ class Body:
         self.copies.append(self.site.register(replaced(
             param, name=fresh, type=self.type(param.type, fresh), init=value, storage=[],
             coord=self.coord(param.coord))))
+
+    # A pointer parameter bound to a pointer expression that names no array, row or
+    # address (``A + i * m``) is what C makes it: a local pointer holding the argument,
+    # which frontend/pointers.py reads as the array it points into.
+    def bind_pointer(self, param: c_ast.Decl, arg: c_ast.Node,
+                     extents: tuple[c_ast.Node | None, ...]) -> bool:
+        """Bind a pointer parameter to a local copy of a pointer expression argument;
+        False where the argument is for ``bind_array``."""
+        target = arg.expr if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" else arg
+        base = flatten_ref(target)[0] if isinstance(target, c_ast.ArrayRef) else target
+        if extents != (None,) or isinstance(base, c_ast.ID) and base.name in self.site.symbols:
+            return False
+        fresh = self.site.fresh(f"{self.name}_{param.name}")
+        self.scopes[0][param.name] = fresh
+        self.copies.append(self.site.register(replaced(
+            param, name=fresh, type=self.type(param.type, fresh), init=copy.deepcopy(arg),
+            storage=[], coord=self.coord(param.coord))))
+        return True
 
     def bind_array(self, param: c_ast.Decl, arg: c_ast.Node, element: str,
                    extents: tuple[c_ast.Node | None, ...]) -> _Array:
