@@ -1,10 +1,17 @@
 /* References through pointers inside the SCoP: row pointers declared in the loop body
    (into a flat buffer and into a two-dimensional array), dereferences of pointer sums,
-   a subscripted pointer sum and the address of an element plus an offset. */
+   a subscripted pointer sum, the address of an element plus an offset, and a row
+   passed to an inlined function as a pointer sum. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #define N 40
+
+static void axpy(int n, double a, const double *x, double *y)
+{
+  for (int k = 0; k < n; k++)
+    y[k] += a * x[k];
+}
 
 void rows(int n, int m, double *C, const double *A, double B[N][N], const double *x,
           double *y)
@@ -21,6 +28,7 @@ void rows(int n, int m, double *C, const double *A, double B[N][N], const double
     *(y + i) = *(ai + m - 1);
     for (int j = 1; j < m; j++)
       *(y + i) += ci[j - 1] * *(B[j] + i);
+    axpy(m, y[i] * 0.125, A + i * m, C + i * m);
   }
 #pragma endscop
 }
