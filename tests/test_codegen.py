@@ -18,6 +18,7 @@ from polycu.codegen.nodes import Expr, For, If
 from polycu.codegen.cuda import c_expr, layouts, linearise, statement_text
 from polycu.codegen.kernel import kernel_source
 from polycu.codegen.host import transfers
+from polycu.codegen.overflow import exact_in_c
 from polycu.codegen.splice import call_site, splice
 from polycu.diagnostics import PolycuError
 from polycu.runtime.cexpr import evaluate
@@ -475,3 +476,30 @@ def test_cli_refusals_are_located_errors(tmp_path, capsys, argv: list[str], mess
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert source.read_text() == COPY_2D
+
+
+def test_a_cover_condition_is_printed_only_where_c_computes_it_exactly() -> None:
+    # long parameters: n >= 20 && m >= 30 overflows nowhere, so the copy-in is
+    # still skipped there; a condition isl derives near the ends of a long's range
+    # (9223372036854775806 - m + n >= 0, fuzz seed 5631513) overflows for a
+    # negative m, and one with a literal beyond long long has no C text at all
+    prog = program(PARTLY_WRITTEN.replace("int n, int m", "long n, long m"))
+    moves = {t.array.name: t.covered and frozenset(t.covered.split(" && "))
+             for t in transfers(prog, layouts(prog.scop), "dev_")}
+    assert moves == {"A": None, "T": {"n >= 20", "m >= 30"}, "y": {"n >= 20"}}
+    n, m = Expr.id_("n"), Expr.id_("m")
+    longs = {"n": (-2**63, 2**63 - 1), "m": (-2**63, 2**63 - 1)}
+    ints = {"n": (-2**31, 2**31 - 1), "m": (-2**31, 2**31 - 1)}
+    near_end = Expr("ge", (Expr("add", (Expr("sub", (Expr.int_(2**63 - 2), m)), n)),
+                           Expr.int_(0)))
+    assert not exact_in_c(near_end, longs, wide_names=True)
+    assert exact_in_c(Expr("ge", (n, Expr.int_(20))), longs, wide_names=True)
+    assert not exact_in_c(Expr("ge", (n, Expr.int_(2**64 - 4))), longs, wide_names=True)
+    # two ints summed in int overflow; in long long (a long parameter beside) they do not
+    total = Expr("ge", (Expr("add", (n, m)), Expr.int_(5)))
+    assert not exact_in_c(total, ints, wide_names=False)
+    assert exact_in_c(total, ints, wide_names=True)
+    # polycu_floord(n, 8) negates a negative n: LLONG_MIN has no negation
+    floor = Expr("fdiv_q", (n, Expr.int_(8)))
+    assert exact_in_c(floor, ints, wide_names=True)
+    assert not exact_in_c(floor, longs, wide_names=True)

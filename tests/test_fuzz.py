@@ -420,6 +420,42 @@ def test_the_gpu_stage_judges_what_the_gpu_build_prints(tmp_path: Path) -> None:
     assert skipped.cls == "match" and "gpu" not in skipped.seconds
 
 
+def test_a_gpu_failure_gone_without_ptxas_optimiser_is_set_apart(tmp_path: Path) -> None:
+    """ptxas -O1 and up may drop a negation fused into a three-way min/max (seed
+    5631703): a failure that the build with ``-Xptxas -O0`` does not show is keyed
+    ``ptxas:``, still a failure; one it shows too keeps its key."""
+    path = tmp_path / "p.c"
+    path.write_text(generate(1011).text)
+    assert _gcc(path, tmp_path / "ref").returncode == 0
+    (tmp_path / "ref.out").write_text(_run(tmp_path / "ref").stdout)
+    fake = tmp_path / "nvcc"
+    fake.write_text('#!/bin/sh\ncase "$*" in *"-Xptxas -O0"*) good=1;; *) good=0;; esac\n'
+                    'while [ "$1" != "-o" ]; do shift; done\n'
+                    f'if [ $good = 1 ]; then printf \'#!/bin/sh\\ncat {tmp_path}/ref.out\\n\''
+                    ' > "$2"; else printf \'#!/bin/sh\\nexit 3\\n\' > "$2"; fi\n'
+                    'chmod +x "$2"\n')
+    fake.chmod(0o755)
+    stages = ("reference", "compile", "gpu")
+    outcome = run_file(path, tmp_path / "a", stages=stages, gpu=True, nvcc=str(fake))
+    assert (outcome.cls, outcome.key) == ("gpu", "ptxas: run: exit N")
+    both = run_file(path, tmp_path / "b", stages=stages, gpu=True,
+                    nvcc=_fake_nvcc(tmp_path, "exit 3"))
+    assert (both.cls, both.key) == ("gpu", "run: exit N")
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not (shutil.which("nvcc") and gpu_present()), reason="no CUDA GPU")
+def test_the_ptxas_min_max_miscompilation_is_told_apart(tmp_path: Path) -> None:
+    """Seed 5631703 matches in the emulation and on the GPU built with ptxas -O0; with
+    ptxas's optimiser a thread ran past its loop bound (CUDA 13.0, sm_90).  Where
+    ptxas is fixed the program matches."""
+    path = tmp_path / "p.c"
+    path.write_text(generate(5631703).text)
+    outcome = run_file(path, tmp_path / "w", stages=("reference", "compile", "gpu"))
+    assert outcome.cls == "match" or all(
+        f["key"].startswith("ptxas: ") for f in outcome.failures), outcome.log[-3000:]
+
+
 def test_outputs_that_hang_on_libm_ulps_are_not_judged(tmp_path: Path) -> None:
     """Seed 5621040 feeds cos of a value near 7.5e7 back into its arguments: one ulp of
     cos becomes 2% of an output, so the GPU's libm (2 ulps) printed another value

@@ -14,12 +14,17 @@ The pipeline that leads here is ``polycu.driver``.
 from __future__ import annotations
 
 import json
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
+
+from ..diagnostics import error
 
 from ..gpu.where import CpuScop
 from ..memory import Placement
+from ..model import Scop
 from . import host
 from .splice import call_site, cpu_site, indentation, splice
 from .cuda import layouts
@@ -53,6 +58,21 @@ class Generated:
         return host_file
 
 
+@contextmanager
+def _printable(scop: Scop) -> Iterator[None]:
+    """A literal that no C type holds (``cuda.literal``: a condition isl derives near
+    the ends of a 64-bit parameter's range, fuzz seed 5631513) as a located error."""
+    try:
+        yield
+    except OverflowError as exc:
+        value = re.search(r"-?\d{19,}", str(exc))
+        raise error(f"the code of SCoP '{scop.name}' would need the integer "
+                    f"{value.group(0) if value else 'beyond long long'}, which no C type "
+                    "holds (a condition near the ends of a 64-bit parameter's range); "
+                    "bound the parameters with --ctx or give them narrower types",
+                    scop.location) from None
+
+
 def host_path(cu: Path) -> Path:
     """Where the host program of ``OUT.cu`` goes: ``OUT_host.c`` beside it."""
     return cu.with_name(cu.stem + "_host.c")
@@ -76,33 +96,35 @@ def generate(source: str, text: str, placements: Sequence[Placement | CpuScop],
             continue
         program = placement.program
         scop = program.scop
-        arrays = layouts(scop)
-        if program.single_block:
-            sources = {block_kernel_name(program): block_kernel_source(placement, arrays)}
-        elif placement.resident is not None:
-            sources = {resident_kernel_name(program): resident_kernel_source(placement, arrays)}
-        else:
-            sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
-        barriers = frozenset(k.kernel for k in placement.kernels if k.barriers) \
-            | frozenset(placement.tensor) | frozenset(placement.trees)
-        host_source = host.host_function(program, arrays, barriers, placement)
-        helpers = [DEVICE_HELPERS.rstrip()] if reads_objects(placement) else []
-        helpers += [TENSOR_HELPERS] if placement.tensor else []
-        helpers += [RESIDENT_HELPERS] if placement.resident is not None else []
-        declared = ["\n".join(constant_declarations(placement))] \
-            if constant_declarations(placement) else []
-        device_parts += [h for h in helpers if h not in device_parts]
-        types = struct_definitions(scop)
-        device_parts += [t for t in types if t not in device_parts] + declared \
-            + list(sources.values())
-        host_parts.append(host_source)
-        device_source = "\n\n".join([device_parts[0]] + types + helpers + declared
-                                    + list(sources.values())) + "\n"
-        moves = host.transfers(program, arrays, host.device_prefix(scop))
-        scops.append(describe(program, arrays, moves, device_source, host_source, sources,
-                             barriers, placement))
-        indent = indentation(text, scop.region)
-        calls.append((scop.region, call_site(scop, arrays, indent)))
+        with _printable(scop):
+            arrays = layouts(scop)
+            if program.single_block:
+                sources = {block_kernel_name(program): block_kernel_source(placement, arrays)}
+            elif placement.resident is not None:
+                sources = {resident_kernel_name(program):
+                           resident_kernel_source(placement, arrays)}
+            else:
+                sources = {k.name: kernel_source(placement, k, arrays) for k in program.kernels}
+            barriers = frozenset(k.kernel for k in placement.kernels if k.barriers) \
+                | frozenset(placement.tensor) | frozenset(placement.trees)
+            host_source = host.host_function(program, arrays, barriers, placement)
+            helpers = [DEVICE_HELPERS.rstrip()] if reads_objects(placement) else []
+            helpers += [TENSOR_HELPERS] if placement.tensor else []
+            helpers += [RESIDENT_HELPERS] if placement.resident is not None else []
+            declared = ["\n".join(constant_declarations(placement))] \
+                if constant_declarations(placement) else []
+            device_parts += [h for h in helpers if h not in device_parts]
+            types = struct_definitions(scop)
+            device_parts += [t for t in types if t not in device_parts] + declared \
+                + list(sources.values())
+            host_parts.append(host_source)
+            device_source = "\n\n".join([device_parts[0]] + types + helpers + declared
+                                        + list(sources.values())) + "\n"
+            moves = host.transfers(program, arrays, host.device_prefix(scop))
+            scops.append(describe(program, arrays, moves, device_source, host_source, sources,
+                                 barriers, placement))
+            indent = indentation(text, scop.region)
+            calls.append((scop.region, call_site(scop, arrays, indent)))
     if any(s["objects"] for s in scops):
         host_parts.insert(1, OBJECT_HELPERS)
     cuda = "\n\n".join(device_parts + host_parts) + "\n"

@@ -24,6 +24,9 @@ what only the hardware and nvcc decide: CUDA's device overloads and math library
 the texture, surface and tensor-core paths, barriers and atomics as they run.
 
 Every subprocess has a time limit, so a program's wall time is bounded.
+
+Longer than 450 lines because one program's classification is one function whose
+stages share the program's work directory, logs and outcome.
 """
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ from typing import Iterable, Sequence
 
 from .emit import has_index_array, options_of_text, program_of_text
 from .flat import stride_values
-from .gpu import GPU_BUILD, gpu_present, nudge_flags, uses_inexact_math
+from .gpu import GPU_BUILD, PTXAS_O0, gpu_present, nudge_flags, uses_inexact_math
 from .outputs import compare_outputs
 
 CLASSES = ("match", "mismatch", "rejection", "crash", "timeout", "nvcc", "gpu", "emulate",
@@ -229,6 +232,17 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
     def timed(stage: str, start: float) -> None:
         out.seconds[stage] = round(time.monotonic() - start, 3)
 
+    def ptxas_suspect() -> str:
+        """'ptxas: ' when the build with ptxas -O0 (``gpu.PTXAS_O0``) prints the
+        reference's values: a failure kept apart, ptxas's optimiser likely at fault."""
+        exe = workdir / "on_gpu_ptxas_O0"
+        argv = [nvcc, *PTXAS_O0, str(cu), *([str(host)] if host.exists() else []), "-lm",
+                "-o", str(exe)]
+        if command("GPU build, ptxas -O0", argv, timeouts.build, cwd=workdir)[0] != 0:
+            return ""
+        rc, printed, _ = command("GPU run, ptxas -O0", [str(exe)], timeouts.run, shown=0)
+        return "ptxas: " if rc == 0 and compare_outputs(expected, printed) is None else ""
+
     def ill_conditioned() -> bool:
         """Whether the reference prints other values with its libm results an ulp
         off (``fuzz/gpu.py``)."""
@@ -346,7 +360,7 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
                     out.timed_out("gpu", "GPU run", timeouts.run)
                 elif rc != 0:
                     key, detail = _failed_run(rc, se)
-                    out.fail("gpu", "gpu", "run: " + key, detail)
+                    out.fail("gpu", "gpu", ptxas_suspect() + "run: " + key, detail)
                 else:
                     diff = compare_outputs(expected, actual)
                     if diff:
@@ -355,7 +369,7 @@ def run_file(path: str | Path, workdir: str | Path, *, stages: Iterable[str] = S
                         out.detail = ("GPU output not judged: the reference itself "
                                       "changes with its math results an ulp off")
                     elif diff:
-                        out.fail("gpu", "gpu", "mismatch", diff[:400])
+                        out.fail("gpu", "gpu", ptxas_suspect() + "mismatch", diff[:400])
             timed("gpu", t0)
 
         # 6. polycu emulate: polycu's own check on random inputs
