@@ -503,3 +503,22 @@ def test_a_cover_condition_is_printed_only_where_c_computes_it_exactly() -> None
     floor = Expr("fdiv_q", (n, Expr.int_(8)))
     assert exact_in_c(floor, ints, wide_names=True)
     assert not exact_in_c(floor, longs, wide_names=True)
+
+
+def test_a_comparison_with_a_constant_beyond_long_long_is_computed_in_128_bits() -> None:
+    # fuzz seed 5631513: a kernel guard n + 18446744073709551612 >= 2 * m (long m)
+    n, m = Expr.id_("n"), Expr.id_("m")
+    guard = Expr("ge", (Expr("add", (n, Expr.int_(2**64 - 4))), Expr("mul", (Expr.int_(2), m))))
+    text = c_expr(guard, host=True)
+    assert "polycu_i128" in text and "18446744073709551612ULL" in text
+    for nv, mv in [(1, 2**63 - 1), (3, 2**63 - 1), (-5, -2**63), (0, 2**62)]:
+        assert evaluate(text, {"n": nv, "m": mv}) == int(nv + 2**64 - 4 >= 2 * mv)
+    below = c_expr(Expr("lt", (m, Expr.int_(-2**64 - 7))), host=True)
+    assert evaluate(below, {"m": -2**63}) == 0
+    # CUDA's min and max have no 128-bit overloads: conditionals instead
+    text = c_expr(Expr("ge", (Expr("max", (n, m)), Expr.int_(2**63))))
+    assert "max(" not in text and evaluate(text, {"n": 2**63 - 1, "m": 5}) == 0
+    # a value with such a constant (a bound, a subscript) stays literal's error, which
+    # codegen locates (fuzz seed 5632027)
+    with pytest.raises(OverflowError):
+        c_expr(Expr("add", (n, Expr.int_(2**64))), host=True)

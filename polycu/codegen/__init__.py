@@ -60,17 +60,18 @@ class Generated:
 
 @contextmanager
 def _printable(scop: Scop) -> Iterator[None]:
-    """A literal that no C type holds (``cuda.literal``: a condition isl derives near
-    the ends of a 64-bit parameter's range, fuzz seed 5631513) as a located error."""
+    """A literal beyond long long in a value of the generated code (``cuda.literal``:
+    a bound or subscript whose schedule coordinates lie beyond 2^63, fuzz seed
+    5632027) as a located error; conditions compute such literals in 128 bits."""
     try:
         yield
     except OverflowError as exc:
         value = re.search(r"-?\d{19,}", str(exc))
         raise error(f"the code of SCoP '{scop.name}' would need the integer "
-                    f"{value.group(0) if value else 'beyond long long'}, which no C type "
-                    "holds (a condition near the ends of a 64-bit parameter's range); "
-                    "bound the parameters with --ctx or give them narrower types",
-                    scop.location) from None
+                    f"{value.group(0) if value else 'beyond long long'} in a loop bound or "
+                    "subscript (its schedule reaches values near the ends of a 64-bit "
+                    "parameter's range); bound the parameters with --ctx or give them "
+                    "narrower types", scop.location) from None
 
 
 def host_path(cu: Path) -> Path:

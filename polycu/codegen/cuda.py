@@ -72,6 +72,47 @@ def literal(value: int) -> str:
     return f"{value}LL" if abs(value) > BIG_LITERAL else str(value)
 
 
+#: The type of an expression with a constant beyond long long (the prologue's
+#: typedef of ``__int128``, which nvcc compiles in device code too).
+WIDEST = "polycu_i128"
+
+
+def _beyond(e: Expr) -> bool:
+    """Whether ``e`` has a literal that no C type below 128 bits holds."""
+    if e.op == "int":
+        return not -(1 << 63) <= int(e.value) < 1 << 63      # type: ignore[arg-type]
+    return any(_beyond(a) for a in e.args)
+
+
+# isl derives such constants in conditions near the ends of a 64-bit parameter's range
+# (fuzz seed 5631513: n + 18446744073709551612 >= 2 * m); the comparison is then
+# computed in 128 bits, where no sum of 64-bit values overflows.  A value with one (a
+# subscript, a bound) is left to ``literal``'s error: its schedule coordinates lie
+# beyond 2^63 and its grid would be as large (fuzz seed 5632027).
+_COMPARISONS = ("eq", "le", "lt", "ge", "gt")
+def _widened(e: Expr) -> Expr:
+    """``e`` with each name and literal converted to ``polycu_i128`` (leaves of C
+    text) and min/max spelt as conditionals (CUDA's have no 128-bit overloads)."""
+    if e.op == "id":
+        return Expr.id_(f"(({WIDEST}){e.value})")
+    if e.op == "int":
+        value = int(e.value)      # type: ignore[arg-type]
+        if -(1 << 63) < value < 1 << 63:
+            return Expr.id_(f"(({WIDEST}){literal(value)})")
+        high, low = divmod(value, 1 << 64)
+        if high == 0:
+            return Expr.id_(f"(({WIDEST}){low}ULL)")
+        return Expr.id_(f"(({WIDEST}){high} * 4294967296 * 4294967296 + {low}ULL)")
+    args = tuple(_widened(a) for a in e.args)
+    if e.op in ("min", "max"):
+        result = args[0]
+        for arg in args[1:]:
+            result = Expr("cond", (Expr("lt" if e.op == "min" else "gt", (result, arg)),
+                                   result, arg))
+        return result
+    return Expr(e.op, args, e.value)
+
+
 def big(e: Expr) -> bool:
     """Whether ``e`` has a literal beyond ``BIG_LITERAL`` (its C type is then long long)."""
     if e.op == "int":
@@ -88,7 +129,10 @@ def _prec(e: Expr) -> int:
 def c_expr(e: Expr, host: bool = False, wide: bool = False) -> str:
     """C text of ``e``; ``host`` spells min/max as the host helpers of the prologue;
     ``wide`` (device code counting in ``long long``) converts a constant argument of
-    CUDA's overloaded min/max, whose (int, long long) call would be ambiguous."""
+    CUDA's overloaded min/max, whose (int, long long) call would be ambiguous.  An
+    expression with a literal beyond long long is computed in ``polycu_i128``."""
+    if e.op in _COMPARISONS and _beyond(e):
+        return c_expr(_widened(e), host, wide)
     if e.op == "int":
         return literal(int(e.value))      # type: ignore[arg-type]
     if e.op == "id":

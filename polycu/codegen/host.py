@@ -94,6 +94,9 @@ typedef bool _Bool;
 /* floor(n / d) for d > 0 (C's division truncates). */
 #define polycu_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
 
+/* A condition with a constant beyond long long is computed in 128 bits. */
+typedef __int128 polycu_i128;
+
 /* Stops the program with the failing call, file and line. */
 inline void polycu_check(cudaError_t status, const char *what, const char *file,
                          int line)

@@ -49,7 +49,11 @@ class CExprError(ValueError):
 
 #: Type names that are no C keywords; declared so that ``(size_t) n`` parses.
 _TYPEDEFS = ("size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t", "uint8_t",
-             "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t")
+             "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+             "polycu_i128")
+#: The generated code's 128-bit type (``codegen.cuda.WIDEST``: conditions with a
+#: constant beyond long long).
+_I128 = Arith("polycu_i128", False, 128, True, 6)
 _PREFIX = "".join(f"typedef int {name};\n" for name in _TYPEDEFS)
 #: Functions of generated host code, with the Python helper computing each.
 _FUNCTIONS = {"polycu_floord": "_floord", "polycu_min": "min", "polycu_max": "max",
@@ -126,6 +130,8 @@ def _result(code: str, t: Arith) -> str:
 def _type_name(node: c_ast.Typename) -> Arith:
     decl = node.type
     if isinstance(decl, c_ast.TypeDecl) and isinstance(decl.type, c_ast.IdentifierType):
+        if decl.type.names == [_I128.name]:
+            return _I128
         t = parse_type(" ".join(decl.type.names))
         if t is not None:
             return t

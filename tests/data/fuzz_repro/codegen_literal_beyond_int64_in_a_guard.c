@@ -1,7 +1,7 @@
 /* polycu-fuzz seed=5631513 options="" */
-/* rejection (was a crash): 'long j' counting to a long m by 3 gives a guard whose constant,
-   2^64 - 4, no C type holds: OverflowError in codegen/cuda.py:literal (seed 5631513,
-   session 42); now a located error naming the integer */
+/* match (was a crash): 'long j' counting to a long m by 3 gives a kernel guard whose
+   constant, 2^64 - 4, no 64-bit C type holds: OverflowError in codegen/cuda.py:literal
+   (seed 5631513, session 42); the comparison is now computed in polycu_i128 */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
