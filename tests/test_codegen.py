@@ -518,6 +518,13 @@ def test_a_comparison_with_a_constant_beyond_long_long_is_computed_in_128_bits()
     # CUDA's min and max have no 128-bit overloads: conditionals instead
     text = c_expr(Expr("ge", (Expr("max", (n, m)), Expr.int_(2**63))))
     assert "max(" not in text and evaluate(text, {"n": 2**63 - 1, "m": 5}) == 0
+    # a sum with a constant near the ends of long long, as an assumption of seed
+    # 5631513 has (n <= m + 9223372036854775806), overflows in 64 bits for m > 1:
+    # computed in 128 bits too; a bare comparison with such a constant is exact
+    near = c_expr(Expr("ge", (Expr("add", (m, Expr.int_(2**63 - 2))), n)), host=True)
+    assert "polycu_i128" in near and evaluate(near, {"n": 2, "m": 12}) == 1
+    assert c_expr(Expr("le", (m, Expr.int_(2**63 - 2))), host=True) == \
+        "m <= 9223372036854775806LL"
     # a value with such a constant (a bound, a subscript) stays literal's error, which
     # codegen locates (fuzz seed 5632027)
     with pytest.raises(OverflowError):

@@ -77,11 +77,21 @@ def literal(value: int) -> str:
 WIDEST = "polycu_i128"
 
 
-def _beyond(e: Expr) -> bool:
-    """Whether ``e`` has a literal that no C type below 128 bits holds."""
+def _beyond(e: Expr, limit: int = 1 << 63) -> bool:
+    """Whether ``e`` has a literal of magnitude ``limit`` or more (the default: one
+    that no C type below 128 bits holds, but -2^63)."""
     if e.op == "int":
-        return not -(1 << 63) <= int(e.value) < 1 << 63      # type: ignore[arg-type]
-    return any(_beyond(a) for a in e.args)
+        value = int(e.value)      # type: ignore[arg-type]
+        return value >= limit or value < -limit
+    return any(_beyond(a, limit) for a in e.args)
+
+
+def _near_the_ends(e: Expr) -> bool:
+    """Whether comparison ``e`` computes in 64 bits a sum or product with a literal of
+    magnitude 2^62 or more (``m + 9223372036854775806LL >= n``, which a long m > 1
+    overflows), or needs a literal beyond 64 bits."""
+    return _beyond(e) or (_beyond(e, 1 << 62) and
+                          any(a.op not in ("int", "id") for a in e.args))
 
 
 # isl derives such constants in conditions near the ends of a 64-bit parameter's range
@@ -113,6 +123,14 @@ def _widened(e: Expr) -> Expr:
     return Expr(e.op, args, e.value)
 
 
+def widened_comparisons(e: Expr) -> Expr:
+    """``e`` with each comparison computed in ``polycu_i128`` (``overflow.py``: a
+    condition whose 64-bit evaluation could overflow)."""
+    if e.op in _COMPARISONS:
+        return _widened(e)
+    return Expr(e.op, tuple(widened_comparisons(a) for a in e.args), e.value)
+
+
 def big(e: Expr) -> bool:
     """Whether ``e`` has a literal beyond ``BIG_LITERAL`` (its C type is then long long)."""
     if e.op == "int":
@@ -131,7 +149,7 @@ def c_expr(e: Expr, host: bool = False, wide: bool = False) -> str:
     ``wide`` (device code counting in ``long long``) converts a constant argument of
     CUDA's overloaded min/max, whose (int, long long) call would be ambiguous.  An
     expression with a literal beyond long long is computed in ``polycu_i128``."""
-    if e.op in _COMPARISONS and _beyond(e):
+    if e.op in _COMPARISONS and _near_the_ends(e):
         return c_expr(_widened(e), host, wide)
     if e.op == "int":
         return literal(int(e.value))      # type: ignore[arg-type]

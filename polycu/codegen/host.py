@@ -25,6 +25,7 @@ from .ast import host_ast
 from .nodes import Block, Expr, For, If, Node, User, to_expr
 from .cuda import INDENT, Layout, c_expr, index_type
 from .grid import launch_grid
+from .overflow import exactly
 from .kernel import kernel_args
 from .single_block import block_kernel_entry, block_launch
 from .tree import tree_launch
@@ -171,7 +172,7 @@ def assumption(scop: Scop) -> dict[str, str] | None:
     if check.plain_is_universe():
         return None
     build = isl.AstBuild.from_context(known)
-    return {**both(to_expr(build.expr_from_set(check))), "set": str(check)}
+    return {**both(exactly(to_expr(build.expr_from_set(check)), scop)), "set": str(check)}
 
 
 def both(e: Expr) -> dict[str, str]:

@@ -4,19 +4,21 @@ overflows its C type for any value of the parameters within their types.
 In:  an ``Expr`` (``nodes.py``) over the SCoP's parameters, the parameters' ranges
      and the type the host declares them in (``cuda.index_type``).
 Out: True when every operation's value, bounded by interval arithmetic, fits the
-     type C computes it in (``int``, or ``long long`` once an operand is).
+     type C computes it in (``int``, or ``long long`` once an operand is); or the
+     condition itself, its comparisons in 128 bits where that is not so.
 
 isl states its conditions over the integers; C computes them in fixed width.  A
 condition that isl derives near the ends of a 64-bit parameter's range
 (``9223372036854775806 - m + n >= 0``, fuzz seed 5631513) overflows in C for some
-values and may then take the wrong branch; code that only saves work (skipping a
-copy) is then better left out.
+values and would then take the wrong branch; in 128 bits it does not.
 """
 from __future__ import annotations
 
 from typing import Mapping
 
-from .cuda import BIG_LITERAL
+from ..frontend.ctype import parse_type
+from ..model import Scop
+from .cuda import BIG_LITERAL, index_type, widened_comparisons
 from .nodes import Expr
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
@@ -39,6 +41,26 @@ def exact_in_c(e: Expr, ranges: Mapping[str, tuple[int, int]], wide_names: bool)
     except _Overflow:
         return False
     return True
+
+
+def parameter_bounds(scop: Scop) -> dict[str, tuple[int, int]]:
+    """The range of each integer parameter's C type (a 64-bit unsigned one below 2^63,
+    as the model assumes)."""
+    ranges = {}
+    for p in scop.parameters:
+        ctype = parse_type(scop.parameter_type(p))
+        if ctype is not None and not ctype.floating:
+            ranges[p] = (ctype.minimum, min(ctype.maximum, LLONG_MAX))
+    return ranges
+
+
+def exactly(e: Expr, scop: Scop) -> Expr:
+    """``e``, a condition on the SCoP's parameters that the host computes, or ``e`` with
+    its comparisons in 128 bits where its C evaluation could overflow (an assumption
+    ``n <= 9223372036854775806 + m`` of a long m, fuzz seed 5631513)."""
+    if exact_in_c(e, parameter_bounds(scop), index_type(scop) != "int"):
+        return e
+    return widened_comparisons(e)
 
 
 def _checked(low: int, high: int, wide: bool) -> _Range:

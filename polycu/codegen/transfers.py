@@ -29,13 +29,12 @@ from dataclasses import dataclass
 import islpy as isl
 
 from ..gpu.kernel import GpuProgram
-from ..frontend.ctype import parse_type
 from ..frontend.scop import parameter_ranges
 from ..model import Array, Scop, StructType, sets_of, storage_names, storages
 from .ast import expr_of
 from .nodes import to_expr
-from .cuda import Layout, c_expr, index_type
-from .overflow import LLONG_MAX, exact_in_c
+from .cuda import Layout, c_expr
+from .overflow import exactly
 
 
 @dataclass(frozen=True)
@@ -89,22 +88,15 @@ def _missed(scop: Scop, array: Array) -> isl.Set:
 
 def _covered_condition(scop: Scop, missed: isl.Set) -> str | None:
     """C text of the context less ``missed``, within the parameters' types: the values
-    at which the copy-in is skipped (None: no such value, none missed, or a condition
-    whose C evaluation could overflow, ``overflow.py``: the copy is then made always)."""
+    at which the copy-in is skipped (None: no such value, or none missed), computed
+    exactly (``overflow.exactly``)."""
     known = scop.context.intersect(parameter_ranges(scop))
     missed = missed.intersect(known)
     if missed.is_empty() or missed.is_equal(known):
         return None
     covered = known.subtract(missed).coalesce()
     condition = to_expr(isl.AstBuild.from_context(known).expr_from_set(covered.gist(known)))
-    ranges = {}
-    for p in scop.parameters:
-        ctype = parse_type(scop.parameter_type(p))
-        if ctype is not None and not ctype.floating:
-            ranges[p] = (ctype.minimum, min(ctype.maximum, LLONG_MAX))
-    if not exact_in_c(condition, ranges, index_type(scop) != "int"):
-        return None
-    return c_expr(condition, host=True)
+    return c_expr(exactly(condition, scop), host=True)
 
 
 def transfers(program: GpuProgram, arrays: dict[str, Layout], prefix: str

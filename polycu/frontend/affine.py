@@ -322,7 +322,26 @@ def _binary(node: c_ast.BinaryOp, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
         else:
             result = left.tdiv_r(den)  # C: the remainder has the sign of the dividend
     # Signed overflow is undefined (a valid program has none); unsigned wraps.
+    if t.signed and t.bits == 64:
+        _no_overflow(result, t, env)
     return (result if t.signed else convert(result, None, t, env, node)), t
+
+
+# A valid program's 64-bit signed arithmetic stays in its type: where some value
+# leaves it only for unusual parameter values (m - 4 for m below LLONG_MIN + 4), those
+# values are assumed away, as for a conversion (``convert``).  Else the domain keeps
+# points beyond 2^63 that C cannot reach, and the code isl writes for them needs
+# constants no 64-bit type holds (fuzz seed 5632027: for (long i = m - 4; ...)).
+def _no_overflow(result: isl.PwAff, t: Arith, env: AffineEnv) -> None:
+    """Assume the parameter values at which ``result`` leaves ``t`` away."""
+    if env.assume is None:
+        return
+    where = env.type_range(result)
+    outside = result.lt_set(env.constant(t.minimum)).union(
+        result.gt_set(env.constant(t.maximum)))
+    excluded = outside.intersect(where).params()
+    if not excluded.is_empty() and _only_unusual(excluded):
+        env.assume(excluded.complement())
 
 
 _COMPARE = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set",
