@@ -18,7 +18,8 @@ import pytest
 
 import polycu
 from polycu.driver import compile_file
-from polycu.codegen.cuda import layouts, literal
+from polycu.codegen.cuda import layouts
+from polycu.codegen.literals import literal
 from polycu.diagnostics import PolycuError
 from polycu.runtime.emulate import EMULATION_FLAGS, INCLUDE_DIR, emulation_env
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import islpy as isl
 
-from .cuda import literal
+from .literals import literal
 
 
 def terms(constraint: isl.Constraint, texts: list[str], skip: int | None = None) -> str:

@@ -18,7 +18,8 @@ from typing import Mapping
 
 from ..frontend.ctype import parse_type
 from ..model import Scop
-from .cuda import BIG_LITERAL, index_type, widened_comparisons
+from .cuda import index_type
+from .literals import BIG_LITERAL, widened_comparisons
 from .nodes import Expr
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
