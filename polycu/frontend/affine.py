@@ -333,8 +333,12 @@ def _binary(node: c_ast.BinaryOp, env: AffineEnv) -> tuple[isl.PwAff, Arith]:
 # points beyond 2^63 that C cannot reach, and the code isl writes for them needs
 # constants no 64-bit type holds (fuzz seed 5632027: for (long i = m - 4; ...)).
 def _no_overflow(result: isl.PwAff, t: Arith, env: AffineEnv) -> None:
-    """Assume the parameter values at which ``result`` leaves ``t`` away."""
-    if env.assume is None:
+    """Assume the parameter values at which ``result``, a value of the parameters
+    alone, leaves ``t`` away (one over the iterators too, ``(m - i) + 1``, would bring
+    the loops' bounds into the assumption: isl then writes ``m >= p -
+    9223372036854775809`` in other conditions, fuzz seed 5634310)."""
+    if env.assume is None or result.involves_dims(isl.dim_type.in_, 0,
+                                                   result.dim(isl.dim_type.in_)):
         return
     where = env.type_range(result)
     outside = result.lt_set(env.constant(t.minimum)).union(
