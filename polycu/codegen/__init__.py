@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..diagnostics import error
-
 from ..gpu.where import CpuScop
 from ..memory import Placement
 from ..model import Scop

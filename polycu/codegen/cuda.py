@@ -59,8 +59,9 @@ def _prec(e: Expr) -> int:
 def c_expr(e: Expr, host: bool = False, wide: bool = False) -> str:
     """C text of ``e``; ``host`` spells min/max as the host helpers of the prologue;
     ``wide`` (device code counting in ``long long``) converts a constant argument of
-    CUDA's overloaded min/max, whose (int, long long) call would be ambiguous.  An
-    expression with a literal beyond long long is computed in ``polycu_i128``."""
+    CUDA's overloaded min/max, whose (int, long long) call would be ambiguous.  A
+    comparison with a literal near or beyond the ends of long long is computed in
+    ``polycu_i128`` (``literals.near_the_ends``)."""
     if e.op in COMPARISONS and near_the_ends(e):
         return c_expr(widened(e), host, wide)
     if e.op == "int":

@@ -54,12 +54,16 @@ def near_the_ends(e: Expr) -> bool:
                           any(a.op not in ("int", "id") for a in e.args))
 
 
+#: The comparison operators of ``Expr``.
+COMPARISONS = ("eq", "le", "lt", "ge", "gt")
+
+
 # isl derives such constants in conditions near the ends of a 64-bit parameter's range
 # (fuzz seed 5631513: n + 18446744073709551612 >= 2 * m); the comparison is then
 # computed in 128 bits, where no sum of 64-bit values overflows.  A value with one (a
 # subscript, a bound) is left to ``literal``'s error: its schedule coordinates lie
-# beyond 2^63 and its grid would be as large (fuzz seed 5632027).
-COMPARISONS = ("eq", "le", "lt", "ge", "gt")
+# beyond 2^63 and its grid would be as large (fuzz seed 5632027, before the model
+# assumed 64-bit arithmetic of the parameters not to overflow).
 def widened(e: Expr) -> Expr:
     """``e`` with each name and literal converted to ``polycu_i128`` (leaves of C
     text) and min/max spelt as conditionals (CUDA's have no 128-bit overloads)."""
