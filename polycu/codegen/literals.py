@@ -71,12 +71,12 @@ def widened(e: Expr) -> Expr:
         return Expr.id_(f"(({WIDEST}){e.value})")
     if e.op == "int":
         value = int(e.value)      # type: ignore[arg-type]
-        if -(1 << 63) < value < 1 << 63:
+        if -(1 << 63) <= value < 1 << 63:
             return Expr.id_(f"(({WIDEST}){literal(value)})")
-        high, low = divmod(value, 1 << 64)
-        if high == 0:
-            return Expr.id_(f"(({WIDEST}){low}ULL)")
-        return Expr.id_(f"(({WIDEST}){high} * 4294967296 * 4294967296 + {low}ULL)")
+        # no literal of 2^63 or more (C++ makes it unsigned): 32-bit digits
+        high, low = divmod(value, 1 << 32)
+        high, middle = divmod(high, 1 << 32)
+        return Expr.id_(f"((({WIDEST}){high} * 4294967296 + {middle}) * 4294967296 + {low})")
     args = tuple(widened(a) for a in e.args)
     if e.op in ("min", "max"):
         result = args[0]
