@@ -478,11 +478,12 @@ def test_cli_refusals_are_located_errors(tmp_path, capsys, argv: list[str], mess
     assert source.read_text() == COPY_2D
 
 
-def test_a_cover_condition_is_printed_only_where_c_computes_it_exactly() -> None:
-    # long parameters: n >= 20 && m >= 30 overflows nowhere, so the copy-in is
-    # still skipped there; a condition isl derives near the ends of a long's range
+def test_a_cover_condition_is_printed_in_64_bits_only_where_c_computes_it_exactly() -> None:
+    # long parameters: n >= 20 && m >= 30 overflows nowhere, so it is printed as it
+    # is; a condition isl derives near the ends of a long's range
     # (9223372036854775806 - m + n >= 0, fuzz seed 5631513) overflows for a
-    # negative m, and one with a literal beyond long long has no C text at all
+    # negative m, and one with a literal beyond long long has no 64-bit C text: those
+    # are computed in 128 bits (overflow.exactly)
     prog = program(PARTLY_WRITTEN.replace("int n, int m", "long n, long m"))
     moves = {t.array.name: t.covered and frozenset(t.covered.split(" && "))
              for t in transfers(prog, layouts(prog.scop), "dev_")}

@@ -59,7 +59,7 @@ class Generated:
 
 @contextmanager
 def _printable(scop: Scop) -> Iterator[None]:
-    """A literal beyond long long in a value of the generated code (``cuda.literal``:
+    """A literal beyond long long in a value of the generated code (``literals.literal``:
     a bound or subscript whose schedule coordinates lie beyond 2^63, fuzz seed
     5632027) as a located error; conditions compute such literals in 128 bits."""
     try:

@@ -95,7 +95,8 @@ typedef bool _Bool;
 /* floor(n / d) for d > 0 (C's division truncates). */
 #define polycu_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
 
-/* A condition with a constant beyond long long is computed in 128 bits. */
+/* A comparison with a constant near or beyond the ends of long long, or one whose
+   64-bit evaluation could overflow, is computed in 128 bits. */
 typedef __int128 polycu_i128;
 
 /* Stops the program with the failing call, file and line. */

@@ -16,17 +16,14 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..frontend.ctype import parse_type
+from ..frontend.ctype import INT, LLONG, model_range, parse_type
 from ..model import Scop
 from .cuda import index_type
 from .literals import BIG_LITERAL, widened_comparisons
 from .nodes import Expr
 
-INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
-LLONG_MIN, LLONG_MAX = -(1 << 63), (1 << 63) - 1
-
 # (low, high, wide): the values an expression takes and whether C computes it in
-# long long (a long long operand, or a literal printed with LL: cuda.literal).
+# long long (a long long operand, or a literal printed with LL: literals.literal).
 _Range = tuple[int, int, bool]
 
 
@@ -45,14 +42,9 @@ def exact_in_c(e: Expr, ranges: Mapping[str, tuple[int, int]], wide_names: bool)
 
 
 def parameter_bounds(scop: Scop) -> dict[str, tuple[int, int]]:
-    """The range of each integer parameter's C type (a 64-bit unsigned one below 2^63,
-    as the model assumes)."""
-    ranges = {}
-    for p in scop.parameters:
-        ctype = parse_type(scop.parameter_type(p))
-        if ctype is not None and not ctype.floating:
-            ranges[p] = (ctype.minimum, min(ctype.maximum, LLONG_MAX))
-    return ranges
+    """The values each integer parameter can take in the model (``ctype.model_range``)."""
+    types = {p: parse_type(scop.parameter_type(p)) for p in scop.parameters}
+    return {p: model_range(t) for p, t in types.items() if t is not None and not t.floating}
 
 
 def exactly(e: Expr, scop: Scop) -> Expr:
@@ -65,8 +57,8 @@ def exactly(e: Expr, scop: Scop) -> Expr:
 
 
 def _checked(low: int, high: int, wide: bool) -> _Range:
-    lo, hi = (LLONG_MIN, LLONG_MAX) if wide else (INT_MIN, INT_MAX)
-    if low < lo or high > hi:
+    computed = LLONG if wide else INT
+    if low < computed.minimum or high > computed.maximum:
         raise _Overflow
     return low, high, wide
 

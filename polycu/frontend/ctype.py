@@ -80,10 +80,17 @@ _NAMED = {"size_t": ULONG, "ptrdiff_t": LONG, "intptr_t": LONG, "uintptr_t": ULO
 LLONG_MAX = (1 << 63) - 1
 
 
+def model_range(t: Arith) -> tuple[int, int]:
+    """The values a parameter of integer type ``t`` can take in the model:
+    ``[min_t, min(max_t, 2^63 - 1)]``."""
+    return t.minimum, min(t.maximum, LLONG_MAX)
+
+
 def range_constraint(name: str, t: Arith) -> str:
-    """isl text of the values parameter ``name`` of type ``t`` can take in the model:
-    ``min_t <= name <= min(max_t, 2^63 - 1)``."""
-    return f"[{name}] -> {{ : {t.minimum} <= {name} <= {min(t.maximum, LLONG_MAX)} }}"
+    """isl text of the values parameter ``name`` of type ``t`` can take in the model
+    (``model_range``)."""
+    low, high = model_range(t)
+    return f"[{name}] -> {{ : {low} <= {name} <= {high} }}"
 
 
 def resolve_typedefs(names: Iterable[str], typedefs: Mapping[str, str]) -> str:

@@ -252,7 +252,7 @@ def _c_text(expr: isl.AstExpr) -> str:
     kind = expr.get_type()
     if kind == isl.ast_expr_type.int:
         value = expr.get_val().to_python()
-        if not -(1 << 63) <= value < 1 << 63:     # no signed type in C (codegen.cuda.literal)
+        if not -(1 << 63) <= value < 1 << 63:     # no signed type in C (codegen.literals.literal)
             raise OverflowError(f"internal error: the literal {value} is beyond long long")
         return f"({value + 1}LL - 1)" if value == -(1 << 63) else f"({value}LL)"
     if kind == isl.ast_expr_type.id:

@@ -51,8 +51,8 @@ class CExprError(ValueError):
 _TYPEDEFS = ("size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t", "uint8_t",
              "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
              "polycu_i128")
-#: The generated code's 128-bit type (``codegen.cuda.WIDEST``: conditions with a
-#: constant beyond long long).
+#: The generated code's 128-bit type (``codegen.literals.WIDEST``: comparisons with a
+#: constant near or beyond the ends of long long).
 _I128 = Arith("polycu_i128", False, 128, True, 6)
 _PREFIX = "".join(f"typedef int {name};\n" for name in _TYPEDEFS)
 #: Functions of generated host code, with the Python helper computing each.
