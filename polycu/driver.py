@@ -323,8 +323,10 @@ def target_of(scop: Scop, options: Options | None = None, reporter: Reporter | N
     where = decide(found[0], (options or Options()).run_on)
     if where.side == CPU:
         return CpuScop(scop, where)
-    return placement_of(scop, options, reporter, index=index, constant_taken=constant_taken,
-                        found=found)
+    placement = placement_of(scop, options, reporter, index=index,
+                             constant_taken=constant_taken, found=found)
+    return replace(placement, late_faults=where.late_faults) if where.late_faults \
+        else placement
 
 
 def placement_of(scop: Scop, options: Options | None = None, reporter: Reporter | None = None,

@@ -1,4 +1,5 @@
-"""The host pages of arrays copied out but not in are faulted in while the GPU works
+"""The host pages of arrays copied out but not in are faulted in while the GPU works,
+and those copied in and out too where the kernels run long
 (``polycu/codegen/prefault.py``).
 
 Checked here: which arrays the host function hands to the helper and where it starts
@@ -6,7 +7,10 @@ and waits (after the allocations, before the first copy in; before the first cop
 out), that a skipped copy-in also skips the pinning, and the helper itself compiled
 with g++ and run: every page of the ranges resident afterwards, their contents and
 the bytes around them unchanged, nothing started below its threshold, and an array
-whose copy out is staged (its pages faulted in by the lanes) left alone.
+whose copy out is staged (its pages faulted in by the lanes) left alone; the late
+faults: emitted only where gpu.where estimates the kernels long, and the helper
+faulting in untouched and zero-page-mapped pages while the GPU is busy, not once it
+is done.
 """
 from __future__ import annotations
 
@@ -67,6 +71,22 @@ def test_only_reads_and_nothing_copied_out_start_nothing(tmp_path: Path) -> None
         'extern "C" void g_scop0_gpu')[1]
 
 
+# The CUDA runtime's events as the helper uses them, without a GPU: the event
+# recorded after the launches is not complete for the first `busy_queries` queries.
+EVENTS = r"""
+#include <atomic>
+enum cudaError_t { cudaSuccess = 0, cudaErrorNotReady = 600 };
+enum { cudaEventDisableTiming = 2 };
+typedef int *cudaEvent_t;
+static std::atomic<int> busy_queries(0), queries(0), events(0);
+static cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) {
+  static int one; *e = &one; events++; return cudaSuccess; }
+static cudaError_t cudaEventRecord(cudaEvent_t, int) { return cudaSuccess; }
+static cudaError_t cudaEventDestroy(cudaEvent_t) { events--; return cudaSuccess; }
+static cudaError_t cudaEventQuery(cudaEvent_t) {
+  return queries++ < busy_queries ? cudaErrorNotReady : cudaSuccess; }
+"""
+
 # Two ranges in fresh mappings (untouched pages) and one in a written buffer, at
 # offsets that are not page-aligned; a pattern around and inside them.  A fourth
 # range, in a fresh mapping, is as large as the copies the staging lanes take (here
@@ -76,6 +96,7 @@ PROGRAM = r"""
 #include <string.h>
 #include <stddef.h>
 static bool polycu_copy_staged(size_t bytes) { return bytes >= ((size_t)6 << 20); }
+%(stubs)s
 %(helpers)s
 static int resident(const char *p, size_t bytes)
 {
@@ -132,7 +153,7 @@ int main(void)
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_the_helper_faults_in_whole_ranges_and_keeps_their_contents(tmp_path: Path) -> None:
-    (tmp_path / "p.cc").write_text(PROGRAM % {"helpers": HELPERS})
+    (tmp_path / "p.cc").write_text(PROGRAM % {"helpers": HELPERS, "stubs": EVENTS})
     subprocess.run(["g++", "-O1", "-std=c++17", "p.cc", "-o", "p", "-pthread"], cwd=tmp_path,
                    check=True, capture_output=True)
     out = subprocess.run(["./p"], cwd=tmp_path, check=True, capture_output=True,
@@ -145,3 +166,156 @@ def test_the_helper_faults_in_whole_ranges_and_keeps_their_contents(tmp_path: Pa
         pytest.skip("this kernel has no MADV_POPULATE_WRITE")
     # every page that holds a byte of a range (b's first and last pages hold none)
     assert (a, b) == (pages, pages - 1)
+
+
+# A host loop of 20,000 launches over arrays copied in and out: kernels estimated
+# far above gpu.where.LATE_FAULTS.
+LONG = """
+void h(double A[3000], double B[3000])
+{
+  int t, i;
+#pragma scop
+  for (t = 0; t < 20000; t++) {
+    for (i = 1; i < 2999; i++)
+      B[i] = 0.5 * (A[i - 1] + A[i + 1]);
+    for (i = 1; i < 2999; i++)
+      A[i] = B[i];
+  }
+#pragma endscop
+}
+"""
+
+
+def test_late_faults_only_where_the_kernels_are_estimated_long(tmp_path: Path) -> None:
+    import polycu
+    from polycu.driver import target_of
+    from polycu.gpu.where import LATE_FAULTS
+    long_path, short_path = tmp_path / "h.c", tmp_path / "f.c"
+    long_path.write_text(LONG)
+    short_path.write_text(SOURCE)
+    (scop,) = polycu.load(str(long_path))
+    placement = target_of(scop, Options(run_on="gpu"))
+    assert placement.late_faults
+    body = compile_file(str(long_path), Options(run_on="gpu")).cuda
+    lines = [line.strip() for line in body[body.index('extern "C" void h_scop0_gpu'):]
+             .splitlines()]
+    assert [line for line in lines if line.startswith("polycu_faults.add")] == [
+        "polycu_faults.add_late(A, dev_A_bytes);", "polycu_faults.add_late(B, dev_B_bytes);"]
+    launch = max(k for k, line in enumerate(lines) if "POLYCU_LAUNCH" in line)
+    wait = lines.index("polycu_faults.wait();")
+    assert launch < wait and lines[wait + 1] == "polycu_fault_while_busy(polycu_faults);"
+    assert lines[wait + 2].startswith("POLYCU_CHECK(polycu_copy_out(")
+    (short,) = polycu.load(str(short_path))
+    assert not target_of(short, Options(run_on="gpu")).late_faults and LATE_FAULTS > 1e6
+    short_body = compile_file(str(short_path), Options(run_on="gpu")).cuda
+    short_body = short_body[short_body.index('extern "C" void f_scop0_gpu'):]
+    assert "add_late" not in short_body and "polycu_fault_while_busy" not in short_body
+
+
+# Three fresh 3 MB mappings: `a` untouched, `b` read once (the zero page is mapped, as
+# after a copy in of memory the program never wrote), `c` written.  While the event
+# is busy every page of a and b becomes writable (no fault when written after); with
+# the GPU already done nothing is faulted in.  A staged array handed to add() is late.
+LATE = r"""
+#include <stdio.h>
+#include <string.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+static bool polycu_copy_staged(size_t bytes) { return bytes >= ((size_t)6 << 20); }
+%(stubs)s
+%(helpers)s
+static long faults_writing(char *p, size_t bytes)
+{
+  struct rusage before, after;
+  getrusage(RUSAGE_SELF, &before);
+  for (size_t i = 0; i < bytes; i += 4096)
+    p[i] = (char)(p[i] + 1);
+  getrusage(RUSAGE_SELF, &after);
+  return after.ru_minflt - before.ru_minflt;
+}
+
+int main(int argc, char **argv)
+{
+  busy_queries = atoi(argv[1]);
+  const size_t size = (size_t)3 << 20;
+  char *m[3];
+  long sum = 0;
+  for (int k = 0; k < 3; k++)
+    m[k] = (char *)mmap(0, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  for (size_t i = 0; i < size; i += 4096)
+    sum += m[1][i];
+  memset(m[2], 5, size);
+  char *staged = (char *)mmap(0, (size_t)6 << 20, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  polycu_prefault faults;
+  faults.add(staged, (size_t)6 << 20);
+  faults.add_late(m[0], size);
+  faults.add_late(m[1], size);
+  faults.add_late(m[2], size);
+  faults.start();
+  const size_t early = faults.threads.size();
+  faults.wait();
+  polycu_fault_while_busy(faults);
+  int same = sum == 0;
+  for (size_t i = 0; i < size; i++)
+    same = same && m[0][i] == 0 && m[1][i] == 0 && m[2][i] == 5;
+  printf("%%zu %%zu %%d %%d %%ld %%ld %%ld %%d\n", early, faults.ranges.size(),
+         (int)faults.late.size(), same, faults_writing(m[0], size), faults_writing(m[1], size),
+         faults_writing(staged, (size_t)6 << 20), (int)events);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_the_late_faults_run_while_the_gpu_is_busy_and_stop_when_it_is_done(
+        tmp_path: Path) -> None:
+    (tmp_path / "l.cc").write_text(LATE % {"helpers": HELPERS, "stubs": EVENTS})
+    subprocess.run(["g++", "-O1", "-std=c++17", "l.cc", "-o", "l", "-pthread"], cwd=tmp_path,
+                   check=True, capture_output=True)
+
+    def run(busy: int) -> list[int]:
+        return list(map(int, subprocess.run(["./l", str(busy)], cwd=tmp_path, check=True,
+                                            capture_output=True, text=True).stdout.split()))
+    pages = (3 << 20) // 4096
+    busy = run(1_000_000)
+    done = run(0)
+    # nothing early; the staged array is late; contents kept; the event destroyed
+    assert busy[:4] == done[:4] == [0, 0, 4, 1] and busy[7] == done[7] == 0
+    assert done[4] >= pages and done[5] >= pages    # GPU done: every write still faults
+    probe = subprocess.run(["sh", "-c", "uname -r"], capture_output=True, text=True).stdout
+    major, minor = (int(x) for x in probe.split(".")[:2])
+    if (major, minor) < (5, 14):     # no MADV_POPULATE_WRITE: the helper does nothing
+        pytest.skip("this kernel has no MADV_POPULATE_WRITE")
+    assert busy[4] < pages // 10 and busy[5] < pages // 10 and busy[6] < 150
+
+
+def test_a_program_with_late_faults_matches_the_original(tmp_path: Path) -> None:
+    """LONG in a whole program: polycu's output (with the late faults) built for the
+    CPU emulation prints what gcc's build of the original prints, and nvcc compiles
+    it where there is one."""
+    from polycu.fuzz.run import run_file
+    main = """
+#include <stdio.h>
+int main(void)
+{
+  static double A[3000], B[3000];
+  for (int i = 0; i < 3000; i++)
+    A[i] = (i % 17) * 0.25;
+  h(A, B);
+  double s = 0;
+  for (int i = 0; i < 3000; i++)
+    s += A[i] * (i + 1) + B[i];
+  printf("@ s double\\n%.17g\\n", s);
+  return 0;
+}
+"""
+    path = tmp_path / "p.c"
+    path.write_text(LONG + main)
+    cu = compile_file(str(path), Options(run_on="gpu")).cuda
+    assert "polycu_fault_while_busy(polycu_faults);" in cu
+    stages = ("reference", "compile", "build", "run", "compare") \
+        + (("nvcc",) if shutil.which("nvcc") else ())
+    outcome = run_file(path, tmp_path / "w", stages=stages)
+    assert outcome.cls == "match", outcome.log[-3000:]

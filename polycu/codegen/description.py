@@ -17,6 +17,8 @@ The host program (``host.host_program``)::
                  "covered": E where the copy-in is skipped (the writes cover the
                  array) or null, "copy_out", "live_in", "live_out", "by_value",
                  "local", "private", "device": buffer name or null}],
+     "late_faults": whether the host faults in the pages of the arrays copied in and
+                    out while the GPU runs (gpu.where: long kernels; prefault.py),
      "host": [{"for": var, "lb": E, "ub": E (inclusive), "step": int, "body": [...],
                "degenerate": true (only when it runs once)},
               {"if": E, "then": [...], "else": [...]},

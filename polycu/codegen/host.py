@@ -279,6 +279,7 @@ def host_program(program: GpuProgram, arrays: dict[str, Layout],
             "parameters": list(scop.parameters), "index_type": index_type(scop),
             "signature": [list(item) for item in signature(scop)],
             "assume": assumption(scop), "arrays": entries,
+            "late_faults": bool(placement is not None and placement.late_faults),
             **_launches(program, arrays, barriers, placement),
             "objects": objects.described(placement) if placement is not None else []}
 
@@ -331,8 +332,7 @@ def print_host_function(host: Mapping[str, Any]) -> str:
     lines += [INDENT + buffers.allocate(a) for a in moves]
     if moves:
         lines.append(f"{INDENT}POLYCU_CHECK(polycu_buffers_ready());")
-    faulted = prefault.prefaulted(moves)
-    lines += [INDENT + line for line in prefault.start(faulted)]
+    lines += [INDENT + line for line in prefault.start(moves, host.get("late_faults", False))]
     for a in moves:
         if not a["copy_in"]:
             continue
@@ -349,7 +349,7 @@ def print_host_function(host: Mapping[str, Any]) -> str:
                          device, itype, 1, {o["name"]: o for o in found})
     lines += [INDENT + line for line in concurrent.destroyed(sides)]
     lines += [INDENT + line for line in objects.after_launches(found, device)]
-    lines += [INDENT + line for line in prefault.wait(faulted)]
+    lines += [INDENT + line for line in prefault.wait(moves, host.get("late_faults", False))]
     lines += [INDENT + staged.copy_out(a) for a in moves if a["copy_out"]]
     lines += [INDENT + line for line in objects.host_teardown(found)]
     lines += [INDENT + buffers.free(a) for a in moves]

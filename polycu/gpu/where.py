@@ -59,6 +59,14 @@ COPY_IN, PAGEABLE_OUT, LARGE_OUT, COPY = 0.15, 0.08, 0.019, 10_000.0
 LARGE_COPY = 16 << 20
 #: ns of one device buffer's cudaMalloc and cudaFree.
 ALLOCATION = 10_000.0
+#: From this kernel estimate (ns) on, the host faults in the pages of the arrays it
+#: copies in and out while the GPU runs (codegen/prefault.py, "late").  Measured on
+#: an H200 at LARGE (session 43, docs/results/transfers.md), programs by their
+#: estimate: adi (413 ms) 1.094x, floyd-warshall (7 s; 65 ms measured) 1.065x, ludcmp
+#: (122 ms) 1.054x, seidel-2d (41 ms) 1.040x, nussinov and gramschmidt 0.998x and
+#: 0.993x; below, mixed (lu 25 ms 0.92x in noisy runs, jacobi-2d 8 ms 1.02x, fdtd-2d
+#: 0.985x) and losses at 0.1-0.25 ms (gemm 0.92x, gemver 0.87x, correlation 0.96x).
+LATE_FAULTS = 30e6
 #: Statement instances counted exactly (isl enumerates them); a larger domain is
 #: its box times the fraction of the box it fills at sizes scaled down to this.
 EXACT = 1_000_000
@@ -78,6 +86,11 @@ class Where:
     @property
     def gpu(self) -> float:
         return self.kernels + self.transfers
+
+    @property
+    def late_faults(self) -> bool:
+        """Whether the kernels run long enough to hide the copies' page faults."""
+        return self.side == GPU and self.kernels >= LATE_FAULTS
 
     def sentence(self) -> str:
         """'runs on the CPU: GPU estimate X ms (kernels Y, transfers Z) > 2 x CPU

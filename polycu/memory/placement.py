@@ -112,6 +112,9 @@ class Placement:
     concurrent: bool = False
     dependent: bool = False
     resident: Any = None
+    # The host faults in the pages of arrays copied in and out while the GPU runs
+    # (codegen/prefault.py): the kernels were estimated long enough (gpu.where).
+    late_faults: bool = False
 
     def kernel(self, name: str) -> KernelPlacement:
         for placed in self.kernels:

@@ -135,6 +135,7 @@ inline thread_local dim3 gridDim;
   X(cudaErrorMemoryAllocation, 2, "out of memory")                              \
   X(cudaErrorInvalidConfiguration, 9, "invalid configuration argument")         \
   X(cudaErrorInvalidMemcpyDirection, 21, "invalid copy direction for memcpy")   \
+  X(cudaErrorNotReady, 600, "device not ready")                                 \
   X(cudaErrorLaunchOutOfResources, 701, "too many resources requested for launch")
 
 #define POLYCU_EMU_ENUMERATOR(name, value, text) name = value,
@@ -479,6 +480,9 @@ inline cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (event->stream != nullptr) event->stream->run_to(event->mark);
   return cudaSuccess;
 }
+/* Complete at once: the emulated kernels ran when launched (the copies queued before
+   the event run now, as when it is waited for). */
+inline cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
 /* Stream-ordered allocations: at once (a stream's copies run when it is waited for,
    so none may still read a buffer freed here: the generated code waits first). */
 inline cudaError_t cudaMallocAsync(void **pointer, std::size_t size, cudaStream_t) {
