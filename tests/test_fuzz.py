@@ -443,17 +443,6 @@ def test_a_gpu_failure_gone_without_ptxas_optimiser_is_set_apart(tmp_path: Path)
     assert (both.cls, both.key) == ("gpu", "run: exit N")
 
 
-def test_the_scan_finds_a_negation_feeding_a_min_max_chain() -> None:
-    """scripts/ptxas_negation_scan.py: the PTX shape of seed 5631703's kernel (cicc's
-    bound: a neg into max into max), not a lone max of a negation."""
-    from ptxas_negation_scan import chains   # scripts/, on the path by conftest.py
-    body = ("\tneg.s32 \t%r105, %r104;\n\tmax.s32 \t%r106, %r103, %r105;\n"
-            "\tsub.s32 \t%r107, %r17, %r159;\n\tmax.s32 \t%r108, %r106, %r107;\n")
-    ptx = f".visible .entry k0(\n)\n{{\n{body}}}\n.visible .entry k1(\n)\n{{\n" \
-          "\tneg.s32 \t%r1, %r2;\n\tmax.s32 \t%r3, %r4, %r1;\n\tadd.s32 \t%r5, %r3, 1;\n}\n"
-    assert chains(ptx) == {"k0": 1, "k1": 0}
-
-
 @pytest.mark.gpu
 @pytest.mark.skipif(not (shutil.which("nvcc") and gpu_present()), reason="no CUDA GPU")
 def test_the_ptxas_min_max_miscompilation_is_told_apart(tmp_path: Path) -> None:
