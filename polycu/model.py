@@ -90,7 +90,7 @@ class Array:
     ``A[i][j]`` of ``extents[1:]`` (``frontend/delinearise.py``): the same elements at
     the same offsets, but the program's own declaration has one dimension;
     ``outside_rows`` the parameters at which some column of it leaves its row (the
-    context excludes them: the host function stops there).
+    context excludes them: the program runs the SCoP as written there).
     """
 
     name: str

@@ -25,7 +25,7 @@ from ..gpu.where import CpuScop
 from ..memory import Placement
 from ..model import Scop
 from . import host
-from .splice import call_site, cpu_site, indentation, splice
+from .splice import call_site, cpu_site, splice
 from .cuda import layouts
 from .kernel import kernel_source
 from .mma import TENSOR_HELPERS
@@ -123,8 +123,7 @@ def generate(source: str, text: str, placements: Sequence[Placement | CpuScop],
             moves = host.transfers(program, arrays, host.device_prefix(scop))
             scops.append(describe(program, arrays, moves, device_source, host_source, sources,
                                  barriers, placement))
-            indent = indentation(text, scop.region)
-            calls.append((scop.region, call_site(scop, arrays, indent)))
+            calls.append((scop.region, call_site(scop, arrays, text)))
     if any(s["objects"] for s in scops):
         host_parts.insert(1, OBJECT_HELPERS)
     cuda = "\n\n".join(device_parts + host_parts) + "\n"

@@ -140,6 +140,12 @@ def host_function_name(scop: Scop) -> str:
     return f"{scop.name}_gpu"
 
 
+def assumes_function_name(scop: Scop) -> str:
+    """The .cu's function that says whether the parameters lie where the kernels are
+    valid (``assumption``); the call site runs the SCoP's own code where they do not."""
+    return f"{scop.name}_gpu_assumes"
+
+
 #: Prefix of a host-function parameter that is converted to the index type on entry.
 ARGUMENT = "polycu_arg_"
 
@@ -317,7 +323,8 @@ def print_host_function(host: Mapping[str, Any]) -> str:
     itype = host["index_type"]
     params = ", ".join(_declare(t, n) for t, n in host["signature"])
     names = ", ".join(k["name"] for k in host["kernels"])
-    lines = [f"static const int {host['host_function']}_loaded = polycu_load_kernels({names});"]
+    lines = _assumes_function(host, itype)
+    lines += [f"static const int {host['host_function']}_loaded = polycu_load_kernels({names});"]
     lines += buffers.reserve(host["host_function"], [a for a in host["arrays"]
                                                      if has_device_buffer(a)])
     lines += [f'extern "C" void {host["host_function"]}({params})', "{"]
@@ -357,9 +364,26 @@ def print_host_function(host: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _assumes_function(host: Mapping[str, Any], itype: str) -> list[str]:
+    """``int NAME_gpu_assumes(P p..)``: 1 where the parameters meet the SCoP's
+    assumptions (``assumption``), computed as the host function computes them; none
+    when nothing is assumed."""
+    assume = host["assume"]
+    if assume is None:
+        return []
+    count = len(host["parameters"])
+    params = ", ".join(_declare(t, n) for t, n in host["signature"][:count])
+    lines = [f'extern "C" int {host["host_function"]}_assumes({params})', "{"]
+    lines += [f"{INDENT}const {itype} {p} = {name};"
+              for p, (_, name) in zip(host["parameters"], host["signature"]) if name != p]
+    return lines + [f"{INDENT}return {assume['c']};", "}", ""]
+
+
 def _assumption_check(host: Mapping[str, Any]) -> list[str]:
     """Lines that stop the program when the parameters break the SCoP's assumptions
-    (the kernels would compute something else)."""
+    (the kernels would compute something else).  The spliced program never gets here
+    (it runs the SCoP's own code there, ``splice.call_site``); a caller of the host
+    function alone does."""
     assume = host["assume"]
     if assume is None:
         return []

@@ -4,16 +4,19 @@ function.
 In:  the source text, each SCoP with its arrays' device layouts.
 Out: the host program (still C, for a C compiler): at each SCoP, a block that
 declares the .cu's host function, checks that the arrays have the element types and
-extents the kernels were generated for, and calls it; a SCoP left to the CPU keeps
-its lines, compiled like the rest of the program, under a comment with the
-estimates that placed it there.
+extents the kernels were generated for, and calls it; where the kernels assume
+something of the parameters (``host.assumption``), the call runs only where the
+.cu's ``NAME_gpu_assumes`` holds and the SCoP's own lines run elsewhere, as the
+original program would (the versioning of Polly's run-time checks).  A SCoP left to
+the CPU keeps its lines, compiled like the rest of the program, under a comment
+with the estimates that placed it there.
 """
 from __future__ import annotations
 
 from ..gpu.where import CpuScop
 from ..model import Scop, storages
 from .cuda import INDENT, Layout
-from .host import host_function_name, signature
+from .host import assumes_function_name, assumption, host_function_name, signature
 from .transfers import paren
 
 
@@ -42,10 +45,14 @@ def _product(extents: tuple[str | None, ...]) -> str:
     return " * ".join(paren(e) for e in extents if e)
 
 
-def call_site(scop: Scop, arrays: dict[str, Layout], indent: str) -> list[str]:
+def call_site(scop: Scop, arrays: dict[str, Layout], text: str) -> list[str]:
     """What replaces the SCoP's lines: declarations of the .cu's functions it calls,
-    shape checks and the call of the host function."""
-    args = [scop.in_source(p) for p in scop.parameters]
+    shape checks and the call of the host function; under a condition on the
+    parameters where the kernels assume one, with the SCoP's own lines (from
+    ``text``) for the other values."""
+    indent = indentation(text, scop.region)
+    params = [scop.in_source(p) for p in scop.parameters]
+    args = list(params)
     for array in storages(scop):
         if array.local:
             continue
@@ -57,8 +64,19 @@ def call_site(scop: Scop, arrays: dict[str, Layout], indent: str) -> list[str]:
             "extern void polycu_shape_error(const char *, const char *, int);"]
     body += _shape_checks(scop, arrays) + [f"{host_function_name(scop)}({', '.join(args)});"]
     first, last = scop.region
-    return ([f"{indent}/* polycu: the SCoP of lines {first}-{last} runs on the GPU */",
-             f"{indent}{{"] + [f"{indent}{INDENT}{line}" for line in body] + [f"{indent}}}"])
+    said = f"{indent}/* polycu: the SCoP of lines {first}-{last} runs on the GPU"
+    if assumption(scop) is None:
+        return [said + " */", f"{indent}{{"] + [f"{indent}{INDENT}{line}" for line in body] \
+            + [f"{indent}}}"]
+    count = len(scop.parameters)
+    ptypes = scop.in_source(", ".join(t for t, _ in signature(scop)[:count])) or "void"
+    test = f"{assumes_function_name(scop)}({', '.join(params)})"
+    return [said + " where the parameters meet the kernels' assumptions, else as written */",
+            f"{indent}{{", f"{indent}{INDENT}extern int {assumes_function_name(scop)}({ptypes});",
+            f"{indent}{INDENT}if ({test}) {{",
+            *[f"{indent}{INDENT * 2}{line}" for line in body],
+            f"{indent}{INDENT}}} else {{", *text.split("\n")[first - 1:last],
+            f"{indent}{INDENT}}}", f"{indent}}}"]
 
 
 def cpu_site(text: str, placed: CpuScop) -> list[str]:

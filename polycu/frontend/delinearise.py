@@ -24,8 +24,8 @@ The address ``q * P + r`` is the same in both forms, so the rewritten C computes
 the original does.  The model is exact when every column lies in its row,
 ``0 <= r < P`` at every instance (then two offsets are equal exactly when their rows
 and columns are): the SCoP assumes it (``with_outside_rows``, ``inner_rows``), like a
-pointer's first index (``scop._pointer_rows``), and the host stops where the
-parameters break it.
+pointer's first index (``scop._pointer_rows``), and where the parameters break it
+the program runs the SCoP's own lines (``codegen/splice.py``).
 
 Only what C evaluates exactly as the polynomial is rewritten: integer names and
 literals joined by ``+``, ``-`` and ``*`` and converted where the value is kept, none
@@ -352,7 +352,7 @@ def inner_rows(arrays: Sequence[Array]) -> list[isl.Set]:
 
 def row_notes(scop: Scop) -> list[tuple[str, Location | None]]:
     """What the user is told of each delinearised array whose rows hold only for some
-    parameter values (the host function stops at the others)."""
+    parameter values (at the others the program runs the SCoP as written)."""
     notes = []
     for array in scop.arrays:
         if array.outside_rows is None:
@@ -370,6 +370,7 @@ def row_notes(scop: Scop) -> list[tuple[str, Location | None]]:
         rows = " x ".join(str(e) for e in array.extents[1:])
         notes.append((f"'{array.name}' is declared flat and read as rows of {rows} "
                       f"elements; some of its columns leave their rows where "
-                      f"{bad.gist(ranges).coalesce()} (the host function stops there)",
+                      f"{bad.gist(ranges).coalesce()} (there the program runs the loops as "
+                      "written, on the CPU)",
                       array.location))
     return notes

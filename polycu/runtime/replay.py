@@ -91,7 +91,8 @@ def evaluate(expr: Any, env: Mapping[str, int], itype: str = INDEX_TYPE) -> int:
 def host_values(description: Mapping[str, Any], params: Mapping[str, int]) -> dict[str, int]:
     """The parameters as the host function computes with them: converted to the index
     type, and inside the values the kernels assume (else the error the host function
-    prints before it stops)."""
+    prints before it stops; the spliced program runs the SCoP as written there,
+    ``codegen/splice.py``, which leaves nothing on the GPU to check or time)."""
     itype = index_type(description)
     values = {p: convert(int(params[p]), itype) for p in description["parameters"]}
     assume = description.get("assume")
