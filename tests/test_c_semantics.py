@@ -41,7 +41,10 @@ def _run(argv: list[str], cwd: Path) -> str:
 
 def differential(tmp: Path, name: str, text: str,
                  options: polycu.Options | None = None) -> tuple[str, str]:
-    """(gcc's output of the original, the output of polycu's program emulated)."""
+    """(gcc's output of the original, the output of polycu's program emulated).
+    The SCoPs run on the GPU unless ``options`` say otherwise: these programs are small
+    enough that the cost model would leave them to the CPU, and compare gcc with gcc."""
+    options = options or polycu.Options(run_on="gpu")
     source = tmp / f"{name}.c"
     source.write_text(text)
     _run(["gcc", "-std=c99", "-O1", str(source), "-lm", "-o", "reference"], tmp)
@@ -192,6 +195,17 @@ def test_math_calls_convert_their_arguments_as_c_does(tmp_path: Path) -> None:
     expected, actual = differential(tmp_path, "math", MATH)
     assert actual == expected
     assert expected.splitlines()[0].split()[:2] == ["2.6881171418161356e+43", "2"]
+
+
+CHAR_CONSTANTS = program("char_constants")
+
+
+def test_a_character_constant_is_an_int_in_kernels(tmp_path: Path) -> None:
+    expected, actual = differential(tmp_path, "chars", CHAR_CONSTANTS)
+    assert actual == expected
+    assert expected.splitlines()[:2] == ["4 171", "8 170"]
+    cuda = compile_file(str(tmp_path / "chars.c"), polycu.Options(run_on="gpu")).cuda
+    assert "sizeof(((int)'a'))" in cuda and "abs((((int)'0') - ((int)'a')) + " in cuda
 
 
 def test_calls_of_undeclared_or_user_functions_are_located_rejections(tmp_path: Path) -> None:

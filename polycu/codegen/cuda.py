@@ -328,6 +328,12 @@ class _BodyPrinter(c_generator.CGenerator):
             return f"{access.array}({row}, {subscripts[-1]})"
         return f"{access.array}[{linearise(subscripts, layout.extents, layout.wide)}]"
 
+    # A character constant is an int in C and a char in C++: sizeof('a') is 4 in
+    # the program and 1 in nvcc's kernel, and abs('a') or max('a', x) pick char
+    # overloads.  Cast, it is the int C makes of it.
+    def visit_Constant(self, n: c_ast.Constant) -> str:
+        return f"((int){n.value})" if n.type == "char" else super().visit_Constant(n)
+
     def visit_BinaryOp(self, n: c_ast.BinaryOp) -> str:
         if id(n) in self.promoted:          # a product a scaled shared tile holds
             return self.promoted[id(n)]
