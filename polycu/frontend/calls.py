@@ -29,13 +29,20 @@ from .ctype import (DOUBLE, FLOAT, INT, LDOUBLE, ULONG, Arith, common, literal_t
 from .preprocess import FAKELIBC
 from .syntax import value_name
 
-#: C library functions without side effects that statements may call.
+#: C library functions without side effects that statements may call, each with a
+#: device function of the same name and meaning.  Not here: lgamma (it sets
+#: signgam), frexp, modf and remquo (pointers), and the classification macros
+#: (isnan, signbit, ...), whose nonzero values are glibc's own (signbit of a
+#: negative float is INT_MIN, isinf(-inf) is -1) where C++ gives a bool.  rint,
+#: nearbyint, lrint and llrint round as the default rounding mode does, as the GPU's.
 PURE_FUNCTIONS = frozenset(
     f + suffix
     for f in ("sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "fabs",
               "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
-              "floor", "ceil", "round", "trunc", "fmin", "fmax", "fmod", "hypot", "cbrt",
-              "erf", "erfc", "copysign", "fma")
+              "asinh", "acosh", "atanh", "floor", "ceil", "round", "trunc", "fmin", "fmax",
+              "fmod", "remainder", "fdim", "hypot", "cbrt", "erf", "erfc", "tgamma",
+              "copysign", "fma", "ldexp", "scalbn", "scalbln", "ilogb", "logb", "nextafter",
+              "rint", "nearbyint", "lrint", "llrint", "lround", "llround")
     for suffix in ("", "f")) | {"abs", "labs", "llabs"}
 
 
