@@ -243,6 +243,35 @@ def test_affine_conjuncts_stay_in_the_domain_and_products_of_iterators_filter():
         "may_write [n] -> { S0[i, j] -> B[i, j] : j > i }"]
 
 
+# A plain statement's '?:' and '&&' guard its references too: taken everywhere,
+# A[i - 1] and A[i + 1] lay outside a pointer parameter for every n >= 1, and the
+# context became n <= 0 (the kernels never ran).
+BLUR = """
+void blur(int n, const double *A, double *B, int *C)
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    B[i] = (i > 0 ? A[i - 1] : 0.0) + A[i] + (i < n - 1 ? A[i + 1] : 0.0);
+    C[i] = i >= 2 && A[i - 2] > A[i];
+  }
+#pragma endscop
+}
+"""
+
+
+def test_a_plain_statement_reads_only_where_its_tests_reach(emulated):
+    scop = model(BLUR)
+    assert scop.context.is_equal(isl.Set("[n] -> { : }"))
+    assert [f"{a.kind} {a.relation}" for a in scop.statement("S0").accesses] == [
+        "read [n] -> { S0[i] -> A[-1 + i] : i > 0 }",
+        "read [n] -> { S0[i] -> A[i] }",
+        "read [n] -> { S0[i] -> A[1 + i] : i <= -2 + n }",
+        "write [n] -> { S0[i] -> B[i] }"]
+    assert [f"{a.kind} {a.relation}" for a in scop.statement("S1").accesses][:1] == [
+        "read [n] -> { S1[i] -> A[-2 + i] : i >= 2 }"]
+    emulated(BLUR, [{"n": 1}, {"n": 2}, {"n": 37}])
+
+
 def test_affine_and_nonaffine_conditions_emulate_like_the_original(emulated):
     emulated(AFFINE_AND_NOT, SIZES)
 

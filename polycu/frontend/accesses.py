@@ -67,25 +67,26 @@ class AccessCollector:
         self.write_kind = WRITE
         self.guard: isl.Set | None = None
 
-    # Inside a data-dependent statement, a reference is made only where the affine
-    # tests around it let evaluation reach it (C's short circuits, the branches of
-    # '?:' and of a nested affine 'if'): its relation keeps those instances only, so
-    # ``i > 0 && A[i - 1] > 0`` never reads A[-1].  A test isl cannot describe
+    # A reference is made only where the affine tests around it let evaluation reach
+    # it (C's short circuits, the branches of '?:' and, in a data-dependent statement,
+    # of a nested affine 'if'): its relation keeps those instances only, so
+    # ``i > 0 && A[i - 1] > 0`` and ``(i > 0 ? A[i - 1] : 0.0)`` never read A[-1]
+    # (taken everywhere, that read had put n <= 0 in the context of a plain 3-point
+    # blur of a pointer parameter: its kernels never ran).  A test isl cannot describe
     # restricts nothing (the reference counts everywhere: an over-approximation).
     # Where ``test`` holds, each of its affine conjuncts holds; where it fails, each
     # of its affine disjuncts fails.
     def guarded(self, test: c_ast.Node, holds: bool, collect: Callable[[], None]) -> None:
         """Run ``collect`` with the references restricted to where ``test`` holds
-        (``holds``) or fails; only in data-dependent statements."""
+        (``holds``) or fails."""
         where = None
-        if self.write_kind == MAY_WRITE:
-            for part in conjuncts(test, "&&" if holds else "||"):
-                if not self.stable(part):
-                    continue
-                found = self.b.affine_test(part, self.iterators, self.bounds())
-                if found is not None:
-                    found = found if holds else found.complement()
-                    where = found if where is None else where.intersect(found)
+        for part in conjuncts(test, "&&" if holds else "||"):
+            if not self.stable(part):
+                continue
+            found = self.b.affine_test(part, self.iterators, self.bounds())
+            if found is not None:
+                found = found if holds else found.complement()
+                where = found if where is None else where.intersect(found)
         self.assuming(where, collect)
 
     def assuming(self, where: isl.Set | None, collect: Callable[[], None]) -> None:
