@@ -55,21 +55,21 @@ def _extent(dim: c_ast.Node | None) -> int | c_ast.Node | None:
     integer literals, else ``(unsigned long)(dim)`` (a variable-length array)."""
     if dim is None:
         return None
-    value = _constant(dim)
+    value = constant_value(dim)
     if value is not None:
         return value
     return c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
         None, [], None, c_ast.IdentifierType(["unsigned", "long"]))), copy.deepcopy(dim))
 
 
-def _constant(node: c_ast.Node) -> int | None:
+def constant_value(node: c_ast.Node) -> int | None:
     """The value of an integer constant expression of literals (``100``, ``N + 1``
     after the preprocessor), C's truncating division; else None."""
     value = int_constant(node)
     if value is not None:
         return value
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*", "/", "%"):
-        a, b = _constant(node.left), _constant(node.right)
+        a, b = constant_value(node.left), constant_value(node.right)
         if a is None or b is None or (node.op in "/%" and b == 0):
             return None
         if node.op == "/":
@@ -107,6 +107,10 @@ class _Scopes:
         typ = decl.type
         if parameter and isinstance(typ, c_ast.ArrayDecl):
             typ = c_ast.PtrDecl([], typ.type)
+        elif isinstance(typ, c_ast.ArrayDecl) and typ.dim is None and \
+                isinstance(decl.init, c_ast.InitList):      # int offs[] = {-1, 0, 1}
+            typ = c_ast.ArrayDecl(typ.type, c_ast.Constant("int", str(len(decl.init.exprs))),
+                                  typ.dim_quals)
         self.frames[-1][decl.name] = typ
 
     def lookup(self, name: str) -> c_ast.Node | None:
@@ -232,15 +236,14 @@ def _uses_sizeof(node: c_ast.Node) -> bool:
 def fold_sizes(ast: c_ast.FileAST) -> c_ast.FileAST:
     """``ast`` with the sizes of its ``sizeof`` operands written as numbers (function
     definitions copied where one changes), or ``ast`` itself when it has none."""
-    globals_: dict[str, c_ast.Node] = {}
+    file_scope = _Scopes()
     exts = []
     for ext in ast.ext:
         if isinstance(ext, c_ast.FuncDef) and _uses_sizeof(ext):
             ext = copy.deepcopy(ext)
-            _Folder(globals_).visit(ext)
-        elif isinstance(ext, c_ast.Decl) and ext.name is not None and \
-                not isinstance(ext.type, c_ast.FuncDecl):
-            globals_[ext.name] = ext.type
+            _Folder(file_scope.frames[0]).visit(ext)
+        elif isinstance(ext, c_ast.Decl) and not isinstance(ext.type, c_ast.FuncDecl):
+            file_scope.declare(ext)
         exts.append(ext)
     if all(a is b for a, b in zip(exts, ast.ext)):
         return ast
