@@ -11,6 +11,7 @@ from .parse import parse
 from .preprocess import Preprocessed, preprocess, preprocess_text
 from .scop import extract_scops
 from .sizes import fold_sizes
+from .switches import lower_switches
 from .tables import fold_tables
 from .spelling import respell
 from .typenames import spell_type_names
@@ -20,10 +21,10 @@ def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None,
            text: str | None = None) -> list[Scop]:
     """The SCoPs of the unit, built with its enumerations lowered to integers, its
     arithmetic typedef names written out, its ``sizeof``s and the constant elements
-    of its ``const`` tables folded to numbers and the names isl, C++ or CUDA reserve
-    renamed."""
-    ast, spellings = respell(fold_tables(fold_sizes(spell_type_names(lower_enums(
-        parse(pre), pre.source)))))
+    of its ``const`` tables folded to numbers, its switches written as if chains and
+    the names isl, C++ or CUDA reserve renamed."""
+    ast, spellings = respell(lower_switches(fold_tables(fold_sizes(spell_type_names(
+        lower_enums(parse(pre), pre.source))))))
     try:
         scops = extract_scops(ast, pre.source, auto=auto, context=ctx, text=text)
     except PolycuError as exc:
