@@ -19,6 +19,7 @@ from pathlib import Path
 import islpy as isl
 import numpy as np
 import pytest
+from test_c_semantics import differential
 from test_data_dependent import generate, kernels_of
 from test_inline_calls import run_program
 
@@ -313,3 +314,36 @@ def test_the_pycuda_replay_allocates_whole_structs(tmp_path: Path):
     assert sorted(found) == ["p", "q"]
     assert np.dtype(found["q"].dtype).names == ("re", "im")
     assert (found["q"].count, found["q"].nbytes, found["q"].copy_in) == (100, 1600, True)
+
+
+# A member's name is no variable: locals 're' and 'im' beside fields .re and .im were
+# rejected as "a variable declared outside the SCoP and one declared inside it".
+SQUARES = """
+#include <stdio.h>
+typedef struct { double re, im; } cplx;
+void f(int n, cplx Z[16])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    double re = Z[i].re * Z[i].re - Z[i].im * Z[i].im + 0.25, im = 2.0 * Z[i].re * Z[i].im;
+    Z[i].re = re;
+    Z[i].im = im;
+  }
+#pragma endscop
+}
+int main(void)
+{
+  static cplx Z[16];
+  for (int i = 0; i < 16; i++) { Z[i].re = 0.125 * i - 1.0; Z[i].im = 0.0625 * (i % 5); }
+  f(16, Z);
+  for (int i = 0; i < 16; i++) printf("%.17g %.17g\\n", Z[i].re, Z[i].im);
+  return 0;
+}
+"""
+
+
+def test_locals_named_like_members_are_other_variables(tmp_path: Path) -> None:
+    (scop,) = polycu.load_text(SQUARES, "squares.c")
+    assert {"re", "im"} <= {a.name for a in scop.arrays}
+    expected, actual = differential(tmp_path, "squares", SQUARES)
+    assert actual == expected and expected.split()[:2] == ["1.25", "-0"]

@@ -138,6 +138,9 @@ def check_scopes(region: Region, source: str) -> None:
             if node.args is not None:
                 visit(node.args, scopes)
             return
+        if isinstance(node, c_ast.StructRef):   # Z[i].im: a member's name is no variable
+            visit(node.name, scopes)
+            return
         for _, child in node.children():
             visit(child, scopes)
 
