@@ -199,6 +199,36 @@ def test_calls_in_expressions_emulate_like_the_original(emulated):
     emulated(EXPRESSIONS, SIZES)
 
 
+# Guarded returns fold into one conditional, each branch converted to the result
+# type as its return converts it (a long beside a double would otherwise go
+# through double).
+EARLY = """
+#define N 100
+static double relu(double x) { if (x < 0) return 0; return x; }
+static int sat(long v, int lo, int hi) { if (v < lo) return lo; if (v > hi) { return hi; } return v; }
+static float sgn(float v) { if (v > 0) return 1; else return -1.5; }
+void f(int n, double A[N], int D[N], float F[N])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    A[i] = relu(A[i] - 1.0);
+    D[i] = sat(D[i] * 3L - 50, -100, 100);
+    F[i] = sgn(F[i]);
+  }
+#pragma endscop
+}
+"""
+
+
+def test_guarded_returns_are_one_conditional_and_emulate_like_the_original(emulated):
+    assert [s.text for s in model(EARLY).statements] == [
+        "A[i] = ((A[i] - 1.0) < 0) ? ((double) 0) : ((double) (A[i] - 1.0))",
+        "D[i] = (((D[i] * 3L) - 50) < (-100)) ? ((int) (-100)) : ((int) ((((D[i] * 3L) - 50) "
+        "> 100) ? ((int) 100) : ((int) ((D[i] * 3L) - 50))))",
+        "F[i] = (F[i] > 0) ? ((float) 1) : ((float) (-1.5))"]
+    emulated(EARLY, SIZES)
+
+
 AFFINE = """
 #define N 100
 static int last(int n) { return n - 1; }
@@ -408,8 +438,8 @@ void f(int n, double A[100][100], double B[100], double *p)
      "f.c:9:12: error: 'take2' writes 'B' through its parameters: a call inside an "
      "expression cannot be inlined (call it as a statement)"),
     ("B[i] = early(B[i])",
-     ["static double early(double v) { if (v > 0) return v; return -v; }"],
-     "f.c:1:44: error: 'return' before the end of 'early' cannot be inlined (polycu inlines "
+     ["static double early(double v) { if (v > 0) { v = 2 * v; return v; } return -v; }"],
+     "f.c:1:57: error: 'return' before the end of 'early' cannot be inlined (polycu inlines "
      "bodies that return only at their end) (from inlining 'early' called at line 8)"),
     ("nothing(B)", ["static void nothing(double *q, ...) { }"],
      "f.c:8:5: error: 'nothing' has variadic, unnamed or old-style parameters and cannot "

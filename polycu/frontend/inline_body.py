@@ -106,6 +106,42 @@ class Site(Protocol):
     def effect(self, node: c_ast.Node, user_calls: bool) -> c_ast.Node | None: ...
 
 
+def _returned(node: c_ast.Node | None) -> c_ast.Node | None:
+    """The expression of ``return E;`` or ``{ return E; }``, else None."""
+    if isinstance(node, c_ast.Compound) and node.block_items and len(node.block_items) == 1:
+        node = node.block_items[0]
+    return node.expr if isinstance(node, c_ast.Return) else None
+
+
+# A body that ends in guarded returns, ``if (c) return a; ... return b;`` or ``if (c)
+# return a; else return b;``, returns ``c ? (T) a : (T) b``: the same value (each
+# branch converted to the result type T, as its return converts it, so the
+# conditional's usual conversions change nothing) and the same evaluation (only the
+# chosen branch is evaluated).
+def returns_folded(items: list[c_ast.Node], result: c_ast.Node) -> list[c_ast.Node]:
+    """``items`` with its trailing guarded returns folded into one final return."""
+    def cast(e: c_ast.Node) -> c_ast.Node:
+        if not isinstance(result, c_ast.TypeDecl):
+            return e
+        return c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
+            None, [], None, copy.deepcopy(result.type))), e, e.coord)
+
+    def folded(test: c_ast.If, a: c_ast.Node, b: c_ast.Node) -> c_ast.Return:
+        return c_ast.Return(c_ast.TernaryOp(test.cond, cast(a), cast(b), test.coord),
+                            test.coord)
+
+    items = list(items)
+    last = items[-1] if items else None
+    if isinstance(last, c_ast.If) and _returned(last.iftrue) is not None and \
+            _returned(last.iffalse) is not None:
+        items[-1] = folded(last, _returned(last.iftrue), _returned(last.iffalse))
+    while len(items) >= 2 and isinstance(items[-1], c_ast.Return) and \
+            items[-1].expr is not None and isinstance(items[-2], c_ast.If) and \
+            items[-2].iffalse is None and _returned(items[-2].iftrue) is not None:
+        items[-2:] = [folded(items[-2], _returned(items[-2].iftrue), items[-1].expr)]
+    return items
+
+
 class Body:
     """One inlined copy of a function's body: its names renamed, its parameters bound."""
 
@@ -118,7 +154,7 @@ class Body:
         self.values: dict[str, c_ast.Node] = {}        # scalar parameter -> its value
         self.arrays: dict[str, _Array] = {}
         self.copies: list[c_ast.Node] = []             # locals holding scalar arguments
-        self.body = list(func.body.block_items or [])
+        self.body = returns_folded(list(func.body.block_items or []), func.decl.type.type)
         # A scalar needs its own copy where the body writes it or takes its address
         # (a call in the body may write it), or where the call writes what its
         # argument reads (an array passed to the same call).
