@@ -16,16 +16,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import islpy as isl
-
 from ..gpu.kernel import GpuProgram, Kernel
 from ..model import Scop, storage_names, storages
-from ..frontend.scop import parameter_ranges
+from .assumptions import assumption, assumption_check, assumes_function, converted, declare
 from .ast import host_ast
-from .nodes import Block, Expr, For, If, Node, User, to_expr
+from .nodes import Block, Expr, For, If, Node, User
 from .cuda import INDENT, Layout, c_expr, index_type
 from .grid import launch_grid
-from .overflow import exactly
 from .kernel import kernel_args
 from .single_block import block_kernel_entry, block_launch
 from .tree import tree_launch
@@ -140,12 +137,6 @@ def host_function_name(scop: Scop) -> str:
     return f"{scop.name}_gpu"
 
 
-def assumes_function_name(scop: Scop) -> str:
-    """The .cu's function that says whether the parameters lie where the kernels are
-    valid (``assumption``); the call site runs the SCoP's own code where they do not."""
-    return f"{scop.name}_gpu_assumes"
-
-
 #: Prefix of a host-function parameter that is converted to the index type on entry.
 ARGUMENT = "polycu_arg_"
 
@@ -161,25 +152,6 @@ def signature(scop: Scop) -> list[tuple[str, str]]:
         params.append((ctype, p if ctype == itype else ARGUMENT + p))
     params += [(f"{a.element_type} *", a.name) for a in storages(scop) if not a.local]
     return params
-
-
-def _declare(ctype: str, name: str) -> str:
-    return f"{ctype}{name}" if ctype.endswith("*") else f"{ctype} {name}"
-
-
-# The context C(p) holds the SCoP's assumptions (non-negative extents, conversions to
-# signed types in range, --ctx); what the parameters' types do not already imply,
-# gist(C, ranges of the types), is checked before anything runs.
-def assumption(scop: Scop) -> dict[str, str] | None:
-    """The condition on the parameters that the kernels assume and the host checks
-    first (``{"c", "set"}``: the condition and the isl set it stands for); None
-    when nothing is assumed."""
-    known = parameter_ranges(scop)
-    check = scop.context.gist(known)
-    if check.plain_is_universe():
-        return None
-    build = isl.AstBuild.from_context(known)
-    return {**both(exactly(to_expr(build.expr_from_set(check)), scop)), "set": str(check)}
 
 
 def both(e: Expr) -> dict[str, str]:
@@ -321,16 +293,15 @@ def host_function(program: GpuProgram, arrays: dict[str, Layout],
 def print_host_function(host: Mapping[str, Any]) -> str:
     """C text of a host program (``host_program``)."""
     itype = host["index_type"]
-    params = ", ".join(_declare(t, n) for t, n in host["signature"])
+    params = ", ".join(declare(t, n) for t, n in host["signature"])
     names = ", ".join(k["name"] for k in host["kernels"])
-    lines = _assumes_function(host, itype)
+    lines = assumes_function(host, itype)
     lines += [f"static const int {host['host_function']}_loaded = polycu_load_kernels({names});"]
     lines += buffers.reserve(host["host_function"], [a for a in host["arrays"]
                                                      if has_device_buffer(a)])
     lines += [f'extern "C" void {host["host_function"]}({params})', "{"]
-    lines += [f"{INDENT}const {itype} {p} = {name};"  # the host computes in the index type
-              for p, (_, name) in zip(host["parameters"], host["signature"]) if name != p]
-    lines += [INDENT + line for line in _assumption_check(host)]
+    lines += [INDENT + line for line in converted(host, itype)]
+    lines += [INDENT + line for line in assumption_check(host)]
     moves = [a for a in host["arrays"] if has_device_buffer(a)]
     for a in moves:
         etype, dev = a["element_type"], a["device"]
@@ -362,38 +333,6 @@ def print_host_function(host: Mapping[str, Any]) -> str:
     lines += [INDENT + buffers.free(a) for a in moves]
     lines.append("}")
     return "\n".join(lines)
-
-
-def _assumes_function(host: Mapping[str, Any], itype: str) -> list[str]:
-    """``int NAME_gpu_assumes(P p..)``: 1 where the parameters meet the SCoP's
-    assumptions (``assumption``), computed as the host function computes them; none
-    when nothing is assumed."""
-    assume = host["assume"]
-    if assume is None:
-        return []
-    count = len(host["parameters"])
-    params = ", ".join(_declare(t, n) for t, n in host["signature"][:count])
-    lines = [f'extern "C" int {host["host_function"]}_assumes({params})', "{"]
-    lines += [f"{INDENT}const {itype} {p} = {name};"
-              for p, (_, name) in zip(host["parameters"], host["signature"]) if name != p]
-    return lines + [f"{INDENT}return {assume['c']};", "}", ""]
-
-
-def _assumption_check(host: Mapping[str, Any]) -> list[str]:
-    """Lines that stop the program when the parameters break the SCoP's assumptions
-    (the kernels would compute something else).  The spliced program never gets here
-    (it runs the SCoP's own code there, ``splice.call_site``); a caller of the host
-    function alone does."""
-    assume = host["assume"]
-    if assume is None:
-        return []
-    values = ", ".join(f"{p} = %lld" for p in host["parameters"])
-    args = "".join(f", (long long){p}" for p in host["parameters"])
-    text = assume["set"].replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
-    return [f"if (!({assume['c']})) {{",
-            f'{INDENT}fprintf(stderr, "polycu: {host["name"]}: the parameters ({values}) are '
-            f'outside the values the GPU code assumes ({text})\\n"{args});',
-            f"{INDENT}exit(1);", "}"]
 
 
 def _print_tree(nodes: list[Mapping[str, Any]], kernels: Mapping[str, Mapping[str, Any]],

@@ -5,7 +5,7 @@ In:  the source text, each SCoP with its arrays' device layouts.
 Out: the host program (still C, for a C compiler): at each SCoP, a block that
 declares the .cu's host function, checks that the arrays have the element types and
 extents the kernels were generated for, and calls it; where the kernels assume
-something of the parameters (``host.assumption``), the call runs only where the
+something of the parameters (``assumptions.py``), the call runs only where the
 .cu's ``NAME_gpu_assumes`` holds and the SCoP's own lines run elsewhere, as the
 original program would (the versioning of Polly's run-time checks).  A SCoP left to
 the CPU keeps its lines, compiled like the rest of the program, under a comment
@@ -16,7 +16,8 @@ from __future__ import annotations
 from ..gpu.where import CpuScop
 from ..model import Scop, storages
 from .cuda import INDENT, Layout
-from .host import assumes_function_name, assumption, host_function_name, signature
+from .assumptions import assumes_function_name, assumption
+from .host import host_function_name, signature
 from .transfers import paren
 
 
