@@ -27,7 +27,6 @@ from typing import Iterator, Sequence
 import islpy as isl
 
 from .codegen import Generated, generate
-from .codegen.assumptions import assumption
 from .codegen.ast import host_ast, with_asts, with_kernel_asts
 from .codegen.nodes import Block, For, If, Node
 from .codegen.coverage import WrongAst
@@ -558,23 +557,14 @@ def compile_scops(path: str, scops: Sequence[Scop], options: Options | None = No
     except OSError as exc:
         raise error(f"cannot read the input: {exc.strerror}", Location(path)) from None
     placements: list[Placement | CpuScop] = []
-    noted = set()
     for scop in scops:
         for note, where in row_notes(scop):
             (reporter or Reporter()).note(note, where)
-            noted.add(scop.name)
     configured = tuned_options(scops, options, reporter or Reporter())
     for k, (scop, (given, _)) in enumerate(zip(scops, configured)):
         taken = sum(_constant_bytes(p) for p in placements  # one module: one 64 KB
                     if isinstance(p, Placement))
         placements.append(target_of(scop, given, reporter, index=k, constant_taken=taken))
-        assumed = assumption(scop) if isinstance(placements[-1], Placement) and \
-            scop.name not in noted else None
-        if assumed is not None:
-            (reporter or Reporter()).note(
-                f"the kernels of SCoP '{scop.name}' assume {assumed['set']}; at other "
-                "values the program runs the SCoP's lines as written, on the CPU",
-                scop.location)
     return generate(path, text, placements, [said for _, said in configured if said])
 
 
