@@ -96,7 +96,8 @@ def written_names(nodes: Iterable[c_ast.Node]) -> set[str]:
 
     visitor = Visitor()
     for n in nodes:
-        visitor.visit(n)
+        if n is not None:       # a for loop's absent init, condition or next
+            visitor.visit(n)
     names.discard("")
     return names
 
