@@ -205,18 +205,6 @@ def test_more_of_cs_pure_math_functions_match_gcc(tmp_path: Path) -> None:
     assert actual == expected and len(expected.splitlines()) == 6
 
 
-def test_classification_macros_are_located_rejections(tmp_path: Path) -> None:
-    # glibc's signbit of a negative float is INT_MIN and isinf(-inf) is -1; C++'s are
-    # bools: only "nonzero" is C's, so a kernel cannot give gcc's number
-    source = tmp_path / "classify.c"
-    source.write_text("#include <math.h>\nvoid f(float A[4], int B[4])\n{\n#pragma scop\n"
-                      "  for (int i = 0; i < 4; i++)\n    B[i] = signbit(A[i]);\n"
-                      "#pragma endscop\n}\n")
-    with pytest.raises(PolycuError, match=r"classify.c:6:12: error: call to 'signbit' may "
-                                          r"have side effects"):
-        polycu.load(str(source))
-
-
 CHAR_CONSTANTS = program("char_constants")
 
 

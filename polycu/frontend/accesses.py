@@ -23,6 +23,7 @@ from pycparser import c_ast
 from ..diagnostics import Location
 from ..model import MAY_WRITE, READ, WRITE, Access
 from .calls import PURE_FUNCTIONS, Prototype
+from .classify import UNSUPPORTED
 from .conditions import conjuncts
 from .ctype import LDOUBLE, parse_type
 from .members import MemberRef, Members, member_ref
@@ -216,6 +217,8 @@ class AccessCollector:
             if proto is None:
                 raise Unsupported(node, f"call to '{name}', which is not declared (C needs "
                                   "a prototype: include its header)", self.b.loc(node))
+            if name in UNSUPPORTED and proto.library:
+                raise Unsupported(node, UNSUPPORTED[name], self.b.loc(node))
             if name not in PURE_FUNCTIONS or not proto.library:
                 raise Unsupported(node, f"call to '{name}' may have side effects and is not "
                                   "supported in a SCoP", self.b.loc(node))

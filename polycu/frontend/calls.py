@@ -33,7 +33,8 @@ from .syntax import value_name
 #: device function of the same name and meaning.  Not here: lgamma (it sets
 #: signgam), frexp, modf and remquo (pointers), and the classification macros
 #: (isnan, signbit, ...), whose nonzero values are glibc's own (signbit of a
-#: negative float is INT_MIN, isinf(-inf) is -1) where C++ gives a bool.  rint,
+#: negative float is INT_MIN, isinf(-inf) is -1) where C++ gives a bool: those
+#: ``classify.py`` writes as expressions with glibc's values where it can.  rint,
 #: nearbyint, lrint and llrint round as the default rounding mode does, as the GPU's.
 PURE_FUNCTIONS = frozenset(
     f + suffix
