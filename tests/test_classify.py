@@ -36,7 +36,10 @@ void f(int n)
 int main(void)
 {
   double sp[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-310, -2.5, 3.0, 1e308};
-  for (int i = 0; i < N; i++) { D[i] = sp[i % 10] * (i < 50 ? 1 : -1); F[i] = (float) sp[(i * 3) % 10]; }
+  for (int i = 0; i < N; i++) {
+    D[i] = i < 50 ? sp[i % 10] : -sp[i % 10];   /* a NaN's sign: negation, not * -1 */
+    F[i] = (float) sp[(i * 3) % 10];
+  }
   f(N);
   printf("@ K long\\n"); for (int i = 0; i < N; i++) for (int k = 0; k < 8; k++) printf("%d\\n", K[i][k]);
   printf("@ R double\\n"); for (int i = 0; i < N; i++) printf("%.17g\\n", R[i]);
