@@ -13,11 +13,12 @@ The modules in order, each importing only modules listed before it:
   computes (in the kernels arrays are flat pointers, and C++ types ``'a'`` and
   ``i == j`` otherwise).  ``tables.py``: the constant-subscripted elements of ``const``
   tables with initializers written as their values.  ``switches.py``: a ``switch`` whose
-  cases end in ``break`` written as its ``if`` chain.  ``classify.py``: ``isnan``,
-  ``isinf``, ``isgreater``, ... written as expressions with glibc's values.
-  ``loop_forms.py``: loops with companion counters (``for (i = 0, j = n - 1; i < j;
-  i++, j--)``) or post-decrement tests (``for (i = n; i-- > 0;)``) written as
-  counted loops.
+  cases end in ``break`` written as its ``if`` chain.  ``continues.py``: guard
+  clauses ``if (c) continue;`` as an ``if`` around the rest of the loop body.
+  ``classify.py``: ``isnan``, ``isinf``, ``isgreater``, ... written as expressions
+  with glibc's values.  ``loop_forms.py``: loops with companion counters (``for (i =
+  0, j = n - 1; i < j; i++, j--)``) or post-decrement tests (``for (i = n; i-- >
+  0;)``) written as counted loops.
 - ``symbols.py``: what each name is declared as; ``regions.py``: where the
   SCoPs are (``#pragma scop`` or found automatically); ``liveness.py``: what the
   code around a SCoP does with its variables.
@@ -40,6 +41,6 @@ The modules in order, each importing only modules listed before it:
   ``max``, ``threadIdx``) renamed in the whole unit, the user's names kept for the
   host program and diagnostics.
 - ``load.py``: the whole frontend in one call (enums, type names, sizes, tables,
-  switches, classification macros, loop forms and spellings are rewrites of the AST before the SCoPs are
-  extracted).
+  switches, continues, classification macros, loop forms and spellings are rewrites
+  of the AST before the SCoPs are extracted).
 """

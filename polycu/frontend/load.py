@@ -7,6 +7,7 @@ from typing import Sequence
 from ..diagnostics import PolycuError
 from ..model import Scop
 from .classify import lower_classifications
+from .continues import fold_continues
 from .enums import lower_enums
 from .loop_forms import count_loops
 from .parse import parse
@@ -24,11 +25,12 @@ def _scops(pre: Preprocessed, auto: bool | None, ctx: str | None,
     """The SCoPs of the unit, built with its enumerations lowered to integers, its
     arithmetic typedef names written out, its ``sizeof``s and the constant elements
     of its ``const`` tables folded to numbers, its switches written as if chains, its
+    guard clauses (``if (c) continue;``) as ifs around the rest of the body, its
     classification macros as the expressions glibc's values are, its loops with
     companion counters or post-decrement tests written as counted loops and
     the names isl, C++ or CUDA reserve renamed."""
-    ast, spellings = respell(count_loops(lower_classifications(lower_switches(fold_tables(
-        fold_sizes(spell_type_names(lower_enums(parse(pre), pre.source))))))))
+    ast, spellings = respell(count_loops(lower_classifications(fold_continues(lower_switches(
+        fold_tables(fold_sizes(spell_type_names(lower_enums(parse(pre), pre.source)))))))))
     try:
         scops = extract_scops(ast, pre.source, auto=auto, context=ctx, text=text)
     except PolycuError as exc:
