@@ -329,3 +329,50 @@ def test_a_conditionally_updated_temporary_expands_only_where_proven(emulated):
     assert expand_temporaries(live, compute_dependences(live), Reporter(stream=notes)) is None
     assert "some of its writes may not happen" in notes.getvalue()
     emulated(ROW_MAXIMUM, SIZES)
+
+
+BRANCH_LOCALS = """#include <stdio.h>
+#include <math.h>
+#define N 80
+double A[N], B[N], C[N], M[N][N]; int K[N];
+void f(int n)
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    if (A[i] > 0) { double r = sqrt(A[i]); B[i] = r * 2 + r; }
+    else { int k = (int) A[i]; C[i] = k * k; K[i] = k; }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (M[i][j] != 0) { double inv = 1.0 / M[i][j]; inv = inv * inv; M[i][j] = inv; }
+#pragma endscop
+}
+int main(void)
+{
+  for (int i = 0; i < N; i++) {
+    A[i] = (i % 9) - 4.5; B[i] = C[i] = -1; K[i] = 0;
+    for (int j = 0; j < N; j++) M[i][j] = (i * j) % 7 - 3;
+  }
+  f(N);
+  printf("@ B double\\n"); for (int i = 0; i < N; i++) printf("%.17g\\n", B[i]);
+  printf("@ C double\\n"); for (int i = 0; i < N; i++) printf("%.17g\\n", C[i]);
+  printf("@ K long\\n"); for (int i = 0; i < N; i++) printf("%d\\n", K[i]);
+  printf("@ M double\\n"); for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) printf("%.17g\\n", M[i][j]);
+  return 0;
+}
+"""
+
+
+def test_variables_declared_under_a_condition_on_data_are_the_statements_own(
+        tmp_path: Path) -> None:
+    # refused before (session 45): a data-dependent if declaring scalars is one
+    # statement like a data-dependent loop, its variables no accesses, the loops parallel
+    from test_c_semantics import differential
+    (scop,) = polycu.load_text(BRANCH_LOCALS, "locals.c")
+    s0, s1 = scop.statements
+    assert [str(a.relation) for a in s0.accesses if a.array in ("r", "k")] == []
+    assert (str(s1.domain), sorted({(a.kind, str(a.relation)) for a in s1.accesses})) == (
+        "[n] -> { S1[i, j] : 0 <= i < n and 0 <= j < n }",
+        [("may_write", "[n] -> { S1[i, j] -> M[i, j] }"),
+         ("read", "[n] -> { S1[i, j] -> M[i, j] }")])
+    expected, actual = differential(tmp_path, "locals", BRANCH_LOCALS)
+    assert actual == expected

@@ -35,12 +35,13 @@ from .affine import CTX, AffineEnv, NotAffine, convert, ordinary, to_set, typed
 from .calls import ExpressionTypes, Prototype, make_explicit
 from .conditions import body_text, check_branches, conjunction, conjuncts
 from .final_values import Loop
-from .loops import affine_header, data_dependent_loop, loop_step, subscripts_data
+from .loops import (affine_header, data_dependent_loop, loop_step, runs_as_loop,
+                    subscripts_data)
 from .members import Members, flatten_members
 from .ctype import INT, LLONG_MAX, Arith, parse_type
 from .reductions import reduction
 from .symbols import Symbol, decode_type
-from .syntax import Unsupported, c_text, walk, written_names
+from .syntax import Unsupported, c_text, written_names
 
 
 @dataclass
@@ -181,9 +182,7 @@ class Builder:
             return self.loop(node, iterators, domain)
         if isinstance(node, c_ast.If):
             if not self.is_affine(node.cond, iterators, domain):
-                if not any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
-                           for n in walk(node)) \
-                        and subscripts_data(self, node, iterators, domain):
+                if runs_as_loop(self, node, iterators, domain):
                     return data_dependent_loop(self, node, iterators, domain)
                 return self.conditional(node, iterators, domain)
             cond = self.condition(node.cond, iterators, domain)

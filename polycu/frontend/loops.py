@@ -4,7 +4,8 @@ In:  a ``while`` or ``do ... while`` loop of a SCoP, or a ``for`` loop whose hea
 not affine (a bound or initial value that reads data or multiplies variables, a
 step that is no constant, no initialisation), that its body leaves early
 (``break``, ``continue``) or whose counter its body writes; and a statement (or an
-``if`` without loops) with a subscript that is data (``subscripts_data``), which is
+``if`` without loops) with a subscript that is data (``subscripts_data``), or an
+``if`` on data without loops that declares variables (``runs_as_loop``), which are
 handled the same way.
 Out: the checks and the body that make the whole loop one statement
 (``Statement.loop``) for each instance of the affine loops around it, run by one
@@ -107,6 +108,16 @@ def subscripts_data(b: Builder, node: c_ast.Node, iterators: tuple[str, ...],
     return False
 
 
+def runs_as_loop(b: Builder, node: c_ast.If, iterators: tuple[str, ...],
+                 domain: isl.Set) -> bool:
+    """Whether the ``if`` on data ``node`` is one statement like a data-dependent
+    loop: it holds no loop, and a data subscript or variables of its own (which a
+    data-dependent statement, ``conditions.py``, cannot model)."""
+    return not any(isinstance(n, LOOPS) for n in walk(node)) and (
+        any(isinstance(n, c_ast.Decl) for n in walk(node))
+        or subscripts_data(b, node, iterators, domain))
+
+
 def data_dependent_loop(b: Builder, node: c_ast.Node, iterators: tuple[str, ...],
                         domain: isl.Set) -> isl.Schedule:
     """The loop ``node`` as one statement on ``domain`` (module docstring)."""
@@ -148,6 +159,7 @@ def _check(b: Builder, node: c_ast.Node, iterators: tuple[str, ...]) -> set[str]
     """Reject what the statement cannot hold; the names it declares (scalars of an
     arithmetic type: liveness.check_scopes makes each name one variable)."""
     declared: set[str] = set()
+    where = "a data-dependent 'if'" if isinstance(node, c_ast.If) else "a data-dependent loop"
     for inner in walk(node):
         if isinstance(inner, LOOPS) and inner is not node:
             raise Unsupported(inner, "a loop inside a data-dependent loop is not supported "
@@ -156,20 +168,18 @@ def _check(b: Builder, node: c_ast.Node, iterators: tuple[str, ...]) -> set[str]
                               "outside the SCoP", b.loc(inner))
         what = _REJECTED.get(type(inner))
         if what is not None:
-            raise Unsupported(inner, f"{what} inside a data-dependent loop is not supported",
-                              b.loc(inner))
+            raise Unsupported(inner, f"{what} inside {where} is not supported", b.loc(inner))
         if isinstance(inner, c_ast.Decl):
             element, extents, _ = decode_type(inner.type, b.typedefs)
             sym = b.symbols.get(inner.name)
             if extents or sym is None or sym.ctype is None or "static" in inner.storage \
                     or sym.element_type != element:
-                raise Unsupported(inner, f"declaration of '{inner.name}' inside a "
-                                  "data-dependent loop is not supported: only scalars of "
-                                  "an arithmetic type, not static", b.loc(inner))
+                raise Unsupported(inner, f"declaration of '{inner.name}' inside {where} is "
+                                  "not supported: only scalars of an arithmetic type, not "
+                                  "static", b.loc(inner))
             if inner.name in iterators:
-                raise Unsupported(inner, f"'{inner.name}' declared inside a data-dependent "
-                                  "loop shadows an enclosing loop iterator; rename it",
-                                  b.loc(inner))
+                raise Unsupported(inner, f"'{inner.name}' declared inside {where} shadows "
+                                  "an enclosing loop iterator; rename it", b.loc(inner))
             declared.add(inner.name)
     return declared
 

@@ -7,8 +7,8 @@ void kernel(int n, int m, double A[100][100], double x[100], double *p)
 #pragma scop
   for (i = 0; i < n; i++)
     if (x[i] > 0.0) {
-      double t = x[i];
-      x[i] = t;
+      double t[1] = {x[i]};
+      x[i] = t[0];
     }
 #pragma endscop
 }
