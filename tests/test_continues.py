@@ -1,7 +1,6 @@
 """Guard clauses ``if (c) continue;`` folded into ``if``/``else`` around the rest of
 the loop body (``frontend/continues.py``): the loop is a loop of the model again
-(before, one statement run by one thread), the output is gcc's; a loop whose new
-branch would hold a declaration stays one statement."""
+(before, one statement run by one thread), the output is gcc's."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -81,12 +80,13 @@ def test_guard_clauses_are_ifs_around_the_rest(tmp_path: Path) -> None:
     # the statements after a nested guard, copied into each path that reaches them
     assert texts[5] == ("if (A[i] > 0) { if (K[i] > 2) { } else { A[i] = A[i - 1] + 1; "
                         "K[i] += 1; } } else { K[i] += 1; }")
-    # a declaration cannot be in a data-dependent branch: one statement, as before
-    assert texts[6].startswith("for (int i = 0; i < n; i++) { if (K[i] == 3) { continue; }")
+    # with a declaration the new if is one statement like a data-dependent loop
+    assert texts[6] == ("if (K[i] == 3) { } else { double r = sqrt(fabs(A[i])); "
+                        "K[i] = (int) (r * 10); }")
     # a while loop's continue goes to its test: folded the same way
     assert "while (k_loc < 10) { k_loc++; if ((k_loc % 3) == 0) { } else { D[i] += k_loc; } }" \
         in texts[-1]
     assert [s.iterators for s in scop.statements][:7] == [
-        ("i",), ("i",), ("i", "j"), ("i", "j"), ("i",), ("i",), ()]
+        ("i",), ("i",), ("i", "j"), ("i", "j"), ("i",), ("i",), ("i",)]
     expected, actual = differential(tmp_path, "guards", GUARDS)
     assert actual == expected

@@ -18,9 +18,8 @@ statement run by one thread (``loops.py``), its iterations in order; as an ``if`
 the loop is a loop again, parallel where its dependences allow, and a test on data
 is a data-dependent condition (``conditions.py``).  Left as written: a loop with a
 ``continue`` in a ``switch`` or a labelled statement, one that would grow past
-``_GROWTH``, and a loop whose new branches would hold a declaration or a loop
-(a data-dependent ``if`` may hold neither; the loop then stays one statement, as
-before).
+``_GROWTH``, and a loop whose new branches would hold a loop (an ``if`` on data may
+not; the loop then stays one statement, as before).
 """
 from __future__ import annotations
 
@@ -82,7 +81,7 @@ def _items(items: list[c_ast.Node]) -> list[c_ast.Node]:
 
 def _folded(loop: c_ast.Node) -> c_ast.Node | None:
     """``loop`` with its guard clauses folded, or None where it keeps a ``continue``
-    or a new branch would hold a declaration or a loop."""
+    or a new branch would hold a loop."""
     body = loop.stmt
     if not _continues(body):
         return None
@@ -95,7 +94,7 @@ def _folded(loop: c_ast.Node) -> c_ast.Node | None:
         return None
     for node in _own(folded):
         if isinstance(node, c_ast.If) and any(
-                isinstance(n, (c_ast.Decl, *_LOOPS)) for branch in (node.iftrue, node.iffalse)
+                isinstance(n, _LOOPS) for branch in (node.iftrue, node.iffalse)
                 if branch is not None for n in walk(branch)):
             # an `if` of the original body may hold these: only new ones may not
             if not any(node is n for n in walk(body)):
