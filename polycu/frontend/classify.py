@@ -34,7 +34,7 @@ from pathlib import Path
 from pycparser import c_ast
 
 from .preprocess import FAKELIBC
-from .syntax import replace_child, walk
+from .syntax import replace_child, rewrite_functions, walk
 
 _DBL_MAX = "1.7976931348623157e308"
 _COMPARISONS = {"isgreater": ">", "isgreaterequal": ">=", "isless": "<",
@@ -149,16 +149,10 @@ def lower_classifications(ast: c_ast.FileAST) -> c_ast.FileAST:
     macros = _library_macros(ast)
     if not macros:
         return ast
-    exts = []
-    for ext in ast.ext:
-        if isinstance(ext, c_ast.FuncDef) and any(
-                isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
-                and n.name.name in macros for n in walk(ext.body)):
-            changed = copy.deepcopy(ext)
-            rewriting = _Rewriting(macros)
-            rewriting.visit(changed)
-            ext = changed if rewriting.changed else ext
-        exts.append(ext)
-    if all(a is b for a, b in zip(exts, ast.ext)):
-        return ast
-    return c_ast.FileAST(exts, ast.coord)
+    def rewrite(func: c_ast.FuncDef) -> bool:
+        rewriting = _Rewriting(macros)
+        rewriting.visit(func)
+        return rewriting.changed
+    return rewrite_functions(ast, lambda f: any(
+        isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
+        and n.name.name in macros for n in walk(f.body)), rewrite)

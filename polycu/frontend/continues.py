@@ -27,7 +27,7 @@ import copy
 
 from pycparser import c_ast
 
-from .syntax import replace_child, walk
+from .syntax import replace_child, rewrite_functions, walk
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 #: At most this many times the body's nodes after folding (the statements after a
@@ -123,15 +123,9 @@ class _Folding(c_ast.NodeVisitor):
 def fold_continues(ast: c_ast.FileAST) -> c_ast.FileAST:
     """``ast`` with its guard clauses folded (function definitions copied where one
     changes), or ``ast`` itself."""
-    exts = []
-    for ext in ast.ext:
-        if isinstance(ext, c_ast.FuncDef) and any(isinstance(n, c_ast.Continue)
-                                                  for n in walk(ext.body)):
-            changed = copy.deepcopy(ext)
-            folding = _Folding()
-            folding.visit(changed)
-            ext = changed if folding.changed else ext
-        exts.append(ext)
-    if all(a is b for a, b in zip(exts, ast.ext)):
-        return ast
-    return c_ast.FileAST(exts, ast.coord)
+    def fold(func: c_ast.FuncDef) -> bool:
+        folding = _Folding()
+        folding.visit(func)
+        return folding.changed
+    return rewrite_functions(
+        ast, lambda f: any(isinstance(n, c_ast.Continue) for n in walk(f.body)), fold)

@@ -32,7 +32,7 @@ import copy
 
 from pycparser import c_ast
 
-from .syntax import replace_child, walk, written_names
+from .syntax import replace_child, rewrite_functions, walk, written_names
 
 _INTEGER_WORDS = {"char", "short", "int", "long", "signed", "unsigned", "_Bool"}
 _PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.Cast, c_ast.Typename,
@@ -267,16 +267,10 @@ class _Rewriting(c_ast.NodeVisitor):
 def count_loops(ast: c_ast.FileAST) -> c_ast.FileAST:
     """``ast`` with its companion counters and post-decrement tests rewritten
     (function definitions copied where one changes), or ``ast`` itself."""
-    exts = []
-    for ext in ast.ext:
-        if isinstance(ext, c_ast.FuncDef) and any(
-                isinstance(n, c_ast.For) and (isinstance(n.next, c_ast.ExprList)
-                                              or n.next is None) for n in walk(ext.body)):
-            changed = copy.deepcopy(ext)
-            rewriting = _Rewriting(_Function(changed))
-            rewriting.visit(changed)
-            ext = changed if rewriting.changed else ext
-        exts.append(ext)
-    if all(a is b for a, b in zip(exts, ast.ext)):
-        return ast
-    return c_ast.FileAST(exts, ast.coord)
+    def rewrite(func: c_ast.FuncDef) -> bool:
+        rewriting = _Rewriting(_Function(func))
+        rewriting.visit(func)
+        return rewriting.changed
+    return rewrite_functions(ast, lambda f: any(
+        isinstance(n, c_ast.For) and (isinstance(n.next, c_ast.ExprList) or n.next is None)
+        for n in walk(f.body)), rewrite)

@@ -25,7 +25,7 @@ import copy
 
 from pycparser import c_ast
 
-from .syntax import replace_child, walk
+from .syntax import replace_child, rewrite_functions, walk
 
 _INNER = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)
 
@@ -124,13 +124,8 @@ class _Lowering(c_ast.NodeVisitor):
 def lower_switches(ast: c_ast.FileAST) -> c_ast.FileAST:
     """``ast`` with its simple switches written as if chains (function definitions
     copied where one changes), or ``ast`` itself."""
-    exts = []
-    for ext in ast.ext:
-        if isinstance(ext, c_ast.FuncDef) and any(isinstance(n, c_ast.Switch)
-                                                  for n in walk(ext.body)):
-            ext = copy.deepcopy(ext)
-            _Lowering().visit(ext)
-        exts.append(ext)
-    if all(a is b for a, b in zip(exts, ast.ext)):
-        return ast
-    return c_ast.FileAST(exts, ast.coord)
+    def lower(func: c_ast.FuncDef) -> bool:
+        _Lowering().visit(func)
+        return True
+    return rewrite_functions(
+        ast, lambda f: any(isinstance(n, c_ast.Switch) for n in walk(f.body)), lower)

@@ -2,7 +2,8 @@
 
 In:  pycparser nodes (statements, expressions, lists of block items).
 Out: their C text, the variable a reference names, the names a piece of code
-writes or takes from around it; and ``Unsupported``, the exception that ends a SCoP.
+writes or takes from around it, a unit with some function definitions rewritten;
+and ``Unsupported``, the exception that ends a SCoP.
 
 These helpers know nothing of the polyhedral model, so the symbol table, the
 liveness checks, the reduction finder and the builder share them without
@@ -10,7 +11,8 @@ depending on each other.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+import copy
+from typing import Callable, Iterable, Iterator
 
 from pycparser import c_ast, c_generator
 
@@ -34,6 +36,24 @@ def replace_child(parent: c_ast.Node, name: str, child: c_ast.Node) -> None:
         getattr(parent, attr)[int(index)] = child
     else:
         setattr(parent, name, child)
+
+
+def rewrite_functions(ast: c_ast.FileAST, wanted: Callable[[c_ast.FuncDef], bool],
+                      rewrite: Callable[[c_ast.FuncDef], bool]) -> c_ast.FileAST:
+    """``ast`` with each function definition for which ``wanted`` holds copied and
+    rewritten in place by ``rewrite`` (which says whether it changed anything);
+    ``ast`` itself where nothing changes.  The frontend's rewrites of the unit
+    (switches, continues, macros, loop forms) share the definitions they leave."""
+    exts = []
+    for ext in ast.ext:
+        if isinstance(ext, c_ast.FuncDef) and wanted(ext):
+            changed = copy.deepcopy(ext)
+            if rewrite(changed):
+                ext = changed
+        exts.append(ext)
+    if all(a is b for a, b in zip(exts, ast.ext)):
+        return ast
+    return c_ast.FileAST(exts, ast.coord)
 
 
 def c_text(node: c_ast.Node) -> str:
