@@ -13,10 +13,10 @@ from polycu.diagnostics import PolycuError
 
 FORMS = """#include <stdio.h>
 #define N 96
-double A[N], B[N], C[N], D[N]; long K[N]; unsigned char U[N]; unsigned W[N];
+double A[N], B[N], C[N], D[N]; long K[N], L[N]; unsigned char U[N]; unsigned W[N];
 void f(int n)
 {
-  unsigned j; int q;
+  unsigned j, d; int q; long e;
 #pragma scop
   for (int i = 0, r = n - 1; i < n; i++, r--) B[i] = A[r] * 2 + r;
   for (unsigned long i = n; i-- > 0;) C[i] = B[i] + (i > 0 ? A[i - 1] : 1.0) + i;
@@ -25,6 +25,7 @@ void f(int n)
   for (long i = 10, k = 7, m = -3; i < n; i += 1, k += 3, m = m - 2) K[i] = k + m * 2 + K[i - 10];
   for (int i = n - 1, w = 0; i >= 0; i--, w += 2) if (w < n) A[w / 2] = A[w / 2] + i;
   for (q = 0, j = 3; q < n; q++, j--) W[q] = j * 2u;
+  for (d = 60, e = 100; d > 0; d--, e -= 3) L[d] = e;
 #pragma endscop
 }
 int main(void)
@@ -38,6 +39,7 @@ int main(void)
   printf("@ K long\\n"); for (int i = 0; i < N; i++) printf("%ld\\n", K[i]);
   printf("@ U long\\n"); for (int i = 0; i < N; i++) printf("%d\\n", U[i]);
   printf("@ W unsigned\\n"); for (int i = 0; i < N; i++) printf("%u\\n", W[i]);
+  printf("@ L long\\n"); for (int i = 0; i < N; i++) printf("%ld\\n", L[i]);
   return 0;
 }
 """
@@ -58,11 +60,17 @@ def test_companion_counters_and_post_decrements_are_counted_loops(tmp_path: Path
         # w = 2 (n - 1 - i) < n
         "[n] -> { S6[i] : i < n and 2i >= -1 + n }",
         "[n] -> { S7[q] : 0 <= q < n }",
+        "[n] -> { S8[d] : 0 < d <= 60 }",
     ]
     assert "(unsigned long) (i - 1)" in scop.statements[1].text
     assert "(long long) (n - 1)" in scop.statements[0].text
-    assert scop.statements[7].text == \
-        "W[q] = ((unsigned) (((unsigned) 3) + ((unsigned) (-1 * (q - 0))))) * 2u"
+    assert scop.statements[7].text == (
+        "W[q] = ((unsigned) (((unsigned) 3) + ((unsigned) (-1 * (((long long) q) - "
+        "((long long) 0)))))) * 2u")
+    # an unsigned counter counting down: d - 60 is negative, in long long (in
+    # unsigned it wrapped: e was 2^32 too large, session 45)
+    assert scop.statements[8].text == (
+        "L[d] = (long) (((long long) 100) + (3 * (((long long) d) - ((long long) 60))))")
 
 
 def test_loop_forms_match_gcc(tmp_path: Path) -> None:

@@ -8,10 +8,11 @@ where
 - a loop with **companion counters**, ``for (i = a, j = b; c; i++, j -= 2) S``,
   counts with ``i`` alone: each companion ``j`` is the affine function of ``i`` it
   equals in every iteration, ``j = b + t * s * (i - a)`` for ``i``'s step ``s = +-1``
-  and ``j``'s constant step ``t``, written into ``c`` and ``S`` (in ``long long``
-  where ``j`` is a narrower signed type: the original never overflows, the product
-  could; cast back to ``j``'s type, whose conversion wraps an unsigned ``j`` the way
-  its steps do);
+  and ``j``'s constant step ``t``, written into ``c`` and ``S``: ``i - a`` in ``long
+  long`` (an unsigned ``i`` counting down would wrap), a signed ``j``'s value in
+  ``long long`` (the original never overflows, ``b`` plus the product could), an
+  unsigned ``j``'s as the sum of both parts converted to its type, which wraps the
+  way its steps do; cast back to ``j``'s type;
 - a **post-decrement test**, ``for (i = e; i-- > l;) S`` (or ``i--`` alone for an
   unsigned ``i``: ``> 0``), the idiom of downward loops over unsigned counters, is
   ``for (i = e; i > l; i--) S[i := (T) (i - 1)]``: the body sees the decremented
@@ -183,20 +184,23 @@ def _companions(loop: c_ast.For, function: _Function) -> c_ast.For | None:
                                     or function.dead_after(name, loop)):
             return None
     values: dict[str, c_ast.Node] = {}
-    distance = c_ast.BinaryOp("-", c_ast.ID(counter), copy.deepcopy(start[counter]))
+    # the steps taken times the counter's step, exact in long long whatever the
+    # counter's type (an unsigned counter's i - a wraps where it counts down)
+    wide = _typename(["long", "long"])
+    distance = c_ast.BinaryOp("-", c_ast.Cast(wide, c_ast.ID(counter)),
+                              c_ast.Cast(copy.deepcopy(wide), copy.deepcopy(start[counter])))
     for name, value in initial:
         if name == counter:
             continue
         words = function.integer(name, loop) or ["int"]
-        wide = "unsigned" not in words and "long" not in words
         factor = c_ast.Constant("int", str(step[name] * step[counter]))
         term = c_ast.BinaryOp("*", factor, copy.deepcopy(distance))
         first = copy.deepcopy(value)
-        if wide:
-            first = c_ast.Cast(_typename(["long", "long"]), first)
-        else:
+        if "unsigned" in words:     # modular: each part converted, the sum wraps as j's steps
             first = c_ast.Cast(_typename(words), first)
             term = c_ast.Cast(_typename(words), term)
+        else:                       # exact in long long, where j's values are in range
+            first = c_ast.Cast(copy.deepcopy(wide), first)
         values[name] = c_ast.Cast(_typename(words), c_ast.BinaryOp("+", first, term))
     next_step = next(e for e in loop.next.exprs if _step(e)[0] == counter)  # type: ignore[index]
     return c_ast.For(_keep_only(loop, counter), _substitute(loop.cond, values),
