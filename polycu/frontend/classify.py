@@ -29,11 +29,10 @@ evaluating it twice changes nothing.  Left as calls (refused in a SCoP):
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 from pycparser import c_ast
 
-from .preprocess import FAKELIBC
+from .calls import prototypes
 from .syntax import replace_child, rewrite_functions, walk
 
 _DBL_MAX = "1.7976931348623157e308"
@@ -101,9 +100,8 @@ def _truth_children(node: c_ast.Node) -> set[str]:
     if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
         return {"left", "right"}
     if isinstance(node, c_ast.BinaryOp) and node.op in ("==", "!="):
-        zero = {name for name, other in (("left", node.right), ("right", node.left))
+        return {name for name, other in (("left", node.right), ("right", node.left))
                 if isinstance(other, c_ast.Constant) and other.value == "0"}
-        return zero
     return set()
 
 
@@ -130,17 +128,8 @@ class _Rewriting(c_ast.NodeVisitor):
 def _library_macros(ast: c_ast.FileAST) -> set[str]:
     """The macros of ``_MACROS`` that polycu's ``<math.h>`` declares in this unit and
     the file does not define or declare again."""
-    found: set[str] = set()
-    for ext in ast.ext:
-        decl = ext.decl if isinstance(ext, c_ast.FuncDef) else ext
-        if isinstance(decl, c_ast.Decl) and decl.name in _MACROS:
-            where = getattr(decl.coord, "file", None) or ""
-            if where and Path(where).resolve().is_relative_to(FAKELIBC) \
-                    and not isinstance(ext, c_ast.FuncDef):
-                found.add(decl.name)
-            else:
-                found.discard(decl.name)
-    return found
+    return {name for name, proto in prototypes(ast, {}).items()
+            if name in _MACROS and proto.library}
 
 
 def lower_classifications(ast: c_ast.FileAST) -> c_ast.FileAST:

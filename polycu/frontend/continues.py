@@ -90,15 +90,12 @@ def _folded(loop: c_ast.Node) -> c_ast.Node | None:
         folded = c_ast.Compound(_items(list(items)), body.coord)
     except _Kept:
         return None
-    if _continues(folded) or sum(1 for _ in walk(folded)) > _GROWTH * sum(1 for _ in walk(body)):
+    if sum(1 for _ in walk(folded)) > _GROWTH * sum(1 for _ in walk(body)):
         return None
-    for node in _own(folded):
-        if isinstance(node, c_ast.If) and any(
-                isinstance(n, _LOOPS) for branch in (node.iftrue, node.iffalse)
-                if branch is not None for n in walk(branch)):
-            # an `if` of the original body may hold these: only new ones may not
-            if not any(node is n for n in walk(body)):
-                return None
+    original = {id(n) for n in walk(body)}     # its ifs may hold loops; new ones may not
+    if any(isinstance(node, c_ast.If) and id(node) not in original
+           and any(isinstance(n, _LOOPS) for n in walk(node)) for node in _own(folded)):
+        return None
     loop = copy.copy(loop)
     loop.stmt = folded
     return loop

@@ -28,8 +28,9 @@ from pycparser import c_ast
 
 from ..model import MAY_WRITE, WRITE, Access
 from .accesses import AccessCollector, Names
-from .affine import AffineEnv, NotAffine, int_constant, to_pwaff
+from .affine import AffineEnv, NotAffine, to_pwaff
 from .calls import cast_to
+from .loop_forms import increment
 from .ctype import INT, LLONG_MAX, Arith
 from .syntax import Unsupported, c_text, walk, written_names
 
@@ -46,26 +47,9 @@ class LoopNames(Names, Protocol):
 
 def loop_step(node: c_ast.For, name: str) -> int | None:
     """The constant that ``for``'s increment adds to ``name`` (None: not of the forms
-    ``i++``, ``i--``, ``i += c``, ``i -= c``, ``i = i + c``, ``i = c + i``, ``i = i - c``)."""
-    nxt = node.next
-    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) \
-            and nxt.expr.name == name:
-        return {"++": 1, "p++": 1, "--": -1, "p--": -1}.get(nxt.op)
-    if not (isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID)
-            and nxt.lvalue.name == name):
-        return None
-    rv = nxt.rvalue
-    if nxt.op in ("+=", "-="):
-        value = int_constant(rv)
-        return None if value is None else (value if nxt.op == "+=" else -value)
-    if nxt.op != "=" or not isinstance(rv, c_ast.BinaryOp) or rv.op not in ("+", "-"):
-        return None
-    if isinstance(rv.left, c_ast.ID) and rv.left.name == name:
-        value = int_constant(rv.right)
-        return None if value is None else (value if rv.op == "+" else -value)
-    if rv.op == "+" and isinstance(rv.right, c_ast.ID) and rv.right.name == name:
-        return int_constant(rv.left)
-    return None
+    ``loop_forms.increment`` reads)."""
+    found = increment(node.next) if node.next is not None else None
+    return found[1] if found is not None and found[0] == name else None
 
 
 def leaves_early(body: c_ast.Node) -> bool:

@@ -33,6 +33,8 @@ import copy
 
 from pycparser import c_ast
 
+from .affine import int_constant
+from .calls import cast_to
 from .syntax import replace_child, rewrite_functions, walk, written_names
 
 _INTEGER_WORDS = {"char", "short", "int", "long", "signed", "unsigned", "_Bool"}
@@ -49,11 +51,6 @@ def _integer_names(decl: c_ast.Decl) -> list[str] | None:
     return None
 
 
-def _typename(names: list[str]) -> c_ast.Typename:
-    return c_ast.Typename(None, [], None,
-                          c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(list(names))))
-
-
 def _pure(node: c_ast.Node) -> bool:
     """No calls, assignments or increments: the value can be evaluated again."""
     return all(isinstance(n, _PURE) or (isinstance(n, c_ast.UnaryOp)
@@ -65,24 +62,27 @@ def _names(node: c_ast.Node) -> set[str]:
     return {n.name for n in walk(node) if isinstance(n, c_ast.ID)}
 
 
-def _step(node: c_ast.Node) -> tuple[str, int] | None:
-    """(variable, constant step) of ``x++``, ``--x``, ``x += 3``, ``x = x - 2``."""
-    if isinstance(node, c_ast.UnaryOp) and isinstance(node.expr, c_ast.ID) \
-            and node.op in ("p++", "++", "p--", "--"):
-        return node.expr.name, 1 if "++" in node.op else -1
+def increment(node: c_ast.Node) -> tuple[str, int] | None:
+    """(variable, constant step) of a loop increment: ``x++``, ``--x``, ``x += c``,
+    ``x -= c``, ``x = x + c``, ``x = c + x``, ``x = x - c``; None for any other."""
+    if isinstance(node, c_ast.UnaryOp) and isinstance(node.expr, c_ast.ID):
+        step = {"++": 1, "p++": 1, "--": -1, "p--": -1}.get(node.op)
+        return None if step is None else (node.expr.name, step)
     if not (isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID)):
         return None
-    name, value = node.lvalue.name, node.rvalue
-    sign = {"+=": 1, "-=": -1}.get(node.op)
-    if node.op == "=" and isinstance(value, c_ast.BinaryOp) and value.op in "+-" \
-            and isinstance(value.left, c_ast.ID) and value.left.name == name:
-        sign, value = (1 if value.op == "+" else -1), value.right
-    if sign is None or not (isinstance(value, c_ast.Constant) and value.type == "int"):
+    name, rv = node.lvalue.name, node.rvalue
+    if node.op in ("+=", "-="):
+        value = int_constant(rv)
+        return None if value is None else (name, value if node.op == "+=" else -value)
+    if node.op != "=" or not isinstance(rv, c_ast.BinaryOp) or rv.op not in ("+", "-"):
         return None
-    try:
-        return name, sign * int(value.value.rstrip("uUlL"), 0)
-    except ValueError:
-        return None
+    if isinstance(rv.left, c_ast.ID) and rv.left.name == name:
+        value = int_constant(rv.right)
+        return None if value is None else (name, value if rv.op == "+" else -value)
+    if rv.op == "+" and isinstance(rv.right, c_ast.ID) and rv.right.name == name:
+        value = int_constant(rv.left)
+        return None if value is None else (name, value)
+    return None
 
 
 def _substitute(node: c_ast.Node, values: dict[str, c_ast.Node]) -> c_ast.Node:
@@ -164,7 +164,7 @@ def _companions(loop: c_ast.For, function: _Function) -> c_ast.For | None:
     initial = _initial(loop)
     if not initial or len(initial) < 2 or not isinstance(loop.next, c_ast.ExprList):
         return None
-    steps = [_step(e) for e in loop.next.exprs]
+    steps = [increment(e) for e in loop.next.exprs]
     if any(s is None for s in steps):
         return None
     step = dict(s for s in steps if s is not None)
@@ -175,34 +175,34 @@ def _companions(loop: c_ast.For, function: _Function) -> c_ast.For | None:
     if counter is None or loop.cond is None:
         return None
     body_written = written_names([loop.stmt, loop.cond])
+    types: dict[str, str] = {}
     for name, value in initial:
         if name in body_written or not _pure(value) or _names(value) & (set(start) | body_written):
             return None
-        if function.integer(name, loop) is None:
+        words = function.integer(name, loop)
+        if words is None:
             return None
+        types[name] = " ".join(words)
         if name != counter and not (isinstance(loop.init, c_ast.DeclList)
                                     or function.dead_after(name, loop)):
             return None
     values: dict[str, c_ast.Node] = {}
     # the steps taken times the counter's step, exact in long long whatever the
     # counter's type (an unsigned counter's i - a wraps where it counts down)
-    wide = _typename(["long", "long"])
-    distance = c_ast.BinaryOp("-", c_ast.Cast(wide, c_ast.ID(counter)),
-                              c_ast.Cast(copy.deepcopy(wide), copy.deepcopy(start[counter])))
+    distance = c_ast.BinaryOp("-", cast_to("long long", c_ast.ID(counter)),
+                              cast_to("long long", copy.deepcopy(start[counter])))
     for name, value in initial:
         if name == counter:
             continue
-        words = function.integer(name, loop) or ["int"]
         factor = c_ast.Constant("int", str(step[name] * step[counter]))
         term = c_ast.BinaryOp("*", factor, copy.deepcopy(distance))
-        first = copy.deepcopy(value)
-        if "unsigned" in words:     # modular: each part converted, the sum wraps as j's steps
-            first = c_ast.Cast(_typename(words), first)
-            term = c_ast.Cast(_typename(words), term)
-        else:                       # exact in long long, where j's values are in range
-            first = c_ast.Cast(copy.deepcopy(wide), first)
-        values[name] = c_ast.Cast(_typename(words), c_ast.BinaryOp("+", first, term))
-    next_step = next(e for e in loop.next.exprs if _step(e)[0] == counter)  # type: ignore[index]
+        if "unsigned" in types[name]:   # modular: each part converted, the sum wraps as j's steps
+            first = cast_to(types[name], copy.deepcopy(value))
+            term = cast_to(types[name], term)
+        else:                           # exact in long long, where j's values are in range
+            first = cast_to("long long", copy.deepcopy(value))
+        values[name] = cast_to(types[name], c_ast.BinaryOp("+", first, term))
+    next_step = next(e for e, s in zip(loop.next.exprs, steps) if s and s[0] == counter)
     return c_ast.For(_keep_only(loop, counter), _substitute(loop.cond, values),
                      copy.deepcopy(next_step), _substitute(loop.stmt, values), loop.coord)
 
@@ -237,13 +237,13 @@ def _post_decrement(loop: c_ast.For, function: _Function) -> c_ast.For | None:
         if "unsigned" not in words:
             return None
         bound = c_ast.Constant("int", "0")
-    if name in written_names([loop.stmt]) or not _pure(bound) \
-            or _names(bound) & (written_names([loop.stmt]) | {name}):
+    written = written_names([loop.stmt])
+    if name in written or not _pure(bound) or _names(bound) & (written | {name}):
         return None
     if not (isinstance(loop.init, c_ast.DeclList) or function.dead_after(name, loop)):
         return None
-    value = c_ast.Cast(_typename(words),
-                       c_ast.BinaryOp("-", c_ast.ID(name), c_ast.Constant("int", "1")))
+    value = cast_to(" ".join(words),
+                    c_ast.BinaryOp("-", c_ast.ID(name), c_ast.Constant("int", "1")))
     return c_ast.For(copy.deepcopy(loop.init),
                      c_ast.BinaryOp(">", c_ast.ID(name, loop.cond.coord), copy.deepcopy(bound)),
                      c_ast.UnaryOp("p--", c_ast.ID(name)),
