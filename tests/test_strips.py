@@ -166,3 +166,58 @@ def test_copies_with_many_existentials_keep_their_full_strips(tmp_path):
         report = emulate_scop(scop, cuda, description["host_function"], seed=n, nvcc=False,
                               params={"n": n})
         assert report.ok, report.format()
+
+
+# fuzz seed 5633475, reduced: 3i + j mapped on tiles of 64 x 32 points, 16 x 16
+# threads (the sizes SQUARE the driver maps contractions with).  The block's
+# footprint of C, the thread ids projected out of each thread's, kept them as an
+# existential under floor terms; the tile's offset then had four pieces and 25
+# existentials, its copies' domains 43, and the program took a minute to compile.
+SKEWED = """
+void kernel(int n, double alpha1, double A[10][8], double B[11][11], double C[11][7])
+{
+#pragma scop
+  for (int i = 0; i <= n; i++)
+    for (int j = 0; j <= 6; j++) {
+      A[i][j] *= alpha1;
+      for (int k = 0; k <= n + 1; k++)
+        A[i][j] += B[i][k] * C[k][j];
+    }
+#pragma endscop
+}
+"""
+SQUARE = "{ kernel[i] -> tile[64,32]; kernel[i] -> block[16,16] }"
+
+
+def test_a_tiles_footprint_is_the_polyhedron_it_equals(tmp_path):
+    from polycu.memory.footprint import existentials, without_existentials
+    from polycu.memory.lanes import blockwide, lane_order
+    from polycu.memory.registers import accesses, keep
+    from polycu.memory.shared import STRIP, strip_mine
+    source = tmp_path / "skewed.c"
+    source.write_text(SKEWED)
+    (scop,) = polycu.load(str(source))
+    program = program_of(scop, polycu.Options(run_on="gpu", sizes=SQUARE))
+    (kernel,) = program.kernels
+    lanes = lane_order(program, kernel)
+    context = kernel.context(program.scop.context)
+    # C's footprint at each strip of k, as shared.tiles forms it
+    mined = strip_mine(lanes, 1, STRIP)
+    prefix = mined.order.apply_range(keep(mined.width, 2, 0, mined.order.get_space()))
+    access = accesses(program.scop, kernel, "C").intersect_domain(lanes.order.domain())
+    projected = blockwide(prefix.reverse().apply_range(access), kernel, context)
+    assert existentials(projected) > 0
+    footprint = without_existentials(projected)
+    assert existentials(footprint) == 0
+    assert footprint.is_equal(projected)
+    # the tile's offset max(0, 32 b1 - 3n, 32 b1 - 192 b0 - 189) along j, in three
+    # pieces without existentials
+    placed = place(program).kernel(kernel.name)
+    (tile,) = [t for t in placed.shared if t.array == "C"]
+    assert existentials(tile.offset) == 0 and tile.offset.n_basic_map() == 3
+
+
+def test_a_strided_footprint_keeps_its_existential():
+    from polycu.memory.footprint import existentials, without_existentials
+    strided = isl.UnionMap("[n] -> { [p] -> A[e] : exists k: e = 2k + p and 0 <= e <= n }")
+    assert without_existentials(strided) is strided and existentials(strided) == 1

@@ -69,8 +69,36 @@ def group_of(access: isl.UnionMap, refs: frozenset[str], prefix: isl.UnionMap,
              kernel: Kernel, context: isl.Set) -> Group:
     """The group of the reads ``access`` (refs ``refs``) at the prefixes ``prefix``."""
     mine = prefix.reverse().apply_range(access)
-    block = blockwide(mine, kernel, context)
+    block = without_existentials(blockwide(mine, kernel, context))
     return Group(access, refs, mine, block, box_of(block), box_of(mine))
+
+
+def existentials(relation: isl.Map | isl.UnionMap) -> int:
+    """The existentials and integer divisions of ``relation``'s pieces."""
+    maps = maps_of(relation) if isinstance(relation, isl.UnionMap) else [relation]
+    return sum(b.dim(isl.dim_type.div) for m in maps for b in m.get_basic_maps())
+
+
+# F = { p -> e : exists t in [0, B), x: p = P_t(x), e = R(x) } with the thread ids t
+# projected out last keeps t as an existential bound by floor terms (the lanes'
+# residues: i = t0 mod 16, 3i + j = t1 mod 16), though F is often a polyhedron (some
+# thread of the block runs each residue).  isl's compute_divs writes each
+# existential as an integer division of the variables, an equal set; where none is
+# left, F is that polyhedron.
+def without_existentials(footprint: isl.UnionMap) -> isl.UnionMap:
+    """``footprint`` as the polyhedron it equals, or itself where it equals none (a
+    strided one).
+
+    Why: the tile's offset min F(p), its copies' domains (wrap(F) shifted by o(p), F's
+    existentials twice) and every index through them carry F's existentials on, each
+    step with copies of its own: fuzz seed 5633475 (3i + j mapped on 16 x 16
+    threads) reached 25 in the offset, 43 in a copy's domain, 9 s in full_strips and
+    isl's AST of the kernel over its budget twice, 88 s of compilation in all."""
+    maps = maps_of(footprint)
+    if len(maps) != 1 or not existentials(maps[0]):
+        return footprint
+    named = maps[0].compute_divs().coalesce()
+    return footprint if existentials(named) else isl.UnionMap.from_map(named)
 
 
 # References of one array share a tile when the box of their footprints together is
