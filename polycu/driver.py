@@ -467,6 +467,7 @@ def _resident(schedule: Schedule, program: GpuProgram, options: Options,
     if plan is None or any(k.looped(other.scop) for k in other.kernels):
         return None
     placed = _placed(replace(other, resident=True), options, overrides, quiet, constant_taken)
+    plan = replace(plan, neighbours=options.resident_sync == "neighbours")
     return None if quiet.diagnostics else replace(placed, resident=plan)
 
 

@@ -2,7 +2,7 @@
 of each stencil exactly (rows a block, halos, who runs each kernel), the programs it
 refuses, the emulation against gcc with the bands on chip and off chip (the emulated
 device holds POLYCU_EMU_RESIDENT_BLOCKS = 4 blocks), nvcc's build, and a removed
-grid barrier caught."""
+grid barrier or neighbour wait caught."""
 from __future__ import annotations
 
 import shutil
@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from polycu.bench import cpu as polybench_cpu
+from polycu.diagnostics import PolycuError
 from polycu.driver import load_scops, placement_of
 from polycu.memory.resident import ALIGNED
 from polycu.options import Options
@@ -86,18 +87,42 @@ def test_emulation_matches_gcc(name: str, dataset: str, blocks: int) -> None:
         "\n".join(r.format() for r in reports)
 
 
-def test_a_removed_grid_barrier_is_caught() -> None:
-    """Without the barrier after jacobi-2d's first sweep, a block's second sweep reads
-    halo rows its neighbour has not published yet: the emulation's turns make that
-    happen every time."""
+def jacobi_2d_source(sync: str) -> tuple[object, dict]:
+    """jacobi-2d at MINI planned for 4 blocks (on chip), its description's one SCoP."""
     compiled = compile_program(str(KERNELS["jacobi-2d"].source),
-                               polybench("jacobi-2d", resident_blocks=4))
+                               polybench("jacobi-2d", resident_blocks=4, resident_sync=sync))
     (entry,) = compiled.description["scops"]
+    return compiled, entry
+
+
+@pytest.mark.parametrize("sync,removed", [
+    ("grid", "POLYCU_GRID_SYNC();"),
+    ("neighbours", "polycu_band_wait(polycu_flags_kernel_jacobi_2d_scop0_resident, "
+                   "polycu_phase);")])
+def test_a_removed_barrier_or_wait_is_caught(sync: str, removed: str) -> None:
+    """Without the grid barrier (or the wait for the neighbours' flags) after jacobi-2d's
+    first sweep, a block's second sweep reads halo rows its neighbour has not published
+    yet: the emulation's turns make that happen every time.  With flags the source has
+    the grid barrier after the flags are cleared and one a phase off chip."""
+    compiled, entry = jacobi_2d_source(sync)
     source = entry["device_source"]
-    assert source.count("POLYCU_GRID_SYNC();") == 2
-    entry["device_source"] = source.replace("POLYCU_GRID_SYNC();", ";", 1)
+    assert source.count("POLYCU_GRID_SYNC();") == (2 if sync == "grid" else 3)
+    assert source.count(removed) == 2
+    entry["device_source"] = source.replace(removed, ";", 1)
     (report,) = emulate_generated(compiled.scops, compiled.description, seed=29, nvcc=False)
     assert not report.ok and any(a.mismatches for a in report.arrays), report.format()
+
+
+def test_a_flag_never_set_is_reported_not_waited_for() -> None:
+    """A wait for a phase no neighbour reaches stops the emulation with the block that
+    waits, instead of hanging as a GPU would."""
+    compiled, entry = jacobi_2d_source("neighbours")
+    wait = "polycu_band_wait(polycu_flags_kernel_jacobi_2d_scop0_resident, polycu_phase);"
+    entry["device_source"] = entry["device_source"].replace(
+        wait, wait.replace("polycu_phase)", "polycu_phase + 1)"), 1)
+    with pytest.raises(PolycuError, match="block 0 waits for a neighbour's flag that no "
+                       "block will set"):
+        emulate_generated(compiled.scops, compiled.description, seed=29, nvcc=False)
 
 
 # Stencils beyond PolyBench's: halos of two rows and uneven ones, int arrays with C's

@@ -8,8 +8,11 @@ Out: the kernel ``NAME_resident`` and the host program's one launch of it
 
 The host loops run in every thread of every block (their bounds depend on parameters
 and outer host iterators only).  Launch ``K[h]`` becomes a phase, ended by
-``__syncthreads()``, the copy of the written arrays' edge rows to device memory and a
-grid-wide barrier.  Band ``p`` (rows ``[p R, p R + R)``) is run by block ``p mod G``
+``__syncthreads()``, the copy of the written arrays' edge rows to device memory and
+either a grid-wide barrier or, on chip with ``plan.neighbours``, a wait for the two
+neighbouring bands only: block ``p`` publishes ``flags[p] = n`` (release) once its
+edge rows of phase ``n`` are in device memory and waits (acquire) until
+``flags[p - 1]`` and ``flags[p + 1]`` reach ``n``.  Band ``p`` (rows ``[p R, p R + R)``) is run by block ``p mod G``
 of the ``G`` blocks; an aligned kernel's virtual blocks of the band's rows are shared
 by that block's threads as in ``single_block.py``; a kernel fixed at row ``c`` runs
 whole in the block of ``c``'s band; a free kernel's threads are spread over the grid.
@@ -51,6 +54,34 @@ static __device__ __forceinline__ unsigned polycu_dynamic_bytes()
   unsigned n;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(n));
   return n;
+}
+/* Phase n of block b is over: every thread's writes (ordered by the barrier, made
+   visible to the device by the fence) happen before flags[b] = n is seen. */
+static __device__ __forceinline__ void polycu_band_signal(unsigned *flags, unsigned n)
+{
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" :: "l"(flags + blockIdx.x), "r"(n)
+                 : "memory");
+  }
+}
+/* Wait until both neighbouring blocks have ended phase n; what they wrote before
+   then is visible to every thread of the block after it. */
+static __device__ __forceinline__ void polycu_band_wait(const unsigned *flags, unsigned n)
+{
+  if (threadIdx.x == 0) {
+    unsigned seen;
+    if (blockIdx.x > 0)
+      do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen)
+                      : "l"(flags + blockIdx.x - 1) : "memory");
+      while (seen < n);
+    if (blockIdx.x + 1 < gridDim.x)
+      do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen)
+                      : "l"(flags + blockIdx.x + 1) : "memory");
+      while (seen < n);
+  }
+  __syncthreads();
 }
 #endif
 /* Cell c of an array: the block's shared copy of cells [first, first + cells), device
@@ -156,14 +187,16 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
             if array.name in kernel.writes and array.halo > 0:
                 edges = _edges(array.name, array.halo * array.row_cells)
                 lines += [INDENT + line for line in edges]
-        return lines + [f"{INDENT}POLYCU_GRID_SYNC();", "}"]
+        return lines + [INDENT + line for line in _phase_end(plan.neighbours, flags)] + ["}"]
 
     args = block_kernel_args(program, arrays)
-    lines = [f'extern "C" __global__ void __launch_bounds__({BLOCK_THREADS}) '
-             f'{resident_kernel_name(program)}(' + ", ".join(a.declaration for a in args) + ")",
-             "{", f"{INDENT}POLYCU_DYNAMIC_SHARED(polycu_dynamic);",
-             f"{INDENT}const bool polycu_on_chip = polycu_dynamic_bytes() >= {plan.bytes}u;",
-             f"{INDENT}const long long polycu_row = (long long)blockIdx.x * {rows};"]
+    flags = f"polycu_flags_{resident_kernel_name(program)}"
+    lines = [f"static __device__ unsigned {flags}[{plan.bands}];"] if plan.neighbours else []
+    lines += [f'extern "C" __global__ void __launch_bounds__({BLOCK_THREADS}) '
+              f'{resident_kernel_name(program)}(' + ", ".join(a.declaration for a in args) + ")",
+              "{", f"{INDENT}POLYCU_DYNAMIC_SHARED(polycu_dynamic);",
+              f"{INDENT}const bool polycu_on_chip = polycu_dynamic_bytes() >= {plan.bytes}u;",
+              f"{INDENT}const long long polycu_row = (long long)blockIdx.x * {rows};"]
     for array, offset in zip(plan.arrays, plan.offsets()):
         name, cells = array.name, f"{rows * array.row_cells}"
         last = f"({array.rows} - polycu_row) * {array.row_cells}"
@@ -174,7 +207,13 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
                   *_copy(f"{_view(name)}.slab[polycu_c]",
                          f"{name}[{_view(name)}.first + polycu_c]", f"{_view(name)}.cells")]
     body = print_node(host_ast(program), phase, host=False, itype=itype)
-    lines += [f"{INDENT}__syncthreads();", f"{INDENT}{{",
+    if plan.neighbours:       # no block waits for a flag before every block cleared its own
+        lines += [f"{INDENT}unsigned polycu_phase = 0;",
+                  f"{INDENT}if (threadIdx.x == 0) {flags}[blockIdx.x] = 0u;",
+                  f"{INDENT}POLYCU_GRID_SYNC();"]
+    else:
+        lines.append(f"{INDENT}__syncthreads();")
+    lines += [f"{INDENT}{{",
               *(f"{INDENT * 2}const auto &{a.name} = {_view(a.name)};" for a in plan.arrays),
               *(INDENT + line for line in body), f"{INDENT}}}"]
     for array in plan.arrays:
@@ -255,6 +294,24 @@ def _copy(to: str, source: str, cells: str) -> list[str]:
     """Every cell of a band copied by the block's threads."""
     return [f"{INDENT}for (long long polycu_c = threadIdx.x; polycu_c < {cells}; "
             f"polycu_c += blockDim.x)", f"{INDENT * 2}{to} = {source};"]
+
+
+# A phase's end.  On chip with flags, block p waits only for bands p - 1 and p + 1:
+# every read of another band's row is within d < R rows of the band (the plan's
+# R > 2d), so it is an edge row of a neighbour, and a neighbour's flag at n means its
+# edge rows of phase n are in device memory.  No block starts phase n + 2 before both
+# its neighbours ended phase n + 1, so neighbours are never more than one phase apart:
+# an edge row a block reads in phase n + 1 is not overwritten by its owner's copy of
+# phase n + 2 (write after read), and the last phase's wait keeps the final copy of
+# each band from landing under a neighbour that still reads the edge rows.  Off chip
+# (several bands a block, every access in device memory) the grid barrier stays.
+def _phase_end(neighbours: bool, flags: str) -> list[str]:
+    """The synchronisation that ends a phase (after its edge rows' copies)."""
+    if not neighbours:
+        return ["POLYCU_GRID_SYNC();"]
+    return ["if (polycu_on_chip) {", f"{INDENT}polycu_band_signal({flags}, ++polycu_phase);",
+            f"{INDENT}polycu_band_wait({flags}, polycu_phase);", "} else {",
+            f"{INDENT}POLYCU_GRID_SYNC();", "}"]
 
 
 def _edges(name: str, cells: int) -> list[str]:

@@ -88,6 +88,7 @@ class ResidentGrid:
     arrays: tuple[ResidentArray, ...]
     owners: Mapping[str, str | int]             # kernel name: ALIGNED, FREE or a row
     shifts: Mapping[str, int] = field(default_factory=dict)   # aligned kernels' s
+    neighbours: bool = True       # on chip, phases end with the neighbours' flags
 
     def offsets(self) -> tuple[int, ...]:
         """Where each array's band starts in a block's shared memory (16-byte aligned)."""
@@ -106,8 +107,10 @@ class ResidentGrid:
     def describe(self) -> str:
         """The plan in one line, for the description's kernel entry."""
         halos = ", ".join(f"{a.name} (halo {a.halo})" for a in self.arrays)
+        sync = "the two neighbouring blocks' flags" if self.neighbours else "a grid barrier"
         return (f"one cooperative launch of {self.bands} blocks, each holding {self.rows} "
-                f"row(s) of {halos} in shared memory ({self.bytes} B)")
+                f"row(s) of {halos} in shared memory ({self.bytes} B), each phase ended "
+                f"by {sync}")
 
 
 def _first(umap: isl.UnionMap) -> isl.UnionMap | None:

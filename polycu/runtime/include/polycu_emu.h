@@ -838,7 +838,10 @@ void launch_after(const char *kernel, const Run &run) {
    that many blocks without it, as on a GPU that holds fewer.  All blocks' threads
    live at once, but blocks take turns between grid barriers, last block first, so
    that a phase missing its barrier reads what its neighbours have not written yet,
-   every time; each block has dynamic shared memory of its own, poisoned. */
+   every time; each block has dynamic shared memory of its own, poisoned.  A block
+   that waits for its neighbours' flags (polycu_band_wait) gives its turn to the next
+   block still running until the flags are set; a whole round of turns in which no
+   block sets a flag means none ever will, and is reported instead of hanging. */
 #ifndef POLYCU_EMU_RESIDENT_BLOCKS
 #define POLYCU_EMU_RESIDENT_BLOCKS 4
 #endif
@@ -847,20 +850,52 @@ struct Turns {
   pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
   unsigned blocks = 0, turn = 0, exited = 0;
+  std::vector<char> gone;             /* the blocks that have exited */
+  unsigned long long signals = 0;     /* flags set so far (polycu_band_signal) */
   void wait_for(unsigned block) {
     Guard guard(&lock);
     while (turn != block) pthread_cond_wait(&moved, &lock);
+  }
+  /* the next lower block still running, after block 0 the last one (the lock held) */
+  unsigned next(unsigned block) const {
+    for (unsigned k = 1; k < blocks; ++k) {
+      const unsigned b = (block + blocks - k) % blocks;
+      if (!gone[b]) return b;
+    }
+    return block;
   }
   /* the block's turn ends: the next lower block's begins, or, after block 0, the
      last block's in the next interval */
   void pass(unsigned block, bool exiting) {
     Guard guard(&lock);
-    if (exiting) ++exited;
-    else if (exited > 0)
+    if (exiting) {
+      ++exited;
+      gone[block] = 1;
+    } else if (exited > 0) {
       fatal("kernel %s: block %u reaches a grid barrier that %u block(s) never reach (a "
             "grid-wide barrier in divergent code)", current_kernel, block, exited);
-    turn = block == 0 ? blocks - 1 : block - 1;
+    }
+    turn = next(block);
     pthread_cond_broadcast(&moved);
+  }
+  /* a block waiting for a flag lets every other running block take a turn */
+  void yield(unsigned block) {
+    unsigned long long seen;
+    {
+      Guard guard(&lock);
+      seen = signals;
+      turn = next(block);
+      pthread_cond_broadcast(&moved);
+    }
+    wait_for(block);
+    Guard guard(&lock);
+    if (signals == seen)
+      fatal("kernel %s: block %u waits for a neighbour's flag that no block will set (every "
+            "running block waits or has exited)", current_kernel, block);
+  }
+  void signalled() {
+    Guard guard(&lock);
+    ++signals;
   }
 };
 inline thread_local Turns *current_turns = nullptr;
@@ -900,6 +935,7 @@ void launch_resident(const char *kernel, long long bands, dim3 block, std::size_
   Turns turns;
   turns.blocks = blocks;
   turns.turn = blocks - 1;
+  turns.gone.assign(blocks, 0);
   bool short_team = false;
   omp_set_dynamic(0);
 #pragma omp parallel num_threads(threads * blocks)
@@ -942,6 +978,35 @@ void launch_resident(const char *kernel, long long bands, dim3 block, std::size_
 }
 }  // namespace polycu_emu
 #define POLYCU_GRID_SYNC() ::polycu_emu::grid_sync()
+/* Phase n of the block is over (codegen/resident.py): after its threads' barrier,
+   thread 0 sets the block's flag. */
+inline void polycu_band_signal(unsigned *flags, unsigned n) {
+  if (polycu_emu::current_turns == nullptr)
+    polycu_emu::fatal("a flag set in %s, which was not launched with POLYCU_LAUNCH_RESIDENT",
+                      polycu_emu::current_kernel ? polycu_emu::current_kernel : "host code");
+  polycu_emu::current_barrier->wait(polycu_emu::current_thread);
+  if (polycu_emu::current_thread == 0) {
+    __atomic_store_n(&flags[blockIdx.x], n, __ATOMIC_RELEASE);
+    polycu_emu::current_turns->signalled();
+  }
+}
+/* Thread 0 waits, giving its turn away, until both neighbouring blocks ended phase n;
+   the block's barrier then lets the others on. */
+inline void polycu_band_wait(const unsigned *flags, unsigned n) {
+  if (polycu_emu::current_turns == nullptr)
+    polycu_emu::fatal("a flag waited for in %s, which was not launched with "
+                      "POLYCU_LAUNCH_RESIDENT",
+                      polycu_emu::current_kernel ? polycu_emu::current_kernel : "host code");
+  if (polycu_emu::current_thread == 0) {
+    const unsigned b = blockIdx.x;
+    const auto ended = [&](unsigned other) {
+      return __atomic_load_n(&flags[other], __ATOMIC_ACQUIRE) >= n;
+    };
+    while (!((b == 0 || ended(b - 1)) && (b + 1 >= gridDim.x || ended(b + 1))))
+      polycu_emu::current_turns->yield(b);
+  }
+  polycu_emu::current_barrier->wait(polycu_emu::current_thread);
+}
 #define POLYCU_DYNAMIC_SHARED(name) unsigned char *const name = ::polycu_emu::dynamic_shared
 inline unsigned polycu_dynamic_bytes() { return static_cast<unsigned>(polycu_emu::dynamic_bytes); }
 #define POLYCU_LAUNCH_RESIDENT(kernel, bands, block, bytes, ...)                             \
