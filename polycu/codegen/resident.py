@@ -314,14 +314,20 @@ def _phase_end(neighbours: bool, flags: str) -> list[str]:
             f"{INDENT}POLYCU_GRID_SYNC();", "}"]
 
 
+# The edges of a band of C cells, e cells each: with n = min(2e, C) cells copied,
+# copy k in [0, n) is cell k where k < e, else cell k + C - n (the last n - e cells);
+# when C < 2e that is every cell once.
 def _edges(name: str, cells: int) -> list[str]:
     """The first and last ``cells`` cells of the block's band of ``name`` copied to device
-    memory, where its neighbours read them after the barrier."""
+    memory, where its neighbours read them after the barrier: only those cells are
+    visited, not the whole band."""
     view = _view(name)
-    return [f"for (long long polycu_c = threadIdx.x; polycu_c < {view}.cells; "
-            f"polycu_c += blockDim.x)",
-            f"{INDENT}if (polycu_c < {cells} || polycu_c >= {view}.cells - {cells})",
-            f"{INDENT * 2}{view}.global[{view}.first + polycu_c] = {view}.slab[polycu_c];"]
+    count = f"({view}.cells < {2 * cells} ? {view}.cells : {2 * cells}LL)"
+    return [f"for (long long polycu_k = threadIdx.x; polycu_k < {count}; "
+            f"polycu_k += blockDim.x) {{",
+            f"{INDENT}const long long polycu_c = polycu_k < {cells} ? polycu_k : "
+            f"polycu_k + {view}.cells - {count};",
+            f"{INDENT}{view}.global[{view}.first + polycu_c] = {view}.slab[polycu_c];", "}"]
 
 
 def resident_launch(program: GpuProgram, arrays: dict[str, Layout]) -> dict[str, Any]:
