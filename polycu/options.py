@@ -165,10 +165,11 @@ OPTIONS: tuple[Option, ...] = (
            "rows of every array it writes in each block's shared memory across all of "
            "them, where the rows' owners can run every write (docs/memory.md, 'Resident "
            "grids'; off by default: slower than the launches on an H200 so far)"),
-    Option("--resident-sync", "str", "neighbours", "how a resident grid's phases end "
-           "while its bands are on chip: each block waits for the flags of the two "
-           "blocks whose rows it reads (neighbours) or for every block (grid, a "
-           "cooperative grid barrier); docs/memory.md, 'Resident grids'",
+    Option("--resident-sync", "str", "grid", "how a resident grid's phases end "
+           "while its bands are on chip: each block waits for every block (grid, a "
+           "cooperative grid barrier) or only for the flags of the two blocks whose rows "
+           "it reads (neighbours; 0.92-0.94x of grid on an H100 so far); docs/memory.md, "
+           "'Resident grids'",
            choices=("neighbours", "grid")),
     Option("--resident-blocks", "int", 132, "blocks a resident grid is planned for (one an "
            "SM: an H100 SXM or H200 has 132); the launch keeps the bands on chip only where "

@@ -69,14 +69,18 @@ def test_refused(name: str) -> None:
     assert plan(name, "MINI") is None
 
 
-@pytest.mark.parametrize("name,dataset,blocks", [
-    ("jacobi-2d", "MINI", 4), ("jacobi-2d", "MINI", 10), ("fdtd-2d", "MINI", 4),
-    ("fdtd-2d", "MINI", 5), ("heat-3d", "MINI", 4), ("heat-3d", "SMALL", 5)])
-def test_emulation_matches_gcc(name: str, dataset: str, blocks: int) -> None:
+@pytest.mark.parametrize("name,dataset,blocks,sync", [
+    ("jacobi-2d", "MINI", 4, "grid"), ("jacobi-2d", "MINI", 4, "neighbours"),
+    ("jacobi-2d", "MINI", 10, "neighbours"), ("fdtd-2d", "MINI", 4, "grid"),
+    ("fdtd-2d", "MINI", 4, "neighbours"), ("fdtd-2d", "MINI", 5, "grid"),
+    ("heat-3d", "MINI", 4, "neighbours"), ("heat-3d", "SMALL", 5, "grid")])
+def test_emulation_matches_gcc(name: str, dataset: str, blocks: int, sync: str) -> None:
     """Planned for 4 blocks, the emulated device holds the bands on chip; planned for
-    more, it does not, and the same kernel runs over device memory; nvcc builds it."""
+    more, it does not, and the same kernel runs over device memory; nvcc builds it.
+    Phases end with grid barriers or with the neighbours' flags."""
     compiled = compile_program(str(KERNELS[name].source),
-                               polybench(name, dataset, resident_blocks=blocks))
+                               polybench(name, dataset, resident_blocks=blocks,
+                                         resident_sync=sync))
     (entry,) = compiled.description["scops"]
     (kernel,) = entry["kernels"]
     bands = kernel["resident"]["bands"]

@@ -88,7 +88,7 @@ class ResidentGrid:
     arrays: tuple[ResidentArray, ...]
     owners: Mapping[str, str | int]             # kernel name: ALIGNED, FREE or a row
     shifts: Mapping[str, int] = field(default_factory=dict)   # aligned kernels' s
-    neighbours: bool = True       # on chip, phases end with the neighbours' flags
+    neighbours: bool = False      # on chip, phases end with the neighbours' flags
 
     def offsets(self) -> tuple[int, ...]:
         """Where each array's band starts in a block's shared memory (16-byte aligned)."""
