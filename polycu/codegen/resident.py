@@ -12,8 +12,8 @@ and outer host iterators only).  Launch ``K[h]`` becomes a phase, ended by
 either a grid-wide barrier or, on chip with ``plan.neighbours``, a wait for the two
 neighbouring bands only: block ``p`` publishes ``flags[p] = n`` (release) once its
 edge rows of phase ``n`` are in device memory and waits (acquire) until
-``flags[p - 1]`` and ``flags[p + 1]`` reach ``n``.  Band ``p`` (rows ``[p R, p R + R)``) is run by block ``p mod G``
-of the ``G`` blocks; an aligned kernel's virtual blocks of the band's rows are shared
+``flags[p - 1]`` and ``flags[p + 1]`` reach ``n``.  Band ``p`` (rows ``[p R, p R + R)``)
+is run by block ``p mod G`` of the ``G`` blocks; an aligned kernel's virtual blocks of the band's rows are shared
 by that block's threads as in ``single_block.py``; a kernel fixed at row ``c`` runs
 whole in the block of ``c``'s band; a free kernel's threads are spread over the grid.
 
