@@ -14,8 +14,9 @@ neighbouring bands only: block ``p`` publishes ``flags[p] = n`` (release) once i
 edge rows of phase ``n`` are in device memory and waits (acquire) until
 ``flags[p - 1]`` and ``flags[p + 1]`` reach ``n``.  Band ``p`` (rows ``[p R, p R + R)``)
 is run by block ``p mod G`` of the ``G`` blocks; an aligned kernel's virtual blocks of
-the band's rows are shared by that block's threads as in ``single_block.py``; a kernel fixed at row ``c`` runs
-whole in the block of ``c``'s band; a free kernel's threads are spread over the grid.
+the band's rows are shared by that block's threads as in ``single_block.py``; a kernel
+fixed at row ``c`` runs whole in the block of ``c``'s band; a free kernel's threads are
+spread over the grid.
 
 Each resident array ``X`` is seen by the phases through a ``polycu_band<T>`` named
 ``X``: cell ``c`` of the band is the block's shared copy, any other cell device memory.
