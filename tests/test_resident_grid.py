@@ -117,6 +117,23 @@ def test_a_removed_barrier_or_wait_is_caught(sync: str, removed: str) -> None:
     assert not report.ok and any(a.mismatches for a in report.arrays), report.format()
 
 
+def test_flags_overlap_the_inner_rows() -> None:
+    """On chip, each jacobi-2d sweep computes its band's two edge rows (one row a side:
+    polycu_k < 2), copies them and sets its flag, and only then computes the 6 inner
+    rows (of 8 a band at MINI) on the shared copies; the neighbours' wait ends the
+    phase.  Off chip, the whole band and the grid barrier."""
+    _, entry = jacobi_2d_source("neighbours")
+    source = entry["device_source"]
+    sweep = source[source.index("if (polycu_on_chip) {\n"):]
+    on_chip, off_chip = sweep.split("} else {", 1)
+    steps = ["polycu_k < 2;", "polycu_view_B.global[", "polycu_band_signal(",
+             "polycu_b < min(polycu_r + 7 - (1)", "double *const A = polycu_view_A.slab",
+             "polycu_band_wait("]
+    found = [on_chip.find(s) for s in steps]
+    assert -1 not in found and found == sorted(found), on_chip
+    assert "polycu_band_" not in off_chip[:off_chip.index("POLYCU_GRID_SYNC();")]
+
+
 def test_a_flag_never_set_is_reported_not_waited_for() -> None:
     """A wait for a phase no neighbour reaches stops the emulation with the block that
     waits, instead of hanging as a GPU would."""

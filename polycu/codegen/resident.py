@@ -182,13 +182,17 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
             run = [f"if ({int(owner) // rows} % gridDim.x == blockIdx.x) {{",
                    *(INDENT + line for line in virtual_threads(program, kernel, itype, code)),
                    "}"]
-        lines += [INDENT + line for line in run]
-        lines.append(f"{INDENT}__syncthreads();")
-        for array in plan.arrays:
-            if array.name in kernel.writes and array.halo > 0:
-                edges = _edges(array.name, array.halo * array.row_cells)
-                lines += [INDENT + line for line in edges]
-        return lines + [INDENT + line for line in _phase_end(plan.neighbours, flags)] + ["}"]
+        copies = [line for array in plan.arrays
+                  if array.name in kernel.writes and array.halo > 0
+                  for line in _edges(array.name, array.halo * array.row_cells)]
+        if owner == ALIGNED and plan.neighbours:
+            run = ["if (polycu_on_chip) {",
+                   *_indent(_edges_first(program, plan, kernel, itype, code, copies, flags)),
+                   "} else {", *_indent([*run, "__syncthreads();", *copies,
+                                         "POLYCU_GRID_SYNC();"]), "}"]
+        else:
+            run += ["__syncthreads();", *copies, *_phase_end(plan.neighbours, flags)]
+        return lines + _indent(run) + ["}"]
 
     args = block_kernel_args(program, arrays)
     flags = f"polycu_flags_{resident_kernel_name(program)}"
@@ -225,14 +229,38 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
     return "\n".join(lines)
 
 
+def _indent(lines: list[str]) -> list[str]:
+    return [INDENT + line for line in lines]
+
+
+# On chip with flags, an aligned kernel's phase n in block p: the band's edge rows
+# first (the only instances that read a neighbour's rows), their copies to device
+# memory and flags[p] = n; then the inner rows, which read the block's own rows only,
+# while the neighbours catch up; then the wait for flags[p - 1] and flags[p + 1] to
+# reach n.  The wait protects what _phase_end's does: a neighbour publishes phase n's
+# edge rows only after its own edge instances of phase n, the only ones that read
+# this band's copies, have run.
+def _edges_first(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
+                 code: list[str], copies: list[str], flags: str) -> list[str]:
+    """The phase of an aligned kernel in the order that lets its neighbours' flags
+    overlap the inner rows' work (one band a block: ``polycu_r`` is the block's)."""
+    parts = [_band_rows(program, plan, kernel, itype, code, part)
+             for part in ("edges", "inner")]
+    return ["const long long polycu_r = polycu_row;", "{", *_indent(parts[0]), "}",
+            "__syncthreads();", *copies, f"polycu_band_signal({flags}, ++polycu_phase);",
+            "{", *_indent(parts[1]), "}", f"polycu_band_wait({flags}, polycu_phase);"]
+
+
 # Band p's rows [r, r + R): on chip, rows [r + d, r + R - d) read only the block's own
 # rows (every read is within d = max d_X rows of its instance's row), so their code
 # indexes the shared copies directly; the rows within d of the band's edges, and every
 # row off chip, go through the views.  The rows go to G groups of the block's threads
 # in turn, each group's threads over a row's M virtual threads: G minimises
 # ceil(R / G) ceil(M / (BLOCK_THREADS / G)), the steps of the slowest thread.
+# ``part`` "edges": rows [r, r + d) and [r + R - d, r + R) only, through the views;
+# "inner": rows [r + d, r + R - d) only, on the shared copies (on chip only).
 def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
-               code: list[str]) -> list[str]:
+               code: list[str], part: str = "all") -> list[str]:
     """Band ``polycu_p``'s virtual blocks of an aligned kernel: its inner rows with the
     arrays' shared copies as plain pointers, its edge rows through the views."""
     rows, low = plan.rows, _first_row(program, kernel)
@@ -241,23 +269,37 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
     halo = max(a.halo for a in plan.arrays)
     grid = f"polycu_g{kernel.mapped[0].axis}"
     per_row = _row_threads(program, kernel)
-    groups = min((g for g in (1, 2, 4, 8, 16, 32)),
-                 key=lambda g: (-(-rows // g)) * (-(-(per_row or 2**31) // (BLOCK_THREADS // g))))
+    narrow = per_row is not None and per_row * rows < 2**31
+
+    def groups(count: int) -> int:
+        return min((1, 2, 4, 8, 16, 32), key=lambda g: (-(-count // g)) *
+                   (-(-(per_row or 2**31) // (BLOCK_THREADS // g))))
+
     used = kernel.reads | kernel.writes
-    bound = [f"{INDENT * 2}{a.element} *const {a.name} = {_view(a.name)}.slab - "
-             f"{_view(a.name)}.first;" for a in plan.arrays if a.name in used]
+    bound = [f"{a.element} *const {a.name} = {_view(a.name)}.slab - {_view(a.name)}.first;"
+             for a in plan.arrays if a.name in used]
+    if part == "edges":
+        top = f"polycu_r - ({low})"
+        row = f"polycu_k < {halo} ? {top} + polycu_k : {top} + {rows - 2 * halo} + polycu_k"
+        return virtual_threads(program, kernel, itype, code, band=("0", str(2 * halo),
+                               groups(2 * halo)), narrow=narrow, row=row)
+    if part == "inner":
+        band = (f"max(polycu_r + {halo} - ({low}), 0LL)",
+                f"min(polycu_r + {rows - halo} - ({low}), (long long){grid})",
+                groups(rows - 2 * halo))
+        return virtual_threads(program, kernel, itype, [*_indent(bound), *code], band=band,
+                               narrow=narrow)
     row = f"polycu_b + ({low})"
     body = code
     if rows > 2 * halo:
         body = [f"{INDENT}if (polycu_on_chip && {row} >= polycu_r + {halo} && "
-                f"{row} < polycu_r + {rows - halo}) {{", *bound,
+                f"{row} < polycu_r + {rows - halo}) {{", *_indent(_indent(bound)),
                 *(INDENT + line for line in code), f"{INDENT}}} else {{",
                 *(INDENT + line for line in code), f"{INDENT}}}"]
     band = (f"max(polycu_r - ({low}), 0LL)", f"min(polycu_r + {rows} - ({low}), "
-            f"(long long){grid})", groups)
+            f"(long long){grid})", groups(rows))
     return [f"const long long polycu_r = polycu_p * {rows};",
-            *virtual_threads(program, kernel, itype, body, band=band,
-                             narrow=per_row is not None and per_row * rows < 2**31)]
+            *virtual_threads(program, kernel, itype, body, band=band, narrow=narrow)]
 
 
 # The virtual threads of one row: along each mapped axis the block's threads and, but

@@ -153,15 +153,17 @@ def _copy(to: str, source: str, cells: int) -> list[str]:
 
 def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[str], *,
                     first: str = "threadIdx.x", step: str = "blockDim.x",
-                    band: tuple[str, str, int] | None = None, narrow: bool = False
-                    ) -> list[str]:
+                    band: tuple[str, str, int] | None = None, narrow: bool = False,
+                    row: str | None = None) -> list[str]:
     """The loop of the threads (``first``, ``first + step``, ...) over the launch's
     threads, naming each one's block and thread ids as the kernel does, around ``code``
     (indented once).  ``band`` (low, high, groups): the blocks of the first mapped
     member's axis in [low, high) only, ``polycu_b``, one to each of ``groups`` groups of
     the block's threads in turn, each group's threads over that block's threads and
-    the other axes' blocks (``resident.py``); ``narrow`` counts in 32 bits, where the
-    caller knows the threads fewer than 2^31."""
+    the other axes' blocks (``resident.py``); ``row``: the band's index ``polycu_k``
+    runs over [low, high) instead and names block ``polycu_b = row``, those outside the
+    grid skipped; ``narrow`` counts in 32 bits, where the caller knows the threads fewer
+    than 2^31."""
     count = "int" if narrow else "long long"
     axes = kernel.by_axis()
     grids = dict(zip(AXES, grid_exprs(program, kernel)))
@@ -175,10 +177,14 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
     pad = ""
     if band is not None:
         low, high, groups = band
+        index = "polycu_k" if row is not None else "polycu_b"
         lines += [f"const int polycu_l = blockDim.x / {groups};",
-                  f"for ({count} polycu_b = {low} + threadIdx.x / polycu_l; polycu_b < {high}; "
-                  f"polycu_b += {groups}) {{"]
+                  f"for ({count} {index} = {low} + threadIdx.x / polycu_l; {index} < {high}; "
+                  f"{index} += {groups}) {{"]
         first, step, pad = "threadIdx.x % polycu_l", "polycu_l", INDENT
+        if row is not None:
+            lines += [f"{pad}const {count} polycu_b = {row};",
+                      f"{pad}if (polycu_b < 0 || polycu_b >= polycu_g{banded}) continue;"]
         lines.append(f"{pad}const {itype} {axes[banded].block_id} = ({itype})polycu_b;")
     lines.append(f"{pad}for ({count} polycu_v = {first}; polycu_v < polycu_n; "
                  f"polycu_v += {step}) {{")
