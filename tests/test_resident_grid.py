@@ -107,11 +107,12 @@ def test_a_removed_barrier_or_wait_is_caught(sync: str, removed: str) -> None:
     """Without the grid barrier (or the wait for the neighbours' flags) after jacobi-2d's
     first sweep, a block's second sweep reads halo rows its neighbour has not published
     yet: the emulation's turns make that happen every time.  With flags the source has
-    the grid barrier after the flags are cleared and one a phase off chip."""
+    the grid barrier after the flags are cleared and one a phase off chip; with grid
+    barriers one a phase on chip and one off chip (the first removed is on chip)."""
     compiled, entry = jacobi_2d_source(sync)
     source = entry["device_source"]
-    assert source.count("POLYCU_GRID_SYNC();") == (2 if sync == "grid" else 3)
-    assert source.count(removed) == 2
+    assert source.count("POLYCU_GRID_SYNC();") == (4 if sync == "grid" else 3)
+    assert source.count(removed) == (4 if sync == "grid" else 2)
     entry["device_source"] = source.replace(removed, ";", 1)
     (report,) = emulate_generated(compiled.scops, compiled.description, seed=29, nvcc=False)
     assert not report.ok and any(a.mismatches for a in report.arrays), report.format()
@@ -120,15 +121,16 @@ def test_a_removed_barrier_or_wait_is_caught(sync: str, removed: str) -> None:
 def test_flags_overlap_the_inner_rows() -> None:
     """On chip, each jacobi-2d sweep computes its band's two edge rows (one row a side:
     polycu_k < 2), copies them and sets its flag, and only then computes the 6 inner
-    rows (of 8 a band at MINI) on the shared copies; the neighbours' wait ends the
-    phase.  Off chip, the whole band and the grid barrier."""
+    rows (of 8 a band at MINI) on the shared copies, each thread walking a column's
+    rows; the neighbours' wait ends the phase.  Off chip, the whole band and the grid
+    barrier."""
     _, entry = jacobi_2d_source("neighbours")
     source = entry["device_source"]
     sweep = source[source.index("if (polycu_on_chip) {\n"):]
     on_chip, off_chip = sweep.split("} else {", 1)
     steps = ["polycu_k < 2;", "polycu_view_B.global[", "polycu_band_signal(",
-             "polycu_b < min(polycu_r + 7 - (1)", "double *const A = polycu_view_A.slab",
-             "polycu_band_wait("]
+             "double *__restrict__ const A = polycu_view_A.slab",
+             "polycu_hi = min(polycu_r + 7 - (1)", "POLYCU_UNROLL_ROWS", "polycu_band_wait("]
     found = [on_chip.find(s) for s in steps]
     assert -1 not in found and found == sorted(found), on_chip
     assert "polycu_band_" not in off_chip[:off_chip.index("POLYCU_GRID_SYNC();")]

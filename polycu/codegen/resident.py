@@ -84,6 +84,11 @@ static __device__ __forceinline__ void polycu_band_wait(const unsigned *flags, u
   }
   __syncthreads();
 }
+/* A thread's walk down its rows (virtual_threads' walk), unrolled so that nvcc keeps
+   a value read in one row in a register for the next rows' reads. */
+#define POLYCU_UNROLL_ROWS _Pragma("unroll 4")
+#else
+#define POLYCU_UNROLL_ROWS
 #endif
 /* Cell c of an array: the block's shared copy of cells [first, first + cells), device
    memory elsewhere. */
@@ -185,9 +190,9 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
         copies = [line for array in plan.arrays
                   if array.name in kernel.writes and array.halo > 0
                   for line in _edges(array.name, array.halo * array.row_cells)]
-        if owner == ALIGNED and plan.neighbours:
-            run = ["if (polycu_on_chip) {",
-                   *_indent(_edges_first(program, plan, kernel, itype, code, copies, flags)),
+        if owner == ALIGNED:
+            run = ["if (polycu_on_chip) {", *_indent(_edges_first(
+                       program, plan, kernel, itype, code, copies, flags)),
                    "} else {", *_indent([*run, "__syncthreads();", *copies,
                                          "POLYCU_GRID_SYNC();"]), "}"]
         else:
@@ -233,22 +238,26 @@ def _indent(lines: list[str]) -> list[str]:
     return [INDENT + line for line in lines]
 
 
-# On chip with flags, an aligned kernel's phase n in block p: the band's edge rows
-# first (the only instances that read a neighbour's rows), their copies to device
-# memory and flags[p] = n; then the inner rows, which read the block's own rows only,
-# while the neighbours catch up; then the wait for flags[p - 1] and flags[p + 1] to
-# reach n.  The wait protects what _phase_end's does: a neighbour publishes phase n's
-# edge rows only after its own edge instances of phase n, the only ones that read
-# this band's copies, have run.
+# On chip, an aligned kernel's phase n in block p: the band's edge rows first (the
+# only instances that read a neighbour's rows, through the views), then its inner rows
+# on the shared copies.  With flags, the edge rows' copies to device memory and
+# flags[p] = n come between the two, so that the neighbours catch up while the inner
+# rows run, and the wait for flags[p - 1] and flags[p + 1] to reach n ends the phase.
+# That wait protects what _phase_end's does: a neighbour publishes phase n's edge rows
+# only after its own edge instances of phase n, the only ones that read this band's
+# copies, have run.
 def _edges_first(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
                  code: list[str], copies: list[str], flags: str) -> list[str]:
-    """The phase of an aligned kernel in the order that lets its neighbours' flags
-    overlap the inner rows' work (one band a block: ``polycu_r`` is the block's)."""
-    parts = [_band_rows(program, plan, kernel, itype, code, part)
-             for part in ("edges", "inner")]
-    return ["const long long polycu_r = polycu_row;", "{", *_indent(parts[0]), "}",
-            "__syncthreads();", *copies, f"polycu_band_signal({flags}, ++polycu_phase);",
-            "{", *_indent(parts[1]), "}", f"polycu_band_wait({flags}, polycu_phase);"]
+    """The phase of an aligned kernel on chip (one band a block: ``polycu_r`` is the
+    block's), the edge rows before the inner ones."""
+    edges, inner = (["{", *_indent(_band_rows(program, plan, kernel, itype, code, part)), "}"]
+                    for part in ("edges", "inner"))
+    if not plan.neighbours:
+        return ["const long long polycu_r = polycu_row;", *edges, *inner, "__syncthreads();",
+                *copies, "POLYCU_GRID_SYNC();"]
+    return ["const long long polycu_r = polycu_row;", *edges, "__syncthreads();", *copies,
+            f"polycu_band_signal({flags}, ++polycu_phase);", *inner,
+            f"polycu_band_wait({flags}, polycu_phase);"]
 
 
 # Band p's rows [r, r + R): on chip, rows [r + d, r + R - d) read only the block's own
@@ -258,7 +267,14 @@ def _edges_first(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype:
 # in turn, each group's threads over a row's M virtual threads: G minimises
 # ceil(R / G) ceil(M / (BLOCK_THREADS / G)), the steps of the slowest thread.
 # ``part`` "edges": rows [r, r + d) and [r + R - d, r + R) only, through the views;
-# "inner": rows [r + d, r + R - d) only, on the shared copies (on chip only).
+# "inner": rows [r + d, r + R - d) only, on the shared copies (on chip only), cut into
+# S segments, each thread walking one segment's rows for one column (virtual_threads'
+# walk), so that a value read in one row and again in the next stays in a register:
+# a column's S segments take ceil(M S / T) passes of the T threads, each about
+# ceil(I / S) + 1/2 rows' work (I inner rows, the half for the first row's extra
+# reads); S minimises their product.  The shared copies' pointers are restrict: in
+# this scope each array's band is accessed through its own pointer only, and no
+# thread reads a value another thread writes in the same launch.
 def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
                code: list[str], part: str = "all") -> list[str]:
     """Band ``polycu_p``'s virtual blocks of an aligned kernel: its inner rows with the
@@ -276,7 +292,8 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
                    (-(-(per_row or 2**31) // (BLOCK_THREADS // g))))
 
     used = kernel.reads | kernel.writes
-    bound = [f"{a.element} *const {a.name} = {_view(a.name)}.slab - {_view(a.name)}.first;"
+    bound = [f"{a.element} *{'__restrict__ ' if part == 'inner' else ''}const {a.name} = "
+             f"{_view(a.name)}.slab - {_view(a.name)}.first;"
              for a in plan.arrays if a.name in used]
     if part == "edges":
         top = f"polycu_r - ({low})"
@@ -284,11 +301,13 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
         return virtual_threads(program, kernel, itype, code, band=("0", str(2 * halo),
                                groups(2 * halo)), narrow=narrow, row=row)
     if part == "inner":
+        inner = rows - 2 * halo
+        segments = min(range(1, inner + 1), key=lambda s: (
+            -(-(per_row or 2**31) * s // BLOCK_THREADS)) * (-(-inner // s) + 0.5))
         band = (f"max(polycu_r + {halo} - ({low}), 0LL)",
-                f"min(polycu_r + {rows - halo} - ({low}), (long long){grid})",
-                groups(rows - 2 * halo))
-        return virtual_threads(program, kernel, itype, [*_indent(bound), *code], band=band,
-                               narrow=narrow)
+                f"min(polycu_r + {rows - halo} - ({low}), (long long){grid})", segments)
+        return [*bound, *virtual_threads(program, kernel, itype, code, band=band,
+                                         narrow=narrow, walk=True)]
     row = f"polycu_b + ({low})"
     body = code
     if rows > 2 * halo:

@@ -151,10 +151,24 @@ def _copy(to: str, source: str, cells: int) -> list[str]:
             f"{INDENT * 2}{to}[polycu_c] = {source}[polycu_c];"]
 
 
+# polycu_w = i_0 + e_0 (i_1 + e_1 (i_2 + ...)): id k is (polycu_w / (e_0 ... e_{k-1})) mod e_k,
+# the last without the mod.
+def _decode(ids: list[tuple[str, str]], itype: str, pad: str) -> list[str]:
+    """The ids of virtual thread ``polycu_w``, each with its extent, first fastest."""
+    lines, below = [], ""           # the division by the extents before this id
+    for k, (name, extent) in enumerate(ids):
+        value = f"polycu_w{below}"
+        if k < len(ids) - 1:
+            value = (f"({value})" if below else value) + f" % {extent}"
+            below += f" / {extent}"
+        lines.append(f"{pad}const {itype} {name} = ({itype})({value});")
+    return lines
+
+
 def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[str], *,
                     first: str = "threadIdx.x", step: str = "blockDim.x",
                     band: tuple[str, str, int] | None = None, narrow: bool = False,
-                    row: str | None = None) -> list[str]:
+                    row: str | None = None, walk: bool = False) -> list[str]:
     """The loop of the threads (``first``, ``first + step``, ...) over the launch's
     threads, naming each one's block and thread ids as the kernel does, around ``code``
     (indented once).  ``band`` (low, high, groups): the blocks of the first mapped
@@ -162,8 +176,11 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
     the block's threads in turn, each group's threads over that block's threads and
     the other axes' blocks (``resident.py``); ``row``: the band's index ``polycu_k``
     runs over [low, high) instead and names block ``polycu_b = row``, those outside the
-    grid skipped; ``narrow`` counts in 32 bits, where the caller knows the threads fewer
-    than 2^31."""
+    grid skipped; ``walk``: ``groups`` is the number of segments the rows [low, high)
+    are cut into, and each thread takes one of the other ids' tuples and one segment and
+    walks its rows in order, unrolled by ``POLYCU_UNROLL_ROWS`` (so that a value one row
+    reads is still in a register for the next, ``resident.py``); ``narrow`` counts in 32 bits, where the caller knows the
+    threads fewer than 2^31."""
     count = "int" if narrow else "long long"
     axes = kernel.by_axis()
     grids = dict(zip(AXES, grid_exprs(program, kernel)))
@@ -175,6 +192,22 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
         [(axes[a].block_id, f"polycu_g{a}") for a in used if a != banded]
     lines.append(f"const {count} polycu_n = {' * '.join(e for _, e in ids)};")
     pad = ""
+    if band is not None and walk:
+        low, high, segments = band
+        lines += [f"const long long polycu_lo = {low}, polycu_hi = {high};",
+                  f"const {count} polycu_len = polycu_hi > polycu_lo ? "
+                  f"(polycu_hi - polycu_lo + {segments - 1}) / {segments} : 0;",
+                  f"for ({count} polycu_t = threadIdx.x; polycu_t < polycu_n * {segments}; "
+                  "polycu_t += blockDim.x) {",
+                  f"{INDENT}const {count} polycu_s = polycu_t / polycu_n;",
+                  f"{INDENT}const {count} polycu_w = POLYCU_VIRTUAL(polycu_t % polycu_n, polycu_n);",
+                  *_decode(ids, itype, INDENT),
+                  f"{INDENT}const {count} polycu_e = ({count})min(polycu_lo + (polycu_s + 1) * "
+                  "polycu_len, polycu_hi);", f"{INDENT}POLYCU_UNROLL_ROWS",
+                  f"{INDENT}for ({count} polycu_b = polycu_lo + polycu_s * polycu_len; "
+                  "polycu_b < polycu_e; ++polycu_b) {",
+                  f"{INDENT * 2}const {itype} {axes[banded].block_id} = ({itype})polycu_b;"]
+        return lines + [INDENT + line for line in code] + [f"{INDENT}}}", "}"]
     if band is not None:
         low, high, groups = band
         index = "polycu_k" if row is not None else "polycu_b"
@@ -190,13 +223,7 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
                  f"polycu_v += {step}) {{")
     inner = pad + INDENT
     lines.append(f"{inner}const {count} polycu_w = POLYCU_VIRTUAL(polycu_v, polycu_n);")
-    below = ""                      # the division by the extents before this id
-    for k, (name, extent) in enumerate(ids):
-        value = f"polycu_w{below}"
-        if k < len(ids) - 1:
-            value = (f"({value})" if below else value) + f" % {extent}"
-            below += f" / {extent}"
-        lines.append(f"{inner}const {itype} {name} = ({itype})({value});")
+    lines += _decode(ids, itype, inner)
     lines += [pad + line for line in code] + [pad + "}"]
     return lines + (["}"] if band is not None else [])
 
