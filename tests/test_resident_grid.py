@@ -121,8 +121,8 @@ def test_a_removed_barrier_or_wait_is_caught(sync: str, removed: str) -> None:
 def test_flags_overlap_the_inner_rows() -> None:
     """On chip, each jacobi-2d sweep computes its band's two edge rows (one row a side:
     polycu_k < 2), copies them and sets its flag, and only then computes the 6 inner
-    rows (of 8 a band at MINI) on the shared copies, each thread walking a column's
-    rows; the neighbours' wait ends the phase.  Off chip, the whole band and the grid
+    rows (of 8 a band at MINI) on the shared copies; the neighbours' wait ends the
+    phase.  Off chip, the whole band and the grid
     barrier."""
     _, entry = jacobi_2d_source("neighbours")
     source = entry["device_source"]
@@ -130,10 +130,23 @@ def test_flags_overlap_the_inner_rows() -> None:
     on_chip, off_chip = sweep.split("} else {", 1)
     steps = ["polycu_k < 2;", "polycu_view_B.global[", "polycu_band_signal(",
              "double *__restrict__ const A = polycu_view_A.slab",
-             "polycu_hi = min(polycu_r + 7 - (1)", "POLYCU_UNROLL_ROWS", "polycu_band_wait("]
+             "polycu_b < min(polycu_r + 7 - (1)", "polycu_band_wait("]
     found = [on_chip.find(s) for s in steps]
     assert -1 not in found and found == sorted(found), on_chip
     assert "polycu_band_" not in off_chip[:off_chip.index("POLYCU_GRID_SYNC();")]
+
+
+@pytest.mark.parametrize("name,walks", [("jacobi-2d", 2), ("fdtd-2d", 0)])
+def test_threads_walk_segments_of_four_rows_or_more(name: str, walks: int) -> None:
+    """At LARGE, jacobi-2d's 8 inner rows a band go to 2 segments of 4 rows, each
+    thread walking one segment of a column (unrolled, restrict pointers), in both
+    sweeps; fdtd-2d's 6 would go to 3 segments of 2, shorter than WALK_ROWS, so its
+    inner rows stay spread over groups of threads."""
+    compiled = compile_program(str(KERNELS[name].source), polybench(name, "LARGE"))
+    (entry,) = compiled.description["scops"]
+    source = entry["device_source"]
+    assert source.count("  POLYCU_UNROLL_ROWS\n") == walks
+    assert source.count("(polycu_hi - polycu_lo + 1) / 2") == walks
 
 
 def test_a_flag_never_set_is_reported_not_waited_for() -> None:

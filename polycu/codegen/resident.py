@@ -234,6 +234,10 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
     return "\n".join(lines)
 
 
+#: The shortest segment of rows a thread walks (``_band_rows``).
+WALK_ROWS = 4
+
+
 def _indent(lines: list[str]) -> list[str]:
     return [INDENT + line for line in lines]
 
@@ -272,7 +276,9 @@ def _edges_first(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype:
 # walk), so that a value read in one row and again in the next stays in a register:
 # a column's S segments take ceil(M S / T) passes of the T threads, each about
 # ceil(I / S) + 1/2 rows' work (I inner rows, the half for the first row's extra
-# reads); S minimises their product.  The shared copies' pointers are restrict: in
+# reads); S minimises their product.  Segments shorter than WALK_ROWS rows keep the
+# rows spread over groups of threads as the edge rows are (fdtd-2d's 2-row segments
+# were slower than that on an H100, jacobi-2d's 4-row ones faster).  The shared copies' pointers are restrict: in
 # this scope each array's band is accessed through its own pointer only, and no
 # thread reads a value another thread writes in the same launch.
 def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
@@ -304,10 +310,12 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
         inner = rows - 2 * halo
         segments = min(range(1, inner + 1), key=lambda s: (
             -(-(per_row or 2**31) * s // BLOCK_THREADS)) * (-(-inner // s) + 0.5))
+        walk = -(-inner // segments) >= WALK_ROWS
         band = (f"max(polycu_r + {halo} - ({low}), 0LL)",
-                f"min(polycu_r + {rows - halo} - ({low}), (long long){grid})", segments)
+                f"min(polycu_r + {rows - halo} - ({low}), (long long){grid})",
+                segments if walk else groups(inner))
         return [*bound, *virtual_threads(program, kernel, itype, code, band=band,
-                                         narrow=narrow, walk=True)]
+                                         narrow=narrow, walk=walk)]
     row = f"polycu_b + ({low})"
     body = code
     if rows > 2 * halo:
