@@ -252,6 +252,42 @@ def test_a_read_five_rows_away_is_refused(tmp_path) -> None:
     assert placement_of(scop, options).resident is None
 
 
+WIDE = """
+void f(int T, double A[38][1300], double B[38][1300])
+{
+#pragma scop
+  for (int t = 0; t < T; t++) {
+    for (int i = 1; i < 37; i++)
+      for (int j = 1; j < 1299; j++)
+        B[i][j] = B[i][j] * 0.5 + A[i - 1][j] - A[i + 1][j - 1] + 0.25 * A[i][j + 1];
+    for (int i = 1; i < 37; i++)
+      for (int j = 0; j < 1300; j++)
+        A[i][j] = A[i][j] - 0.125 * B[i][j] + 0.0625 * B[i + 1][j];
+  }
+#pragma endscop
+}
+"""
+
+
+def test_walked_rows_with_a_remainder_and_in_place_updates(tmp_path) -> None:
+    """Rows of 1300 cells, 10 rows a band of the 4 blocks, halo 1: the 8 inner rows go
+    to 2 segments of 4, the last band's cut short (its rows 30..37 of 38), and both
+    sweeps update an array in place (B[i][j] * 0.5, A[i][j] - ...) through the
+    restrict pointers.  Emulated against gcc, on chip, with both syncs."""
+    path = tmp_path / "wide.c"
+    path.write_text(WIDE)
+    for sync in ("grid", "neighbours"):
+        options = Options(run_on="gpu", resident_grid=True, resident_blocks=4,
+                          resident_sync=sync, single_block=False, relayout=False)
+        compiled = compile_program(str(path), options)
+        (entry,) = compiled.description["scops"]
+        assert entry["device_source"].count("  POLYCU_UNROLL_ROWS\n") == 2
+        assert entry["device_source"].count("(polycu_hi - polycu_lo + 1) / 2") == 2
+        reports = emulate_generated(compiled.scops, compiled.description, seed=48,
+                                    nvcc=False)
+        assert reports and all(r.ok for r in reports), "\n".join(r.format() for r in reports)
+
+
 def _compiled(path, options: Options):
     compiled = compile_program(str(path), options)
     return compiled.scops, compiled.description
