@@ -34,12 +34,23 @@ def plan(name: str, dataset: str = "LARGE", **values: object):
 
 def test_jacobi_2d_plan() -> None:
     """1300 rows over 132 blocks: 10 rows a block, 130 blocks, A and B read one row
-    beyond the band, both kernels run by the rows' owners; 2 x 10 x 1300 doubles."""
+    beyond the band, both kernels run by the rows' owners; 2 x 10 x 1300 doubles, and
+    the halo rows one phase reads (one row above and one below of A or of B) staged
+    after them: 2 x 1300 doubles more, within the 232,448 bytes a block may have.
+    Every reference's row is its instance's + a constant: A's five reads of the first
+    kernel at -1, 0, 0, 0, 1, its write of B at 0."""
     grid = plan("jacobi-2d")
-    assert (grid.rows, grid.bands, grid.bytes) == (10, 130, 208000)
+    assert (grid.rows, grid.bands, grid.band_bytes, grid.bytes) == (10, 130, 208000, 228800)
     assert {(a.name, a.rows, a.row_cells, a.halo) for a in grid.arrays} == \
         {("A", 1300, 1300, 1), ("B", 1300, 1300, 1)}
     assert set(grid.owners.values()) == {ALIGNED}
+    assert grid.staged
+    first, second = sorted(grid.reach)
+    assert sorted(grid.reach[first].values()) == \
+        [("A", -1), ("A", 0), ("A", 0), ("A", 0), ("A", 1), ("B", 0)]
+    assert (grid.halos(first), grid.halos(second)) == ({"A": 1}, {"B": 1})
+    assert (grid.halo_offsets(first), grid.halo_offsets(second)) == \
+        ({"A": 208000}, {"B": 208000})
 
 
 def test_fdtd_2d_plan() -> None:
@@ -47,6 +58,7 @@ def test_fdtd_2d_plan() -> None:
     the kernel of ey[0][j] = _fict_[t] is run whole by the owner of row 0."""
     grid = plan("fdtd-2d")
     assert (grid.rows, grid.bands, grid.bytes) == (8, 125, 230400)
+    assert not grid.staged          # the halo rows (2 x 1200 doubles) would not fit
     assert {a.name: a.halo for a in grid.arrays} == {"ex": 0, "ey": 1, "hz": 1}
     assert sorted(grid.owners.values(), key=str) == [0, ALIGNED, ALIGNED]
 
@@ -58,7 +70,7 @@ def test_heat_3d_plan_and_budget() -> None:
     block, 2 x 3 x 100 doubles."""
     assert plan("heat-3d") is None
     grid = plan("heat-3d", "MINI", resident_blocks=4)
-    assert (grid.rows, grid.bands, grid.bytes) == (3, 4, 4800)
+    assert (grid.rows, grid.bands, grid.band_bytes, grid.bytes) == (3, 4, 4800, 6400)
     assert {(a.name, a.row_cells, a.halo) for a in grid.arrays} == {("A", 100, 1), ("B", 100, 1)}
 
 
@@ -126,8 +138,9 @@ def test_flags_overlap_the_inner_rows() -> None:
     barrier."""
     _, entry = jacobi_2d_source("neighbours")
     source = entry["device_source"]
-    sweep = source[source.index("if (polycu_on_chip) {\n"):]
-    on_chip, off_chip = sweep.split("} else {", 1)
+    start = source.index("if (polycu_on_chip) {\n")
+    indent = source[source.rindex("\n", 0, start) + 1:start]
+    on_chip, off_chip = source[start:].split(f"\n{indent}}} else {{", 1)
     steps = ["polycu_k < 2;", "polycu_view_B.global[", "polycu_band_signal(",
              "double *__restrict__ const A = polycu_view_A.slab",
              "polycu_b < min(polycu_r + 7 - (1)", "polycu_band_wait("]

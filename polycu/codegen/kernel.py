@@ -18,6 +18,7 @@ their registers or tiles, a copy as one assignment, a barrier as
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from ..gpu.kernel import AXES, GpuProgram, Kernel
 from ..model import Array, Scop, Statement, storage_names
@@ -213,9 +214,11 @@ def _carried(program: GpuProgram, memory: KernelPlacement) -> _Carried:
     return _Carried(reads, writers, declarations)
 
 
-def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout]) -> KernelText:
+def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout],
+                renamed: Mapping[str, str] | None = None) -> KernelText:
     """The pieces of ``kernel``'s text (``KernelText``), each array where ``placement``
-    put it."""
+    put it; a reference whose ref ``renamed`` maps to a name reads or writes that
+    name's cell instead of the array's (``resident.py``'s edge rows)."""
     program = placement.program
     scop = program.scop
     itype = index_type(scop)
@@ -299,6 +302,10 @@ def kernel_text(placement: Placement, kernel: Kernel, arrays: dict[str, Layout])
                 index = node.ref(LANE_INDEX) if promotions[access.array].lanes else ()
                 promoted[id(access.node)] = _storage(registers[access.array], index, None,
                                                      wide)
+        for access in stmt.accesses:
+            if renamed and access.ref in renamed and id(access.node) not in promoted:
+                text = reference_text(stmt, node.args, access.node, arrays, scop)
+                promoted[id(access.node)] = renamed[access.ref] + text[len(access.array):]
         return [statement_text(stmt, node.args, arrays, stmt.name in kernel.atomic,
                                kernel.private, scop, promoted, views),
                 *carried.kept(stmt, node.args, arrays, scop)]

@@ -28,7 +28,7 @@ in order as the launches did: the same kernel is right either way, and
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import islpy as isl
 
@@ -40,6 +40,7 @@ from .ast import expr_of, host_ast
 from .nodes import User
 from .cuda import INDENT, Layout, c_expr, index_type, print_node
 from .kernel import kernel_text
+from .halo import edge_names, edge_pointers, halo_fill, staged_halos
 from .single_block import block_kernel_args, virtual_threads
 
 #: The device code's helpers: the grid barrier, the block's dynamic shared memory and
@@ -87,8 +88,11 @@ static __device__ __forceinline__ void polycu_band_wait(const unsigned *flags, u
 /* A thread's walk down its rows (virtual_threads' walk), unrolled so that nvcc keeps
    a value read in one row in a register for the next rows' reads. */
 #define POLYCU_UNROLL_ROWS _Pragma("unroll 4")
+/* The block's threads, as launched (a constant: its groups' sizes are too). */
+#define POLYCU_RESIDENT_THREADS """ + str(BLOCK_THREADS) + r"""
 #else
 #define POLYCU_UNROLL_ROWS
+#define POLYCU_RESIDENT_THREADS ((int)blockDim.x)
 #endif
 /* Cell c of an array: the block's shared copy of cells [first, first + cells), device
    memory elsewhere. */
@@ -167,8 +171,12 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
 
     def phase(node: User) -> list[str]:
         kernel = program.kernel(node.name)
-        text = kernel_text(placement, kernel, arrays)
-        code = [*text.declarations, *text.body]
+
+        def code_of(renamed: dict[str, str] | None = None) -> list[str]:
+            text = kernel_text(placement, kernel, arrays, renamed)
+            return [*text.declarations, *text.body]
+
+        code = code_of()
         owner = plan.owners[kernel.name]
         lines = ["{", *(f"{INDENT}const {itype} {h} = {c_expr(e, wide=itype != 'int')};"
                         for h, e in zip(kernel.host_ids, node.args))]
@@ -192,7 +200,7 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
                   for line in _edges(array.name, array.halo * array.row_cells)]
         if owner == ALIGNED:
             run = ["if (polycu_on_chip) {", *_indent(_edges_first(
-                       program, plan, kernel, itype, code, copies, flags)),
+                       program, plan, kernel, itype, code_of, copies, flags)),
                    "} else {", *_indent([*run, "__syncthreads();", *copies,
                                          "POLYCU_GRID_SYNC();"]), "}"]
         else:
@@ -234,6 +242,8 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
     return "\n".join(lines)
 
 
+#: The block's threads in the kernel's text: the launch's, the emulation's fewer.
+THREADS = "POLYCU_RESIDENT_THREADS"
 #: The shortest segment of rows a thread walks (``_band_rows``).
 WALK_ROWS = 4
 
@@ -242,24 +252,43 @@ def _indent(lines: list[str]) -> list[str]:
     return [INDENT + line for line in lines]
 
 
-# On chip, an aligned kernel's phase n in block p: the band's edge rows first (the
-# only instances that read a neighbour's rows, through the views), then its inner rows
-# on the shared copies.  With flags, the edge rows' copies to device memory and
-# flags[p] = n come between the two, so that the neighbours catch up while the inner
-# rows run, and the wait for flags[p - 1] and flags[p + 1] to reach n ends the phase.
-# That wait protects what _phase_end's does: a neighbour publishes phase n's edge rows
-# only after its own edge instances of phase n, the only ones that read this band's
-# copies, have run.
+# On chip, an aligned kernel's phase n in block p: the band's edge rows (the only
+# instances that read a neighbour's rows) apart from its inner rows (on the shared
+# copies), each edge row's references resolved when generated (``halo.py``).  With the
+# grid barrier and staged halo rows, their copy starts the phase, the inner rows run
+# while it lands, then the edge rows; unstaged, the edge rows come first.  With flags,
+# the edge rows first, then their copies to device memory and flags[p] = n, so that
+# the neighbours catch up while the inner rows run, and the wait for flags[p - 1] and
+# flags[p + 1] to reach n ends the phase.  That wait protects what _phase_end's does:
+# a neighbour publishes phase n's edge rows only after its own edge instances of
+# phase n, the only ones that read this band's copies, have run.
 def _edges_first(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: str,
-                 code: list[str], copies: list[str], flags: str) -> list[str]:
+                 code_of: Callable[[dict[str, str] | None], list[str]], copies: list[str],
+                 flags: str) -> list[str]:
     """The phase of an aligned kernel on chip (one band a block: ``polycu_r`` is the
-    block's), the edge rows before the inner ones."""
-    edges, inner = (["{", *_indent(_band_rows(program, plan, kernel, itype, code, part)), "}"]
-                    for part in ("edges", "inner"))
+    block's), the edge rows apart from the inner ones."""
+    halo = max(a.halo for a in plan.arrays)
+    cases = [code_of(edge_names(plan, kernel.name, k, halo)) for k in range(2 * halo)]
+    code = cases[-1]
+    for k in reversed(range(2 * halo - 1)):      # k, the edge row: warp-uniform
+        code = [f"{INDENT}if (polycu_k == {k}) {{", *_indent(cases[k]), f"{INDENT}}} else {{",
+                *_indent(code), f"{INDENT}}}"]
+    resident = {a.name for a in plan.arrays}
+    refs = {access.ref: access.array for stmt in program.scop.statements
+            if stmt.name in kernel.statements for access in stmt.accesses
+            if access.array in resident}
+    edges = ["{", *_indent([*edge_pointers(plan, kernel.name, refs),
+                            *_band_rows(program, plan, kernel, itype, code, "edges")]), "}"]
+    inner = ["{", *_indent(_band_rows(program, plan, kernel, itype, code_of(None), "inner")),
+             "}"]
+    staged = bool(staged_halos(plan, kernel.name))
+    fill = halo_fill(plan, kernel.name) if staged else []
+    landed = ["POLYCU_COPY_WAIT();", "__syncthreads();"] if staged else []
+    start = ["const long long polycu_r = polycu_row;", *fill]
     if not plan.neighbours:
-        return ["const long long polycu_r = polycu_row;", *edges, *inner, "__syncthreads();",
-                *copies, "POLYCU_GRID_SYNC();"]
-    return ["const long long polycu_r = polycu_row;", *edges, "__syncthreads();", *copies,
+        order = [*inner, *landed, *edges] if staged else [*edges, *inner]
+        return [*start, *order, "__syncthreads();", *copies, "POLYCU_GRID_SYNC();"]
+    return [*start, *landed, *edges, "__syncthreads();", *copies,
             f"polycu_band_signal({flags}, ++polycu_phase);", *inner,
             f"polycu_band_wait({flags}, polycu_phase);"]
 
@@ -305,7 +334,8 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
         top = f"polycu_r - ({low})"
         row = f"polycu_k < {halo} ? {top} + polycu_k : {top} + {rows - 2 * halo} + polycu_k"
         return virtual_threads(program, kernel, itype, code, band=("0", str(2 * halo),
-                               groups(2 * halo)), narrow=narrow, row=row)
+                               groups(2 * halo)), narrow=narrow, row=row,
+                               threads=THREADS)
     if part == "inner":
         inner = rows - 2 * halo
         segments = min(range(1, inner + 1), key=lambda s: (
@@ -315,7 +345,7 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
                 f"min(polycu_r + {rows - halo} - ({low}), (long long){grid})",
                 segments if walk else groups(inner))
         return [*bound, *virtual_threads(program, kernel, itype, code, band=band,
-                                         narrow=narrow, walk=walk)]
+                                         narrow=narrow, walk=walk, threads=THREADS)]
     row = f"polycu_b + ({low})"
     body = code
     if rows > 2 * halo:
@@ -326,7 +356,8 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
     band = (f"max(polycu_r - ({low}), 0LL)", f"min(polycu_r + {rows} - ({low}), "
             f"(long long){grid})", groups(rows))
     return [f"const long long polycu_r = polycu_p * {rows};",
-            *virtual_threads(program, kernel, itype, body, band=band, narrow=narrow)]
+            *virtual_threads(program, kernel, itype, body, band=band, narrow=narrow,
+                             threads=THREADS)]
 
 
 # The virtual threads of one row: along each mapped axis the block's threads and, but

@@ -168,7 +168,8 @@ def _decode(ids: list[tuple[str, str]], itype: str, pad: str) -> list[str]:
 def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[str], *,
                     first: str = "threadIdx.x", step: str = "blockDim.x",
                     band: tuple[str, str, int] | None = None, narrow: bool = False,
-                    row: str | None = None, walk: bool = False) -> list[str]:
+                    row: str | None = None, walk: bool = False,
+                    threads: str = "blockDim.x") -> list[str]:
     """The loop of the threads (``first``, ``first + step``, ...) over the launch's
     threads, naming each one's block and thread ids as the kernel does, around ``code``
     (indented once).  ``band`` (low, high, groups): the blocks of the first mapped
@@ -179,8 +180,9 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
     grid skipped; ``walk``: ``groups`` is the number of segments the rows [low, high)
     are cut into, and each thread takes one of the other ids' tuples and one segment and
     walks its rows in order, unrolled by ``POLYCU_UNROLL_ROWS`` (so that a value one row
-    reads is still in a register for the next, ``resident.py``); ``narrow`` counts in 32 bits, where the caller knows the
-    threads fewer than 2^31."""
+    reads is still in a register for the next, ``resident.py``); ``narrow`` counts in 32
+    bits, where the caller knows the threads fewer than 2^31; ``threads``: the block's
+    threads (a constant where the caller knows it: its groups' sizes are then too)."""
     count = "int" if narrow else "long long"
     axes = kernel.by_axis()
     grids = dict(zip(AXES, grid_exprs(program, kernel)))
@@ -198,7 +200,7 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
                   f"const {count} polycu_len = polycu_hi > polycu_lo ? "
                   f"(polycu_hi - polycu_lo + {segments - 1}) / {segments} : 0;",
                   f"for ({count} polycu_t = threadIdx.x; polycu_t < polycu_n * {segments}; "
-                  "polycu_t += blockDim.x) {",
+                  f"polycu_t += {threads}) {{",
                   f"{INDENT}const {count} polycu_s = polycu_t / polycu_n;",
                   f"{INDENT}const {count} polycu_w = POLYCU_VIRTUAL(polycu_t % polycu_n, polycu_n);",
                   *_decode(ids, itype, INDENT),
@@ -211,7 +213,7 @@ def virtual_threads(program: GpuProgram, kernel: Kernel, itype: str, code: list[
     if band is not None:
         low, high, groups = band
         index = "polycu_k" if row is not None else "polycu_b"
-        lines += [f"const int polycu_l = blockDim.x / {groups};",
+        lines += [f"const int polycu_l = {threads} / {groups};",
                   f"for ({count} {index} = {low} + threadIdx.x / polycu_l; {index} < {high}; "
                   f"{index} += {groups}) {{"]
         first, step, pad = "threadIdx.x % polycu_l", "polycu_l", INDENT

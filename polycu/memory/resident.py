@@ -41,7 +41,7 @@ device memory (``codegen/resident.py``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 import islpy as isl
@@ -89,6 +89,10 @@ class ResidentGrid:
     owners: Mapping[str, str | int]             # kernel name: ALIGNED, FREE or a row
     shifts: Mapping[str, int] = field(default_factory=dict)   # aligned kernels' s
     neighbours: bool = False      # on chip, phases end with the neighbours' flags
+    # aligned kernels' accesses (by ref) whose row is the instance's owner row + e, one
+    # constant e: (array, e)
+    reach: Mapping[str, Mapping[str, tuple[str, int]]] = field(default_factory=dict)
+    staged: bool = False          # the halo rows a phase reads are copied to shared memory
 
     def offsets(self) -> tuple[int, ...]:
         """Where each array's band starts in a block's shared memory (16-byte aligned)."""
@@ -99,10 +103,44 @@ class ResidentGrid:
         return tuple(found)
 
     @property
-    def bytes(self) -> int:
-        """Shared memory of one block: its band of every resident array."""
+    def band_bytes(self) -> int:
+        """Shared memory of one block's bands, one of every resident array."""
         last = self.arrays[-1]
         return self.offsets()[-1] + self.rows * last.row_cells * last.element_bytes
+
+    def halos(self, kernel: str) -> dict[str, int]:
+        """d_X of each array ``kernel`` reads beyond its instances' rows through an
+        access of constant row offset (``reach``): the rows a side its halo rows span."""
+        found: dict[str, int] = {}
+        for array, e in self.reach.get(kernel, {}).values():
+            if e:
+                found[array] = max(found.get(array, 0), abs(e))
+        return found
+
+    def halo_offsets(self, kernel: str) -> dict[str, int]:
+        """Where ``kernel``'s halo rows of each array start in shared memory, after the
+        bands: the rows above the band, then those below (``staged``)."""
+        found, at = {}, -(-self.band_bytes // 16) * 16
+        cells = {a.name: (a.row_cells, a.element_bytes) for a in self.arrays}
+        for array, d in sorted(self.halos(kernel).items()):
+            found[array] = at
+            row, size = cells[array]
+            at += -(-2 * d * row * size // 16) * 16
+        return found
+
+    def halo_bytes(self) -> int:
+        """Shared memory the largest phase's halo rows take (the phases share it)."""
+        cells = {a.name: (a.row_cells, a.element_bytes) for a in self.arrays}
+        return max((sum(-(-2 * d * cells[x][0] * cells[x][1] // 16) * 16
+                        for x, d in self.halos(k).items()) for k in self.reach), default=0)
+
+    @property
+    def bytes(self) -> int:
+        """Shared memory of one block: its band of every resident array, and the halo
+        rows where they are staged."""
+        if self.staged and self.halo_bytes():
+            return -(-self.band_bytes // 16) * 16 + self.halo_bytes()
+        return self.band_bytes
 
     def describe(self) -> str:
         """The plan in one line, for the description's kernel entry."""
@@ -150,8 +188,8 @@ def _constant(values: isl.Set) -> int | None:
 
 
 def _accesses(program: GpuProgram, kernel: Kernel, arrays: frozenset[str]
-              ) -> list[tuple[str, bool, isl.UnionMap]]:
-    """(array, writes, S[i] -> [a_0] over the kernel's instances) per access."""
+              ) -> list[tuple[str, bool, isl.UnionMap, str]]:
+    """(array, writes, S[i] -> [a_0] over the kernel's instances, ref) per access."""
     found = []
     for stmt in program.scop.statements:
         if stmt.name not in kernel.statements:
@@ -160,34 +198,42 @@ def _accesses(program: GpuProgram, kernel: Kernel, arrays: frozenset[str]
             if access.array in arrays:
                 rows = _first(isl.UnionMap.from_map(access.relation)
                               .intersect_domain(kernel.domain))
-                found.append((access.array, access.kind == WRITE, rows))
+                found.append((access.array, access.kind == WRITE, rows, access.ref))
     return found
 
 
 def _owner(program: GpuProgram, kernel: Kernel, arrays: frozenset[str],
-           halos: dict[str, int]) -> tuple[str | int, int] | None:
+           halos: dict[str, int], reach: dict[str, tuple[str, int]]
+           ) -> tuple[str | int, int] | None:
     """How ``kernel`` is run (ALIGNED, FREE or its one row) and its shift ``s``,
-    widening ``halos``; None where it cannot be run by the rows' owners."""
+    widening ``halos``, and for an aligned kernel the accesses whose row is the
+    instance's owner row + e, one constant e, in ``reach``; None where it cannot be
+    run by the rows' owners."""
     accesses = _accesses(program, kernel, arrays)
     if not accesses:
         return FREE, 0
-    if not kernel.mapped or kernel.atomic or any(r is None for _, _, r in accesses):
+    if not kernel.mapped or kernel.atomic or any(r is None for _, _, r, _ in accesses):
         return None
     first = kernel.mapped[0]
     member = _first(kernel.band) if first.member == 0 and first.tile == 1 else None
     if member is not None:
         pairs = member.reverse()
         deltas = {id(r): isl.Set.from_union_set(pairs.apply_range(r).deltas())
-                  for _, _, r in accesses}
-        shifts = {_constant(deltas[id(r)]) for _, w, r in accesses if w}
+                  for _, _, r, _ in accesses}
+        shifts = {_constant(deltas[id(r)]) for _, w, r, _ in accesses if w}
         if len(shifts) == 1 and None not in shifts:
             (shift,) = shifts
-            return _widened(halos, [(a, deltas[id(r)]) for a, _, r in accesses], shift, ALIGNED)
-    rows = [_constant(isl.Set.from_union_set(r.range())) for _, w, r in accesses if w]
+            for array, _, r, ref in accesses:
+                row = _constant(deltas[id(r)])
+                if row is not None:
+                    reach[ref] = (array, row - shift)
+            return _widened(halos, [(a, deltas[id(r)]) for a, _, r, _ in accesses], shift,
+                            ALIGNED)
+    rows = [_constant(isl.Set.from_union_set(r.range())) for _, w, r, _ in accesses if w]
     if not rows or rows[0] is None or any(c != rows[0] for c in rows):
         return None
-    return _widened(halos, [(a, isl.Set.from_union_set(r.range())) for a, _, r in accesses],
-                    rows[0], rows[0])
+    return _widened(halos, [(a, isl.Set.from_union_set(r.range()))
+                            for a, _, r, _ in accesses], rows[0], rows[0])
 
 
 def _widened(halos: dict[str, int], rows: list[tuple[str, isl.Set]], centre: int,
@@ -219,12 +265,14 @@ def resident_grid(program: GpuProgram, blocks: int = RESIDENT_BLOCKS,
     if not shapes:
         return None
     halos: dict[str, int] = {}
-    owners, shifts = {}, {}
+    owners, shifts, reach = {}, {}, {}
     for kernel in program.kernels:
-        found = _owner(program, kernel, frozenset(shapes), halos)
+        reach[kernel.name] = {}
+        found = _owner(program, kernel, frozenset(shapes), halos, reach[kernel.name])
         if found is None:
             return None
         owners[kernel.name], shifts[kernel.name] = found
+    reach = {k: v for k, v in reach.items() if owners[k] == ALIGNED}
     if ALIGNED not in owners.values():
         return None
     most = max(shape[0] for shape in shapes.values())
@@ -233,8 +281,11 @@ def resident_grid(program: GpuProgram, blocks: int = RESIDENT_BLOCKS,
                                  math.prod(shape[1:]), element_bytes(scop.array(name)),
                                  halos.get(name, 0))
                    for name, shape in shapes.items())
-    grid = ResidentGrid(rows, -(-most // rows), arrays, owners, shifts)
+    grid = ResidentGrid(rows, -(-most // rows), arrays, owners, shifts, reach=reach)
     # a band of no rows further than d from its edges runs all through the views
     # (heat-3d: one plane a block, 4.3x slower than its launches on an H200)
     inner = rows > 2 * max(a.halo for a in arrays)
-    return grid if inner and 0 < grid.bytes <= budget else None
+    if not (inner and 0 < grid.bytes <= budget):
+        return None
+    staged = replace(grid, staged=True)
+    return staged if staged.halo_bytes() and staged.bytes <= budget else grid

@@ -616,6 +616,16 @@ inline thread_local unsigned current_thread = 0;
 
 /* The thread's cp.async copies not waited for yet (POLYCU_COPY_ASYNC below). */
 inline thread_local std::vector<std::function<void()>> pending_copies;
+/* Where a pending copy lands: a shared tile's element (a race-checked reference, a
+   value) as it is, an element of plain memory (the resident grids' dynamic shared
+   memory) through its address. */
+template <class T> struct copy_address {
+  T *to;
+  void operator=(const T &value) const { *to = value; }
+};
+template <class T> copy_address<T> copy_target(T &to) { return {&to}; }
+template <class P, class = std::enable_if_t<!std::is_lvalue_reference<P>::value>>
+P copy_target(P &&to) { return static_cast<P &&>(to); }
 
 /* A warp's meeting point for mma.sync (the tensor-core section below): a barrier of
    its 32 lanes, apart from the block's so that the race check's epochs stay those
@@ -1160,7 +1170,9 @@ template <class polycu_T, std::size_t polycu_N, class polycu_Name> struct Shared
    pending is fatal (__syncthreads above). */
 #define POLYCU_COPY_ASYNC(to, from)                                                   \
   (::polycu_emu::pending_copies.push_back(                                           \
-      [polycu_to = (to), polycu_value = (from)]() { polycu_to = polycu_value; }))
+      [polycu_to = ::polycu_emu::copy_target(to), polycu_value = (from)]() mutable { \
+        polycu_to = polycu_value;                                                    \
+      }))
 #define POLYCU_COPY_WAIT()                                                           \
   do {                                                                               \
     for (auto &polycu_copy : ::polycu_emu::pending_copies) polycu_copy();            \
