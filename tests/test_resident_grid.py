@@ -304,3 +304,51 @@ def test_walked_rows_with_a_remainder_and_in_place_updates(tmp_path) -> None:
 def _compiled(path, options: Options):
     compiled = compile_program(str(path), options)
     return compiled.scops, compiled.description
+
+
+SHORTS = """
+void f(int T, short A[30][40], short B[30][40])
+{
+#pragma scop
+  for (int t = 0; t < T; t++) {
+    for (int i = 2; i < 28; i++)
+      for (int j = 1; j < 39; j++) {
+        B[i][j] = A[i][j];
+        for (int k = 1; k < 3; k++)
+          B[i][j] = B[i][j] + A[i - k][j] - A[i + k][j + 1] / 2;
+      }
+    for (int i = 2; i < 28; i++)
+      for (int j = 1; j < 39; j++)
+        A[i][j] = (B[i - 1][j - 1] + B[i][j]) / 2;
+  }
+#pragma endscop
+}
+"""
+
+
+def test_edge_rows_resolve_constant_rows_and_keep_the_views_for_the_others(tmp_path) -> None:
+    """A[i - k] and A[i + k] (k = 1, 2: no one row offset) stay with the view in the
+    edge rows, A[i][j] and the write of B go to the shared copies; the second sweep's
+    B[i - 1] is a constant offset, so B's halo rows are staged, by plain copies (cp.async
+    moves no 2-byte element), and its edge rows read them.  Emulated against gcc (short
+    arithmetic, C's truncating division), on chip, with both syncs."""
+    path = tmp_path / "shorts.c"
+    path.write_text(SHORTS)
+    for sync in ("grid", "neighbours"):
+        options = Options(run_on="gpu", resident_grid=True, resident_blocks=4,
+                          resident_sync=sync, single_block=False, relayout=False)
+        (scop,) = load_scops(str(path), options)
+        grid = placement_of(scop, options).resident
+        assert grid.staged and (grid.rows, grid.bytes) == (8, 1280 + 2 * 40 * 2)
+        assert [grid.halos(k) for k in sorted(grid.reach)] == [{}, {"B": 1}]
+        compiled = compile_program(str(path), options)
+        (entry,) = compiled.description["scops"]
+        source = entry["device_source"]
+        assert "POLYCU_COPY_ASYNC(" not in source[source.index("__global__"):]
+        assert source.count("reinterpret_cast<short *>(polycu_dynamic + 1280)[polycu_c] = "
+                            "polycu_view_B.global[polycu_i];") == 1
+        assert "polycu_above_B[" in source and "polycu_below_B[" not in source
+        assert "+ A[(" in source.replace("polycu_in_A[", "X[")   # the view's, in edge rows
+        reports = emulate_generated(compiled.scops, compiled.description, seed=49,
+                                    nvcc=False)
+        assert reports and all(r.ok for r in reports), "\n".join(r.format() for r in reports)
