@@ -37,6 +37,13 @@ H200: 132 SMs, one block each), ``R * sum(cells of a row * element bytes) <=
 RESIDENT_BYTES``.  At run time the host launches the bands on chip only where the
 device holds them all at once; elsewhere the same kernel runs with every array in
 device memory (``codegen/resident.py``).
+
+For the edge rows' code (``codegen/halo.py``) the plan also keeps, per aligned kernel,
+each access whose row is its instance's owner row + ``e`` for one constant ``e``
+(``reach``: the deltas ``{ a_0 - m_0 }`` are ``{ s + e }``), and where the halo rows
+some phase reads through them fit beside the bands (``halo_bytes``: the largest
+phase's, ``d_X`` rows above and below for each array it reads so), they are
+``staged``: copied into shared memory at the start of each phase.
 """
 from __future__ import annotations
 
