@@ -80,13 +80,18 @@ def emulated_with(tmp_path: Path) -> Callable[[str, list[str], list[dict[str, in
 
 def emulate_with(tmp_path: Path, source: str, memory: list[str],
                  sizes: list[dict[str, int]], **values: object) -> Path:
+    """``emulate_file`` at each parameter set, the file compiled once for all of them
+    (the compiled program does not depend on the parameters: they are run-time
+    values)."""
     from polycu.options import Options
-    from polycu.runtime.emulate import emulate_file
+    from polycu.runtime.compiled import compile_program
+    from polycu.runtime.emulate import emulate_generated
 
     path = tmp_path / "emulated.c"
     path.write_text(source)
+    compiled = compile_program(str(path), Options(memory=memory, **values))
     for params in sizes:
-        (report,) = emulate_file(str(path), Options(memory=memory, **values), params=params,
-                                 seed=sum(params.values()), nvcc=False)
+        (report,) = emulate_generated(compiled.scops, compiled.description, params=params,
+                                      seed=sum(params.values()), nvcc=False)
         assert report.ok and not report.on_cpu, report.format()   # the GPU code compared
     return path
