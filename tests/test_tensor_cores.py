@@ -124,12 +124,22 @@ def test_no_tensor_cores_option(tmp_path: Path) -> None:
     assert "polycu_mma" not in off
 
 
+#: ``_emulation``'s results by source text, in this worker.
+_EMULATIONS: dict[str, tuple[polycu.Scop, str, str]] = {}
+
+
 def _emulation(source: str, tmp_path: Path) -> tuple[polycu.Scop, str, str]:
-    path = tmp_path / "e.c"
-    path.write_text(source)
-    scop = polycu.load(str(path))[0]
-    description = compile_scops(str(path), [scop]).description["scops"][0]
-    return scop, scop_translation_unit(description), description["host_function"]
+    """The SCoP of ``source`` (written to ``tmp_path`` the first time), its kernels'
+    translation unit and host function: compiled once a worker for each source, since
+    most sources here are emulated at several sizes, mma shapes or with planted bugs."""
+    if source not in _EMULATIONS:
+        path = tmp_path / "e.c"
+        path.write_text(source)
+        scop = polycu.load(str(path))[0]
+        description = compile_scops(str(path), [scop]).description["scops"][0]
+        _EMULATIONS[source] = (scop, scop_translation_unit(description),
+                               description["host_function"])
+    return _EMULATIONS[source]
 
 
 # odd row lengths: half of the pairs a thread copies are not 16-byte aligned
