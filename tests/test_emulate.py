@@ -63,13 +63,30 @@ def scops(name: str, dataset: str) -> list[polycu.Scop]:
     return polycu.load(str(kernel.source), defines=opts.define, includes=opts.include_dir)
 
 
+def _compiled(name: str, dataset: str) -> Generated | str:
+    """polycu's output for a kernel, or why polycu failed (a value that pickles)."""
+    kernel = next(k for k in KERNELS if k.name == name)
+    try:
+        return compile_file(str(kernel.source), options(kernel, dataset))
+    except PolycuError as exc:
+        return f"polycu failed: {exc}"
+
+
+def generated_table(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Generated | str]:
+    """``_compiled`` of each (kernel, dataset) pair, each by one of the session's
+    workers (session_work.py): asked for all at once, the pairs are split between
+    the workers that ask, where one at a time they would be computed in turn."""
+    return computed("emulate", {pair: partial(_compiled, *pair) for pair in pairs})
+
+
 @functools.lru_cache(maxsize=None)
 def generated(name: str, dataset: str) -> Generated:
     """polycu's output for a kernel (shared by the SCoP and the whole-program tests,
-    and by the session's workers: session_work.py)."""
-    kernel = next(k for k in KERNELS if k.name == name)
-    return computed("emulate", {(name, dataset): partial(
-        compile_file, str(kernel.source), options(kernel, dataset))})[name, dataset]
+    and by the session's workers)."""
+    result = generated_table([(name, dataset)])[name, dataset]
+    if isinstance(result, str):
+        pytest.fail(result)
+    return result
 
 
 def gemm_scop() -> polycu.Scop:
@@ -223,15 +240,15 @@ def program_reports(tmp_path_factory: pytest.TempPathFactory
     out = tmp_path_factory.mktemp("programs")
     reports: dict[tuple[str, str], ProgramReport] = {}
     jobs = []
+    table = generated_table([(k.name, d) for d in ("MINI", "SMALL") for k in KERNELS])
     for dataset in ("MINI", "SMALL"):
         for kernel in KERNELS:
             cu = out / f"{kernel.name}_{dataset}.cu"
-            try:
-                generated(kernel.name, dataset).write(cu)
-            except PolycuError as exc:
-                reports[kernel.name, dataset] = ProgramReport(str(cu), (),
-                                                              error=f"polycu failed: {exc}")
+            result = table[kernel.name, dataset]
+            if isinstance(result, str):
+                reports[kernel.name, dataset] = ProgramReport(str(cu), (), error=result)
                 continue
+            result.write(cu)
             build = ProgramBuild(defines=(f"{dataset}_DATASET", "POLYBENCH_DUMP_ARRAYS"),
                                  includes=(str(UTILITIES), str(kernel.directory)),
                                  c_sources=(str(UTILITIES / "polybench.c"),))
