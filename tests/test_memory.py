@@ -392,14 +392,15 @@ void syrk(int n, int m, double alpha, double beta, double C[80][80], double A[80
 """
 
 
-def emulated(scop, options, params, seed=5):
+def emulated(scop, options, *params, seed=5):
+    """The SCoP's translation unit, compiled once, and its emulation at each of
+    ``params`` (None: emulate's own parameters)."""
     from polycu.driver import compile_scops
     from polycu.runtime.emulate import emulate_scop, scop_translation_unit
     description = compile_scops(scop.location.file, [scop], options).description["scops"][0]
     cuda = scop_translation_unit(description)
-    report = emulate_scop(scop, cuda, description["host_function"], seed=seed, nvcc=False,
-                          params=params)
-    return cuda, report
+    return cuda, [emulate_scop(scop, cuda, description["host_function"], seed=seed,
+                               nvcc=False, params=p) for p in params]
 
 
 def syrk_program(tmp_path):
@@ -426,8 +427,10 @@ def test_padding_in_full_blocks_when_a_padded_lane_reads_global_memory(tmp_path)
     full, edge = [k for k, line in enumerate(body) if line == update]
     assert body[full - 1] == "for (int c3 = 0; c3 <= 3; c3 += 1) {"
     assert body[edge - 1].startswith("if (n >= 32 * b0 + t0 + 8 * c3 + 1 && ")
-    for n in (37, 64, 80):       # edge blocks, full ones only, both
-        _, report = emulated(scop, Options(memory=["*:A=global"]), {"n": n, "m": 23})
+    # edge blocks, full ones only, both
+    _, reports = emulated(scop, Options(memory=["*:A=global"]),
+                          *({"n": n, "m": 23} for n in (37, 64, 80)))
+    for report in reports:
         assert report.ok, report.format()
 
 
@@ -449,8 +452,8 @@ def test_each_reference_of_an_array_gets_its_own_tile_when_one_box_would_span_it
     body = [line.strip() for line in
             kernel_source(placement, kernel, layouts(scop)).splitlines()]
     assert "r0[c8][0] += (s0[((t0 + 8 * c8)) * 17 + c5]) * s1[t1 * 17 + c5];" in body
-    for n in (37, 64, 80):
-        _, report = emulated(scop, Options(), {"n": n, "m": 23})
+    _, reports = emulated(scop, Options(), *({"n": n, "m": 23} for n in (37, 64, 80)))
+    for report in reports:
         assert report.ok, report.format()
 
 
@@ -496,8 +499,8 @@ def test_no_lane_is_padded_where_an_access_relation_is_cut_to_the_domain(tmp_pat
                    for a in update.accesses if a.array == "W")
     placement = placement_of(scop, Options(run_on="gpu", tensor_cores=False))
     assert all(update.name not in p.padded for p in placement.kernels)
-    for m in (39, 17):
-        _, report = emulated(scop, Options(run_on="gpu"), {"m": m})
+    _, reports = emulated(scop, Options(run_on="gpu"), {"m": 39}, {"m": 17})
+    for report in reports:
         assert report.ok, report.format()
 
 
@@ -512,5 +515,5 @@ def test_padded_gemm_edge_blocks_run_the_full_blocks_code_and_match():
         "s1[c5 * 65 + (t1 + 16 * c9)];"
     assert [line for line in body if "+= (s0" in line] == [update, update, update]
     scop = polycu.load(str(ROOT / "examples" / "gemm.c"))[0]
-    cuda, report = emulated(scop, Options(sizes=sizes), None)
+    cuda, (report,) = emulated(scop, Options(sizes=sizes), None)
     assert report.ok, report.format()
