@@ -26,8 +26,8 @@ from polycu.gpu.ordered import launched
 from polycu.driver import compile_file, placement_of
 from polycu.memory import Placement
 from polycu.options import Options
-from polycu.runtime.emulate import emulate_file, emulate_generated, emulate_scop, \
-    scop_translation_unit
+from polycu.runtime.compiled import Compiled, compile_program
+from polycu.runtime.emulate import emulate_generated, emulate_scop, scop_translation_unit
 
 DATA = Path(__file__).resolve().parent / "data" / "tree_reductions"
 INTEGER_SUMS = DATA / "integer_sums.c"
@@ -49,6 +49,13 @@ def polybench_scops(name: str, dataset: str = "MINI") -> list[polycu.Scop]:
     opts = polybench_options(name, dataset)
     return polycu.load(str(KERNELS[name].source), defines=opts.define,
                        includes=opts.include_dir)
+
+
+@functools.lru_cache(maxsize=None)
+def sums(path: Path) -> Compiled:
+    """A file of sums (INTEGER_SUMS, FORMS) compiled with trees, once a worker for the
+    tests that emulate it at several sizes and the nvcc builds."""
+    return compile_program(str(path), Options(run_on="gpu", parallel_reductions=True))
 
 
 @functools.lru_cache(maxsize=None)
@@ -133,9 +140,10 @@ def test_ordered_sums_of_a_row_have_adders_of_their_own(tmp_path: Path) -> None:
     (scop,) = polycu.load(str(path))
     (tree,) = placement_of(scop, Options(run_on="gpu")).trees.values()
     assert tree.ordered and len(tree.sums) == 2 and launched(tree) == (32, 10)
+    compiled = compile_program(str(path), Options(run_on="gpu"))
     for params in ({"n": 150, "m": 290}, {"n": 150, "m": 60}, {"n": 9, "m": 3}):
-        (report,) = emulate_file(str(path), Options(run_on="gpu"), params=params, seed=2,
-                                 nvcc=False)
+        (report,) = emulate_generated(compiled.scops, compiled.description, params=params,
+                                      seed=2, nvcc=False)
         assert report.ok and not report.on_cpu, report.format()
         assert all(a.max_rel_error == 0 and a.mismatches == 0 for a in report.arrays)
 
@@ -161,12 +169,13 @@ def test_ordered_trees_load_only_the_reads_c_always_makes(tmp_path: Path) -> Non
     three chunks (the last partial) gives gcc's values to the last bit."""
     path = tmp_path / "conditional.c"
     path.write_text(CONDITIONAL_READS)
-    cuda = compile_file(str(path), Options(run_on="gpu")).cuda
+    compiled = compile_program(str(path), Options(run_on="gpu"))
+    cuda = compiled.generated.cuda
     loaded = re.findall(r"(ld0_\d+)\[u\] = .*\? \(double\)\((\w+)\[", cuda)
     assert set(loaded) == {("ld0_0", "x")}, loaded
     assert "? (1.0) : (A[" in cuda
-    (report,) = emulate_file(str(path), Options(run_on="gpu"), params={"n": 150, "m": 290},
-                             seed=3, nvcc=False)
+    (report,) = emulate_generated(compiled.scops, compiled.description,
+                                  params={"n": 150, "m": 290}, seed=3, nvcc=False)
     assert report.ok and not report.on_cpu, report.format()
     assert all(a.max_rel_error == 0 and a.mismatches == 0 for a in report.arrays)
 
@@ -257,11 +266,12 @@ def test_ordered_trees_give_c_values_to_the_last_bit(tmp_path: Path) -> None:
     # the rows' adders are a warp of their own: one more row of threads along y; the
     # kernels ask for one block an SM at least (registers to load the terms ahead)
     assert sorted(launched(t) for t in trees.values()) == [(16, 33), (32, 9), (32, 9)]
-    cuda = compile_file(str(path), Options(run_on="gpu")).cuda
+    compiled = compile_program(str(path), Options(run_on="gpu"))
+    cuda = compiled.generated.cuda
     assert sorted(re.findall(r"__launch_bounds__\((\d+), 1\)", cuda)) == ["288", "288", "528"]
     for params in ({"n": 150, "m": 290}, {"n": 129, "m": 3}):
-        (report,) = emulate_file(str(path), Options(run_on="gpu"), params=params, seed=5,
-                                 nvcc=False)
+        (report,) = emulate_generated(compiled.scops, compiled.description, params=params,
+                                      seed=5, nvcc=False)
         assert report.ok and not report.on_cpu, report.format()
         assert all(a.max_rel_error == 0 and a.mismatches == 0 for a in report.arrays)
     path.write_text(FLOAT)
@@ -362,9 +372,9 @@ def test_integer_sums_are_trees() -> None:
     {"n": 0, "m": 5},
 ])
 def test_integer_sums_are_exact(params: dict[str, int]) -> None:
-    (report,) = emulate_file(str(INTEGER_SUMS), Options(run_on="gpu",
-                             parallel_reductions=True), params=params,
-                             seed=sum(params.values()), nvcc=False)
+    compiled = sums(INTEGER_SUMS)
+    (report,) = emulate_generated(compiled.scops, compiled.description, params=params,
+                                  seed=sum(params.values()), nvcc=False)
     assert report.ok, report.format()
     assert report.params == params
     for array in report.arrays:
@@ -388,8 +398,9 @@ def test_floating_forms_are_trees() -> None:
     {"n": 4, "m": 1, "tsteps": 1}, {"n": 0, "m": 9, "tsteps": 1},
 ])
 def test_floating_forms_match_gcc(params: dict[str, int]) -> None:
-    (report,) = emulate_file(str(FORMS), Options(run_on="gpu", parallel_reductions=True),
-                             params=params, seed=sum(params.values()), nvcc=False)
+    compiled = sums(FORMS)
+    (report,) = emulate_generated(compiled.scops, compiled.description, params=params,
+                                  seed=sum(params.values()), nvcc=False)
     assert report.ok, report.format()
     assert report.params == params
 
@@ -571,9 +582,7 @@ def nvcc_builds(tmp_path_factory: pytest.TempPathFactory
     kernel declares."""
     tmp = tmp_path_factory.mktemp("tree_nvcc")
     generated = {name: polybench_generated(name) for name in ("gemver", "gesummv")}
-    opts = Options(run_on="gpu", parallel_reductions=True)
-    generated.update({path.stem: compile_file(str(path), opts)
-                      for path in (INTEGER_SUMS, FORMS)})
+    generated.update({path.stem: sums(path).generated for path in (INTEGER_SUMS, FORMS)})
     jobs = []
     for name, gen in generated.items():
         (entry,) = gen.description["scops"]
