@@ -42,7 +42,8 @@ def _below(name: str) -> str:
     return f"polycu_below_{name}"
 
 
-def _view(name: str) -> str:
+def band_view(name: str) -> str:
+    """The name of array ``name``'s ``polycu_band`` in the resident kernel."""
     return f"polycu_view_{name}"
 
 
@@ -63,7 +64,7 @@ def halo_fill(plan: ResidentGrid, kernel: str) -> list[str]:
     for name, offset in plan.halo_offsets(kernel).items():
         array, d = arrays[name], plan.halos(kernel)[name]
         cells, band = d * array.row_cells, plan.rows * array.row_cells
-        view, element = _view(name), array.element
+        view, element = band_view(name), array.element
         target = f"reinterpret_cast<{element} *>(polycu_dynamic + {offset})[polycu_c]"
         source = f"{view}.global[polycu_i]"
         copy = f"POLYCU_COPY_ASYNC({target}, {source});" \
@@ -88,7 +89,7 @@ def edge_pointers(plan: ResidentGrid, kernel: str, refs: dict[str, str]) -> list
     for array in plan.arrays:
         if array.name not in refs.values():
             continue
-        name, view, element = array.name, _view(array.name), array.element
+        name, view, element = array.name, band_view(array.name), array.element
         lines.append(f"{element} *{qualifier}const {_in(name)} = {view}.slab - {view}.first;")
         offset = plan.halo_offsets(kernel).get(name) if plan.staged else None
         if offset is None:
@@ -115,5 +116,5 @@ def edge_names(plan: ResidentGrid, kernel: str, position: int, halo: int) -> dic
         elif array in staged:
             names[ref] = _above(array) if at < 0 else _below(array)
         else:
-            names[ref] = f"{_view(array)}.global"
+            names[ref] = f"{band_view(array)}.global"
     return names

@@ -40,7 +40,7 @@ from .ast import expr_of, host_ast
 from .nodes import User
 from .cuda import INDENT, Layout, c_expr, index_type, print_node
 from .kernel import kernel_text
-from .halo import edge_names, edge_pointers, halo_fill, staged_halos
+from .halo import edge_names, edge_pointers, halo_fill, staged_halos, band_view
 from .single_block import block_kernel_args, virtual_threads
 
 #: The device code's helpers: the grid barrier, the block's dynamic shared memory and
@@ -157,10 +157,6 @@ def resident_kernel_name(program: GpuProgram) -> str:
     return f"{program.scop.name}_resident"
 
 
-def _view(name: str) -> str:
-    return f"polycu_view_{name}"
-
-
 def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> str:
     """``extern "C" __global__ void NAME_resident(...)``: the host program, each launch
     a phase of the grid (the module's docstring)."""
@@ -218,12 +214,12 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
     for array, offset in zip(plan.arrays, plan.offsets()):
         name, cells = array.name, f"{rows * array.row_cells}"
         last = f"({array.rows} - polycu_row) * {array.row_cells}"
-        lines += [f"{INDENT}const polycu_band<{array.element}> {_view(name)} = {{"
+        lines += [f"{INDENT}const polycu_band<{array.element}> {band_view(name)} = {{"
                   f"reinterpret_cast<{array.element} *>(polycu_dynamic + {offset}), {name}, "
                   f"polycu_row * {array.row_cells}, !polycu_on_chip || polycu_row >= "
                   f"{array.rows} ? 0 : {last} < {cells} ? {last} : {cells}}};",
-                  *_copy(f"{_view(name)}.slab[polycu_c]",
-                         f"{name}[{_view(name)}.first + polycu_c]", f"{_view(name)}.cells")]
+                  *_copy(f"{band_view(name)}.slab[polycu_c]",
+                         f"{name}[{band_view(name)}.first + polycu_c]", f"{band_view(name)}.cells")]
     body = print_node(host_ast(program), phase, host=False, itype=itype)
     if plan.neighbours:       # no block waits for a flag before every block cleared its own
         lines += [f"{INDENT}unsigned polycu_phase = 0;",
@@ -232,10 +228,10 @@ def resident_kernel_source(placement: Placement, arrays: dict[str, Layout]) -> s
     else:
         lines.append(f"{INDENT}__syncthreads();")
     lines += [f"{INDENT}{{",
-              *(f"{INDENT * 2}const auto &{a.name} = {_view(a.name)};" for a in plan.arrays),
+              *(f"{INDENT * 2}const auto &{a.name} = {band_view(a.name)};" for a in plan.arrays),
               *(INDENT + line for line in body), f"{INDENT}}}"]
     for array in plan.arrays:
-        view = _view(array.name)
+        view = band_view(array.name)
         lines += _copy(f"{array.name}[{view}.first + polycu_c]", f"{view}.slab[polycu_c]",
                        f"{view}.cells")
     lines.append("}")
@@ -328,7 +324,7 @@ def _band_rows(program: GpuProgram, plan: ResidentGrid, kernel: Kernel, itype: s
 
     used = kernel.reads | kernel.writes
     bound = [f"{a.element} *{'__restrict__ ' if part == 'inner' else ''}const {a.name} = "
-             f"{_view(a.name)}.slab - {_view(a.name)}.first;"
+             f"{band_view(a.name)}.slab - {band_view(a.name)}.first;"
              for a in plan.arrays if a.name in used]
     if part == "edges":
         top = f"polycu_r - ({low})"
@@ -422,7 +418,7 @@ def _edges(name: str, cells: int) -> list[str]:
     """The first and last ``cells`` cells of the block's band of ``name`` copied to device
     memory, where its neighbours read them after the barrier: only those cells are
     visited, not the whole band."""
-    view = _view(name)
+    view = band_view(name)
     count = f"({view}.cells < {2 * cells} ? {view}.cells : {2 * cells}LL)"
     return [f"for (long long polycu_k = threadIdx.x; polycu_k < {count}; "
             f"polycu_k += blockDim.x) {{",

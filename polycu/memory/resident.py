@@ -106,7 +106,7 @@ class ResidentGrid:
         found, at = [], 0
         for a in self.arrays:
             found.append(at)
-            at += -(-self.rows * a.row_cells * a.element_bytes // 16) * 16
+            at += _aligned(self.rows * a.row_cells * a.element_bytes)
         return tuple(found)
 
     @property
@@ -124,29 +124,32 @@ class ResidentGrid:
                 found[array] = max(found.get(array, 0), abs(e))
         return found
 
+    def _halo_sizes(self, kernel: str) -> dict[str, int]:
+        """Bytes of ``kernel``'s halo rows of each array (d_X rows above and below,
+        16-byte aligned), by array name."""
+        arrays = {a.name: a for a in self.arrays}
+        return {x: _aligned(2 * d * arrays[x].row_cells * arrays[x].element_bytes)
+                for x, d in sorted(self.halos(kernel).items())}
+
     def halo_offsets(self, kernel: str) -> dict[str, int]:
         """Where ``kernel``'s halo rows of each array start in shared memory, after the
         bands: the rows above the band, then those below (``staged``)."""
-        found, at = {}, -(-self.band_bytes // 16) * 16
-        cells = {a.name: (a.row_cells, a.element_bytes) for a in self.arrays}
-        for array, d in sorted(self.halos(kernel).items()):
+        found, at = {}, _aligned(self.band_bytes)
+        for array, size in self._halo_sizes(kernel).items():
             found[array] = at
-            row, size = cells[array]
-            at += -(-2 * d * row * size // 16) * 16
+            at += size
         return found
 
     def halo_bytes(self) -> int:
         """Shared memory the largest phase's halo rows take (the phases share it)."""
-        cells = {a.name: (a.row_cells, a.element_bytes) for a in self.arrays}
-        return max((sum(-(-2 * d * cells[x][0] * cells[x][1] // 16) * 16
-                        for x, d in self.halos(k).items()) for k in self.reach), default=0)
+        return max((sum(self._halo_sizes(k).values()) for k in self.reach), default=0)
 
     @property
     def bytes(self) -> int:
         """Shared memory of one block: its band of every resident array, and the halo
         rows where they are staged."""
         if self.staged and self.halo_bytes():
-            return -(-self.band_bytes // 16) * 16 + self.halo_bytes()
+            return _aligned(self.band_bytes) + self.halo_bytes()
         return self.band_bytes
 
     def describe(self) -> str:
@@ -156,6 +159,11 @@ class ResidentGrid:
         return (f"one cooperative launch of {self.bands} blocks, each holding {self.rows} "
                 f"row(s) of {halos} in shared memory ({self.bytes} B), each phase ended "
                 f"by {sync}")
+
+
+def _aligned(size: int) -> int:
+    """``size`` bytes rounded up to 16 (where the next piece of shared memory starts)."""
+    return -(-size // 16) * 16
 
 
 def _first(umap: isl.UnionMap) -> isl.UnionMap | None:
