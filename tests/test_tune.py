@@ -31,6 +31,7 @@ from polycu.tune.space import (PRUNE_RATIO, Config, neighbours, promising, size_
 
 ROOT = Path(__file__).resolve().parent.parent
 GEMM = ROOT / "examples" / "gemm.c"
+JACOBI_2D = ROOT / "polybench" / "stencils" / "jacobi-2d" / "jacobi-2d.c"
 TWO_MM = ROOT / "polybench" / "linear-algebra" / "kernels" / "2mm" / "2mm.c"
 ATAX = ROOT / "polybench" / "linear-algebra" / "kernels" / "atax" / "atax.c"
 CHOLESKY = ROOT / "polybench" / "linear-algebra" / "solvers" / "cholesky" / "cholesky.c"
@@ -92,6 +93,26 @@ def test_space_covers_each_candidate_with_polycu_first() -> None:
         assert other.schedule != "isl-minfuse" or moved == 1 or \
             other.shared_memory != minfuse[0].shared_memory or \
             other.private_memory != minfuse[0].private_memory
+
+
+def test_space_measures_host_loops_with_and_without_a_resident_grid() -> None:
+    """The resident grid is polycu's default where its plan holds, so a candidate
+    whose kernels launch from host loops is measured both ways, and each way's flags
+    build it again; 2mm has no host loop and gets neither."""
+    options = Options(include_dir=[UTILITIES], define=["LARGE_DATASET"])
+    scop = load_scops(str(JACOBI_2D), options)[0]
+    ranked = candidates(scop, compute_dependences(scop), options)
+    configs = space(ranked)
+    looped = [c for c in ranked if c.host_loops]
+    assert looped and not any(c.program.single_block for c in looped)
+    for candidate in looped:
+        name = candidate.schedule.name.split("=")[0]
+        assert Config(name, resident_grid=True) in configs
+        assert Config(name, resident_grid=False) in configs
+    assert tuned.config_flags(Config(resident_grid=False).changes()) == ["--no-resident-grid"]
+    two_mm = load_scops(str(TWO_MM), Options(include_dir=[UTILITIES]))[0]
+    assert all(c.resident_grid is None
+               for c in space(candidates(two_mm, compute_dependences(two_mm))))
 
 
 def test_candidates_estimated_far_slower_are_not_tried() -> None:

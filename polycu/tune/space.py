@@ -126,8 +126,9 @@ def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
     members given the same choice of ``size_choices(d)`` (per-kernel choices are
     left to ``neighbours``), each with shared memory and registers on or off; a
     candidate that runs in one block also as such, without sizes.  Polycu's
-    own choice comes first; a candidate whose kernels launch from host loops also as a
-    resident grid (``memory/resident.py``, where its plan holds); with ``reorder``, it
+    own choice comes first; a candidate whose kernels launch from host loops also with
+    and without a resident grid (``memory/resident.py``, where its plan holds; sizes
+    given leave it out); with ``reorder``, it
     again with tree reductions next, and every other configuration both without and
     with them."""
     configs = [Config()]
@@ -136,8 +137,8 @@ def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
         kernels = depths(candidate)
         if candidate.program.single_block:
             configs.append(Config(name, single_block=True))
-        elif candidate.host_loops:      # one cooperative launch, where its plan holds
-            configs.append(Config(name, resident_grid=True))
+        elif candidate.host_loops:      # one cooperative launch where its plan holds, and not
+            configs += [Config(name, resident_grid=True), Config(name, resident_grid=False)]
         used = sorted(set(kernels.values()))
         for picks in itertools.product(*(size_choices(d) for d in used)):
             chosen = dict(zip(used, picks))
