@@ -205,6 +205,33 @@ def test_ranking_prefers_the_coalesced_mapping_on_a_transposed_access():
         and best.schedule.name.endswith("|interchange(1,0)@0")
 
 
+def test_ranking_maps_each_schedule_once_and_ranks_as_if_mapped_afresh(monkeypatch):
+    """candidates() shares its mappings (gpu/rank.py ``Mappings``) between the
+    coalescing trials, the ranking and the ranking after a relayout (seidel-2d has
+    all three): each distinct schedule and sizes is mapped once, and every candidate's
+    program and cost equal those of a mapping made afresh."""
+    import polycu.gpu.rank as ranking
+    scop, deps = kernel("seidel-2d")
+    mapped: list[str] = []
+    real = ranking.map_schedule
+
+    def counted(schedule, sizes=None):
+        mapped.append(f"{id(schedule.scop)} {schedule.tree.to_str()} {sizes!r}")
+        return real(schedule, sizes)
+
+    monkeypatch.setattr(ranking, "map_schedule", counted)
+    ranked = candidates(scop, deps, reporter=quiet())
+    assert any(c.schedule.name.startswith("relayout(") for c in ranked)
+    assert len(mapped) == len(set(mapped)) >= len(ranked)
+    monkeypatch.setattr(ranking, "map_schedule", real)
+    for candidate in ranked:
+        afresh = rank([candidate.schedule])[0]
+        assert afresh.score == candidate.score
+        assert afresh.explanation == candidate.explanation
+        assert [(k.name, k.thread_domain().to_str()) for k in afresh.program.kernels] == \
+            [(k.name, k.thread_domain().to_str()) for k in candidate.program.kernels]
+
+
 def test_gemm_prefers_isl_2d_parallel_band_over_the_identity():
     scop, deps = kernel("gemm")
     ranked = candidates(scop, deps, reporter=quiet())

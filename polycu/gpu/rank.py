@@ -75,27 +75,54 @@ def map_schedule(schedule: Schedule, sizes: Sizes | None = None) -> GpuProgram:
 
 def measure(schedule: Schedule, sizes: Sizes | None = None) -> Metrics:
     """The measures of the program ``schedule`` maps to."""
-    return analyze(map_schedule(schedule, sizes), sizes is None or sizes.single_block)
+    return Mappings().measured(schedule, sizes)[1]
+
+
+class Mappings:
+    """The programs, and their measures, of the schedules one ranking mapped.
+
+    A schedule is mapped again while ranking: coalescing measures the band as it
+    is, the variant it keeps is mapped by ``rank``, and a relayout ranks every
+    schedule again (796 mappings for PolyBench's suite at SMALL, 326 of them
+    distinct).  The mapping is a function of the schedule's model, tree, relaxed
+    reductions and the sizes, and its programs are immutable, so each is kept and
+    shared.  Only what mapped is kept: a failure is tried (and noted) again."""
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[object, ...], tuple[GpuProgram, Metrics]] = {}
+
+    def measured(self, schedule: Schedule, sizes: Sizes | None) -> tuple[GpuProgram, Metrics]:
+        """``schedule``'s program under ``sizes`` and its measures."""
+        # the ids stay those of live objects: the programs kept refer to the model
+        key = (id(schedule.scop), id(schedule.deps), schedule.tree.to_str(),
+               tuple(sorted(schedule.relaxed)), repr(sizes))
+        if key not in self._found:
+            program = map_schedule(schedule, sizes)
+            self._found[key] = program, analyze(program, sizes is None or sizes.single_block)
+        return self._found[key]
 
 
 def rank(schedules: list[Schedule], sizes: Sizes | None = None,
          reporter: Reporter | None = None,
          estimate: Callable[[GpuProgram], float] | None = None,
-         tensor: Callable[[GpuProgram], frozenset[str]] | None = None) -> list[Candidate]:
+         tensor: Callable[[GpuProgram], frozenset[str]] | None = None,
+         mappings: Mappings | None = None) -> list[Candidate]:
     """Candidates for ``schedules`` (assumed legal), best first: by ``estimate`` of
     each program (seconds) when given, else by the cost of ``Metrics`` with the
-    kernels ``tensor`` names in a program discounted.
+    kernels ``tensor`` names in a program discounted (``mappings``: those already
+    made).
 
     Each is mapped within ``MAX_OPERATIONS`` isl operations; one isl fails to map,
     or maps only beyond that budget, is dropped with a note to ``reporter``.
     """
     reporter = reporter or Reporter()
+    mappings = mappings or Mappings()
     scored = []
     for order, schedule in enumerate(schedules):
-        program = _mapped(schedule, sizes, reporter)
-        if program is None:
+        found = _mapped(schedule, sizes, reporter, mappings)
+        if found is None:
             continue
-        metrics = analyze(program, sizes is None or sizes.single_block)
+        program, metrics = found
         program = replace(program, single_block=metrics.single_block)
         said = explain(metrics, schedule)
         score = metrics.cost
@@ -114,13 +141,15 @@ def rank(schedules: list[Schedule], sizes: Sizes | None = None,
     return [row[-1] for row in scored]
 
 
-def _mapped(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> GpuProgram | None:
-    """The program of ``schedule``, or None (with a note) when isl cannot map it."""
+def _mapped(schedule: Schedule, sizes: Sizes | None, reporter: Reporter,
+            mappings: Mappings) -> tuple[GpuProgram, Metrics] | None:
+    """The program of ``schedule`` and its measures, or None (with a note) when isl
+    cannot map it."""
     scop = schedule.scop
     try:
         with operation_budget(scop.context.get_ctx(), MAX_OPERATIONS):
             found = attempt(scop, reporter, schedule.name,
-                            lambda: [map_schedule(schedule, sizes)])
+                            lambda: [mappings.measured(schedule, sizes)])
     except BudgetExceeded:
         reporter.note(f"mapping schedule '{schedule.name}' of SCoP '{scop.name}' exceeds "
                       f"{MAX_OPERATIONS} isl operations; it is dropped", scop.location)
@@ -138,19 +167,21 @@ def candidates(scop: Scop, deps: Dependences, strategy: Strategy | None = None,
     discounted: ``rank``).  Empty only when isl fails on all of them."""
     reporter = reporter or Reporter()
     strategy = strategy or Strategy()
+    mappings = Mappings()
     found = prove(generate(scop, deps, strategy, reporter), reporter)
-    variants = [v for s in found for v in _coalesced(s, sizes, reporter)]
+    variants = [v for s in found for v in _coalesced(s, sizes, reporter, mappings)]
     schedules = prove(found + variants, reporter)
-    ranked = rank(schedules, sizes, reporter, estimate, tensor)
-    relaid = _relaid(ranked[0], strategy, sizes, reporter) \
+    ranked = rank(schedules, sizes, reporter, estimate, tensor, mappings)
+    relaid = _relaid(ranked[0], strategy, sizes, reporter, mappings) \
         if ranked and strategy.relayout and strategy.reschedule else []
-    return rank(schedules + relaid, sizes, reporter, estimate, tensor) if relaid else ranked
+    return rank(schedules + relaid, sizes, reporter, estimate, tensor, mappings) \
+        if relaid else ranked
 
 
 # The layout follows the best program's threads: its candidates (schedules of the
 # relaid model, which may map differently) then compete with every other.
 def _relaid(best: Candidate, strategy: Strategy, sizes: Sizes | None,
-            reporter: Reporter) -> list[Schedule]:
+            reporter: Reporter, mappings: Mappings) -> list[Schedule]:
     """The schedules of ``best``'s model with its skewed arrays relaid (layout.py),
     proven, with their coalescing variants; none when no array qualifies."""
     relaid = relaid_model(best, reporter)
@@ -160,7 +191,7 @@ def _relaid(best: Candidate, strategy: Strategy, sizes: Sizes | None,
     quiet = Reporter(stream=io.StringIO())    # the model's notes were heard already
     found = prove([replace(s, name=prefix + s.name) for s in generate(
         relaid.scop, relaid.deps, replace(strategy, expand_scalars=False), quiet)], quiet)
-    variants = [v for s in found for v in _coalesced(s, sizes, quiet)]
+    variants = [v for s in found for v in _coalesced(s, sizes, quiet, mappings)]
     return prove(found + variants, quiet)
 
 
@@ -177,7 +208,8 @@ def relaid_model(best: Candidate, reporter: Reporter) -> Relayout | None:
     return moved[0] if moved else None
 
 
-def _coalesced(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> list[Schedule]:
+def _coalesced(schedule: Schedule, sizes: Sizes | None, reporter: Reporter,
+               mappings: Mappings) -> list[Schedule]:
     """``schedule``'s coalescing variant, if any; none (with a note) when isl fails or
     measuring one arrangement takes more than ``MAX_OPERATIONS`` isl operations, like
     the mapping of a candidate (``_mapped``; fuzz seed 3800164: a skewed band's
@@ -186,7 +218,7 @@ def _coalesced(schedule: Schedule, sizes: Sizes | None, reporter: Reporter) -> l
 
     def cost(trial: Schedule) -> float:
         with operation_budget(scop.context.get_ctx(), MAX_OPERATIONS):
-            return measure(trial, sizes).cost
+            return mappings.measured(trial, sizes)[1].cost
 
     try:
         return attempt(scop, reporter, f"{schedule.name}|coalesce", lambda: [
