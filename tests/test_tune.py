@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import re
 import shutil
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from polycu.tune import run as tune_run
 from polycu.tune.run import tune_file
 from polycu.tune.search import Evaluation, best, search
 from polycu.tune.space import (PRUNE_RATIO, Config, neighbours, promising, size_choices,
-                               sizes_text, space)
+                               space)
 
 ROOT = Path(__file__).resolve().parent.parent
 GEMM = ROOT / "examples" / "gemm.c"
