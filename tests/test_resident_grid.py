@@ -12,6 +12,7 @@ import pytest
 from polycu.bench import cpu as polybench_cpu
 from polycu.diagnostics import PolycuError
 from polycu.driver import load_scops, placement_of
+from polycu.memory.explain import format_placement
 from polycu.memory.resident import ALIGNED
 from polycu.options import Options
 from polycu.runtime.compiled import compile_program
@@ -51,6 +52,34 @@ def test_jacobi_2d_plan() -> None:
     assert (grid.halos(first), grid.halos(second)) == ({"A": 1}, {"B": 1})
     assert (grid.halo_offsets(first), grid.halo_offsets(second)) == \
         ({"A": 208000}, {"B": 208000})
+
+
+def test_the_default_plans_jacobi_2d_and_dump_memory_says_so() -> None:
+    """--resident-grid is on by default: jacobi-2d at LARGE is planned without asking,
+    --dump-memory states the plan (blocks, rows, arrays and their halos, bytes, where
+    the halo rows are, the sync) above the kernels, and names it where each array's
+    line says device memory; --no-resident-grid gives the launches back, each reading
+    through the read-only path the array the other one writes."""
+    defaults = Options(define=["LARGE_DATASET"], run_on="gpu",
+                       include_dir=[str(polybench_cpu.UTILITIES_DIR),
+                                    str(KERNELS["jacobi-2d"].directory)])
+    (scop,) = load_scops(str(KERNELS["jacobi-2d"].source), defaults)
+    placement = placement_of(scop, defaults)
+    assert placement.resident is not None and placement.resident.bands == 130
+    lines = format_placement(placement).splitlines()
+    assert lines[1] == (
+        "# one cooperative launch of 130 blocks (--resident-grid): each keeps a band of 10 "
+        "rows of A (halo 1 row), B (halo 1 row) in shared memory across every phase, "
+        "228800 bytes a block; the halo rows a phase reads are staged in shared memory; "
+        "a phase ends with a grid-wide barrier")
+    reasons = [line for line in lines if line.startswith("  ")]
+    assert len(reasons) == 4 and all("global (" in r and "resident grid's bands" in r
+                                     for r in reasons)
+    launches = placement_of(scop, defaults.replace(resident_grid=False))
+    assert launches.resident is None
+    assert "one cooperative launch" not in format_placement(launches)
+    assert [c.kind for k in launches.kernels for c in k.choices] == \
+        ["read-only", "global", "global", "read-only"]
 
 
 def test_fdtd_2d_plan() -> None:

@@ -342,6 +342,9 @@ def choose(program: GpuProgram, kernel: Kernel, array: Array, override: str | No
     if program.single_block or program.resident:
         written = frozenset().union(*(k.writes for k in program.kernels))
         where = "in one block" if program.single_block else "as one launch"
+        if array.name in written and program.resident:
+            return GLOBAL, "the program runs as one launch whose blocks keep its rows in " \
+                "their bands in shared memory (above); device memory before and after it"
         if array.name in written:
             return GLOBAL, f"the program runs {where}, whose phases write it"
         return READ_ONLY, f"the program runs {where}, which only reads it"

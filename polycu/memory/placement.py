@@ -280,7 +280,7 @@ def _kernel(program: GpuProgram, kernel: Kernel, private_memory: bool, shared_me
             if (other[2].score if other[2] else (0, 0)) > (padded.score if padded else (0, 0)):
                 shared, registers, padded = other
     promoted = {p.array: p for p in registers}
-    choices = tuple(_choice(program.scop, kernel, array, promoted, shared, private_memory,
+    choices = tuple(_choice(program, kernel, array, promoted, shared, private_memory,
                             shared_memory)
                     for array in program.scop.arrays if array.name in used)
     if lanes is None or (shared is None and not registers):
@@ -346,8 +346,9 @@ def _serves(scop: Scop, kernel: Kernel, tile: SharedTile, tiles: int) -> str:
     return " for " + ", ".join(texts)
 
 
-def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promotion],
+def _choice(program: GpuProgram, kernel: Kernel, array: Array, promoted: dict[str, Promotion],
             shared: SharedOrder | None, private_memory: bool, shared_memory: bool) -> Choice:
+    scop = program.scop
     if passed_by_value(scop, array):
         return Choice(array.name, PARAMETER, "a scalar the SCoP never writes: passed by value")
     role = "read and written" if {array.name} <= kernel.reads & kernel.writes else \
@@ -385,7 +386,9 @@ def _choice(scop: Scop, kernel: Kernel, array: Array, promoted: dict[str, Promot
     reasons = []
     if not private_memory:
         reasons.append("registers are off (--private-memory turns them on)")
-    if not shared_memory:
+    if program.resident:
+        reasons.append("no shared tile beside the resident grid's bands")
+    elif not shared_memory:
         reasons.append("shared memory is off")
     if too_many_lanes(kernel) and not reasons:
         lanes = "x".join(str(lane_count(m)) for m in kernel.mapped)
