@@ -467,7 +467,10 @@ def _resident(schedule: Schedule, program: GpuProgram, options: Options,
     if plan is None or any(k.looped(other.scop) for k in other.kernels):
         return None
     placed = _placed(replace(other, resident=True), options, overrides, quiet, constant_taken)
-    plan = replace(plan, neighbours=options.resident_sync == "neighbours")
+    # auto: flags where the halo rows are staged (docs/results/resident_grid.md, session 50)
+    staged = plan.staged and plan.halo_bytes() > 0
+    plan = replace(plan, neighbours=options.resident_sync == "neighbours"
+                   or (options.resident_sync == "auto" and staged))
     return None if quiet.diagnostics else replace(placed, resident=plan)
 
 

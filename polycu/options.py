@@ -166,12 +166,13 @@ OPTIONS: tuple[Option, ...] = (
            "them, where the rows' owners can run every write and the bands fit on chip "
            "(docs/memory.md, 'Resident grids'; on an H100 at LARGE 1.46x the launches "
            "on jacobi-2d, 1.93x on fdtd-2d)"),
-    Option("--resident-sync", "str", "grid", "how a resident grid's phases end "
+    Option("--resident-sync", "str", "auto", "how a resident grid's phases end "
            "while its bands are on chip: each block waits for every block (grid, a "
            "cooperative grid barrier) or only for the flags of the two blocks whose rows "
-           "it reads (neighbours; on an H100 1.08x of grid on jacobi-2d, 0.99x on "
-           "fdtd-2d); docs/memory.md, 'Resident grids'",
-           choices=("neighbours", "grid")),
+           "it reads (neighbours); auto takes neighbours where the halo rows are staged "
+           "in shared memory (on an H100 at LARGE 1.08x of grid on jacobi-2d) and grid "
+           "elsewhere (fdtd-2d: 0.99x); docs/memory.md, 'Resident grids'",
+           choices=("auto", "neighbours", "grid")),
     Option("--resident-blocks", "int", 132, "blocks a resident grid is planned for (one an "
            "SM: an H100 SXM or H200 has 132); the launch keeps the bands on chip only where "
            "the device holds them all", minimum=1, maximum=65535, metavar="N"),

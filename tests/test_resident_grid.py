@@ -45,7 +45,7 @@ def test_jacobi_2d_plan() -> None:
     assert {(a.name, a.rows, a.row_cells, a.halo) for a in grid.arrays} == \
         {("A", 1300, 1300, 1), ("B", 1300, 1300, 1)}
     assert set(grid.owners.values()) == {ALIGNED}
-    assert grid.staged
+    assert grid.staged and grid.neighbours      # --resident-sync auto: flags
     first, second = sorted(grid.reach)
     assert sorted(grid.reach[first].values()) == \
         [("A", -1), ("A", 0), ("A", 0), ("A", 0), ("A", 1), ("B", 0)]
@@ -56,6 +56,7 @@ def test_jacobi_2d_plan() -> None:
 
 def test_the_default_plans_jacobi_2d_and_dump_memory_says_so() -> None:
     """--resident-grid is on by default: jacobi-2d at LARGE is planned without asking,
+    its phases ending with the neighbours' flags (--resident-sync auto: staged halos),
     --dump-memory states the plan (blocks, rows, arrays and their halos, bytes, where
     the halo rows are, the sync) above the kernels, and names it where each array's
     line says device memory; --no-resident-grid gives the launches back, each reading
@@ -71,10 +72,12 @@ def test_the_default_plans_jacobi_2d_and_dump_memory_says_so() -> None:
         "# one cooperative launch of 130 blocks (--resident-grid): each keeps a band of 10 "
         "rows of A (halo 1 row), B (halo 1 row) in shared memory across every phase, "
         "228800 bytes a block; the halo rows a phase reads are staged in shared memory; "
-        "a phase ends with a grid-wide barrier")
+        "a phase ends with its two neighbours' flags")   # auto: the halo rows are staged
     reasons = [line for line in lines if line.startswith("  ")]
     assert len(reasons) == 4 and all("global (" in r and "resident grid's bands" in r
                                      for r in reasons)
+    barrier = placement_of(scop, defaults.replace(resident_sync="grid"))
+    assert format_placement(barrier).splitlines()[1].endswith("with a grid-wide barrier")
     launches = placement_of(scop, defaults.replace(resident_grid=False))
     assert launches.resident is None
     assert "one cooperative launch" not in format_placement(launches)
@@ -90,6 +93,7 @@ def test_fdtd_2d_plan() -> None:
     assert not grid.staged          # the halo rows (2 x 1200 doubles) would not fit
     assert {a.name: a.halo for a in grid.arrays} == {"ex": 0, "ey": 1, "hz": 1}
     assert sorted(grid.owners.values(), key=str) == [0, ALIGNED, ALIGNED]
+    assert not grid.neighbours      # --resident-sync auto: nothing staged, the barrier
 
 
 def test_heat_3d_plan_and_budget() -> None:
