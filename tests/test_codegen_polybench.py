@@ -71,9 +71,11 @@ def test_description_matches_the_cuda_text(suite, kernel: polybench_cpu.Kernel) 
     (scop,) = generated.description["scops"]
     cuda = generated.cuda
     assert scop["host_source"] in cuda and scop["kernels"]
-    # a launch of a concurrent group names its stream first (codegen/concurrent.py)
+    # a launch of a concurrent group names its stream first (codegen/concurrent.py); a
+    # resident grid's cooperative launch its bands (codegen/resident.py: jacobi-2d and
+    # fdtd-2d at LARGE)
     launched = set(re.findall(r"POLYCU_LAUNCH(?:_NOSYNC)?(?:_AFTER)?(?:_ON\([^,]+, |\()(\w+), polycu_grid",
-                              cuda))
+                              cuda)) | set(re.findall(r"POLYCU_LAUNCH_RESIDENT\((\w+), \d+, ", cuda))
     assert launched == {k["name"] for k in scop["kernels"]}
     for entry in scop["kernels"]:
         assert entry["source"] in scop["device_source"] and entry["source"] in cuda
