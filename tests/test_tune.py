@@ -96,8 +96,9 @@ def test_space_covers_each_candidate_with_polycu_first() -> None:
 
 def test_space_measures_host_loops_with_and_without_a_resident_grid() -> None:
     """The resident grid is polycu's default where its plan holds, so a candidate
-    whose kernels launch from host loops is measured both ways, and each way's flags
-    build it again; 2mm has no host loop and gets neither."""
+    whose kernels launch from host loops is measured without it and with it, ended by
+    each sync (--resident-sync auto guesses), and each way's flags build it again; 2mm
+    has no host loop and gets none of them."""
     options = Options(include_dir=[UTILITIES], define=["LARGE_DATASET"])
     scop = load_scops(str(JACOBI_2D), options)[0]
     ranked = candidates(scop, compute_dependences(scop), options)
@@ -106,11 +107,17 @@ def test_space_measures_host_loops_with_and_without_a_resident_grid() -> None:
     assert looped and not any(c.program.single_block for c in looped)
     for candidate in looped:
         name = candidate.schedule.name.split("=")[0]
-        assert Config(name, resident_grid=True) in configs
+        assert Config(name, resident_grid=True, resident_sync="grid") in configs
+        assert Config(name, resident_grid=True, resident_sync="neighbours") in configs
         assert Config(name, resident_grid=False) in configs
     assert tuned.config_flags(Config(resident_grid=False).changes()) == ["--no-resident-grid"]
+    flags = tuned.config_flags(Config(resident_grid=True, resident_sync="neighbours").changes())
+    assert flags == ["--resident-grid", "--resident-sync", "neighbours"]
+    from polycu.cli import build_parser
+    args = build_parser().parse_args(["compile", "x.c", *flags])
+    assert (args.resident_grid, args.resident_sync) == (True, "neighbours")
     two_mm = load_scops(str(TWO_MM), Options(include_dir=[UTILITIES]))[0]
-    assert all(c.resident_grid is None
+    assert all(c.resident_grid is None and c.resident_sync is None
                for c in space(candidates(two_mm, compute_dependences(two_mm))))
 
 

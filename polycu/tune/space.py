@@ -81,6 +81,7 @@ class Config:
     single_block: bool | None = None
     parallel_reductions: bool | None = None
     resident_grid: bool | None = None
+    resident_sync: str | None = None
 
     def changes(self) -> dict[str, Any]:
         """The option values (``Options`` dest names) that build this configuration."""
@@ -90,7 +91,7 @@ class Config:
         if self.sizes:
             result["sizes"] = sizes_text(dict(self.sizes))
         for name in ("shared_memory", "private_memory", "single_block", "parallel_reductions",
-                     "resident_grid"):
+                     "resident_grid", "resident_sync"):
             if getattr(self, name) is not None:
                 result[name] = getattr(self, name)
         return result
@@ -126,9 +127,9 @@ def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
     members given the same choice of ``size_choices(d)`` (per-kernel choices are
     left to ``neighbours``), each with shared memory and registers on or off; a
     candidate that runs in one block also as such, without sizes.  Polycu's
-    own choice comes first; a candidate whose kernels launch from host loops also with
-    and without a resident grid (``memory/resident.py``, where its plan holds; sizes
-    given leave it out); with ``reorder``, it
+    own choice comes first; a candidate whose kernels launch from host loops also
+    without a resident grid and with one ended by each sync (``memory/resident.py``,
+    where its plan holds; sizes given leave it out); with ``reorder``, it
     again with tree reductions next, and every other configuration both without and
     with them."""
     configs = [Config()]
@@ -138,7 +139,8 @@ def space(ranked: Sequence[Candidate], reorder: bool = False) -> list[Config]:
         if candidate.program.single_block:
             configs.append(Config(name, single_block=True))
         elif candidate.host_loops:      # one cooperative launch where its plan holds, and not
-            configs += [Config(name, resident_grid=True), Config(name, resident_grid=False)]
+            configs += [Config(name, resident_grid=True, resident_sync=sync)
+                        for sync in ("grid", "neighbours")] + [Config(name, resident_grid=False)]
         used = sorted(set(kernels.values()))
         for picks in itertools.product(*(size_choices(d) for d in used)):
             chosen = dict(zip(used, picks))
