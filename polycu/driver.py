@@ -468,9 +468,8 @@ def _resident(schedule: Schedule, program: GpuProgram, options: Options,
         return None
     placed = _placed(replace(other, resident=True), options, overrides, quiet, constant_taken)
     # auto: flags where the halo rows are staged (docs/results/resident_grid.md, session 50)
-    staged = plan.staged and plan.halo_bytes() > 0
     plan = replace(plan, neighbours=options.resident_sync == "neighbours"
-                   or (options.resident_sync == "auto" and staged))
+                   or (options.resident_sync == "auto" and plan.halos_on_chip))
     return None if quiet.diagnostics else replace(placed, resident=plan)
 
 

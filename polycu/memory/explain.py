@@ -42,8 +42,7 @@ def _resident_lines(grid: ResidentGrid) -> list[str]:
     arrays = ", ".join(f"{a.name} (halo {a.halo} row{'s' if a.halo != 1 else ''})"
                        for a in grid.arrays)
     sync = "its two neighbours' flags" if grid.neighbours else "a grid-wide barrier"
-    staged = "staged in shared memory" if grid.staged and grid.halo_bytes() \
-        else "read from device memory"
+    staged = "staged in shared memory" if grid.halos_on_chip else "read from device memory"
     return [f"# one cooperative launch of {grid.bands} blocks (--resident-grid): each keeps "
             f"a band of {grid.rows} rows of {arrays} in shared memory across every "
             f"phase, {grid.bytes} bytes a block; the halo rows a phase reads are {staged}; "

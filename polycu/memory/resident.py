@@ -145,10 +145,15 @@ class ResidentGrid:
         return max((sum(self._halo_sizes(k).values()) for k in self.reach), default=0)
 
     @property
+    def halos_on_chip(self) -> bool:
+        """Whether some phase's halo rows are copied into shared memory."""
+        return self.staged and self.halo_bytes() > 0
+
+    @property
     def bytes(self) -> int:
         """Shared memory of one block: its band of every resident array, and the halo
         rows where they are staged."""
-        if self.staged and self.halo_bytes():
+        if self.halos_on_chip:
             return _aligned(self.band_bytes) + self.halo_bytes()
         return self.band_bytes
 
