@@ -2,7 +2,10 @@
 over fresh seeds, compiled with --resident-grid (and any --resident-sync), emulated
 against gcc; one line a seed (match or MISMATCH, resident or launches), failures in full.
 
-    .venv/bin/python scripts/resident_stencil_campaign.py FIRST COUNT [SYNC [BLOCKS]]
+    .venv/bin/python scripts/resident_stencil_campaign.py FIRST COUNT [SYNC [BLOCKS]] [--gpu]
+
+With ``--gpu`` the kernels run on the GPU (``polycu check``: a real cooperative launch,
+the flags and barriers of the CUDA helpers) instead of in the emulation.
 
 The fuzz campaigns (scripts/fuzz.py) rarely make a program whose launches a resident
 grid can take, so this is where the resident code paths meet random programs."""
@@ -18,11 +21,14 @@ from test_resident_random import stencil  # noqa: E402
 
 from polycu.diagnostics import PolycuError  # noqa: E402
 from polycu.options import Options  # noqa: E402
+from polycu.runtime.check import check_file  # noqa: E402
 from polycu.runtime.compiled import compile_program  # noqa: E402
 from polycu.runtime.emulate import emulate_generated  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
+    gpu = "--gpu" in argv
+    argv = [a for a in argv if a != "--gpu"]
     first, count = int(argv[0]), int(argv[1])
     sync = argv[2] if len(argv) > 2 else "grid"
     blocks = int(argv[3]) if len(argv) > 3 else 4
@@ -36,8 +42,9 @@ def main(argv: list[str]) -> int:
                               resident_sync=sync, single_block=False, relayout=False)
             try:
                 compiled = compile_program(str(path), options)
-                reports = emulate_generated(compiled.scops, compiled.description, seed=seed,
-                                            nvcc=False)
+                reports = check_file(str(path), options, seed=seed) if gpu else \
+                    emulate_generated(compiled.scops, compiled.description, seed=seed,
+                                      nvcc=False)
             except PolycuError as error:
                 failed += 1
                 print(seed, "ERROR", error, flush=True)
