@@ -467,9 +467,8 @@ def _resident(schedule: Schedule, program: GpuProgram, options: Options,
     if plan is None or any(k.looped(other.scop) for k in other.kernels):
         return None
     placed = _placed(replace(other, resident=True), options, overrides, quiet, constant_taken)
-    # auto: flags where the halo rows are staged (docs/results/resident_grid.md, session 50)
-    plan = replace(plan, neighbours=options.resident_sync == "neighbours"
-                   or (options.resident_sync == "auto" and plan.halos_on_chip))
+    # auto: the flags, faster on every plan measured (docs/results/resident_grid.md, 51)
+    plan = replace(plan, neighbours=options.resident_sync != "grid")
     return None if quiet.diagnostics else replace(placed, resident=plan)
 
 

@@ -169,9 +169,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--resident-sync", "str", "auto", "how a resident grid's phases end "
            "while its bands are on chip: each block waits for every block (grid, a "
            "cooperative grid barrier) or only for the flags of the two blocks whose rows "
-           "it reads (neighbours); auto takes neighbours where the halo rows are staged "
-           "in shared memory (on an H100 at LARGE 1.08x of grid on jacobi-2d) and grid "
-           "elsewhere (fdtd-2d: 0.99x); docs/memory.md, 'Resident grids'",
+           "it reads (neighbours); auto, polycu's pick, is neighbours (on an H100 at "
+           "LARGE, with the two flags polled at once, 1.04x of grid on jacobi-2d and "
+           "1.07x on fdtd-2d); docs/memory.md, 'Resident grids'",
            choices=("auto", "neighbours", "grid")),
     Option("--resident-blocks", "int", 132, "blocks a resident grid is planned for (one an "
            "SM: an H100 SXM or H200 has 132); the launch keeps the bands on chip only where "

@@ -56,7 +56,7 @@ def test_jacobi_2d_plan() -> None:
 
 def test_the_default_plans_jacobi_2d_and_dump_memory_says_so() -> None:
     """--resident-grid is on by default: jacobi-2d at LARGE is planned without asking,
-    its phases ending with the neighbours' flags (--resident-sync auto: staged halos),
+    its phases ending with the neighbours' flags (--resident-sync auto),
     --dump-memory states the plan (blocks, rows, arrays and their halos, bytes, where
     the halo rows are, the sync) above the kernels, and names it where each array's
     line says device memory; --no-resident-grid gives the launches back, each reading
@@ -93,7 +93,7 @@ def test_fdtd_2d_plan() -> None:
     assert not grid.staged          # the halo rows (2 x 1200 doubles) would not fit
     assert {a.name: a.halo for a in grid.arrays} == {"ex": 0, "ey": 1, "hz": 1}
     assert sorted(grid.owners.values(), key=str) == [0, ALIGNED, ALIGNED]
-    assert not grid.neighbours      # --resident-sync auto: nothing staged, the barrier
+    assert grid.neighbours          # --resident-sync auto: the flags, staged or not
 
 
 def test_heat_3d_plan_and_budget() -> None:
