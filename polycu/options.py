@@ -164,8 +164,8 @@ OPTIONS: tuple[Option, ...] = (
            "loops (a stencil's time steps) as one cooperative launch that keeps a band of "
            "rows of every array it writes in each block's shared memory across all of "
            "them, where the rows' owners can run every write and the bands fit on chip "
-           "(docs/memory.md, 'Resident grids'; on an H100 at LARGE 1.46x the launches "
-           "on jacobi-2d, 1.93x on fdtd-2d)"),
+           "(docs/memory.md, 'Resident grids'; on an H100 at LARGE 1.63x the launches "
+           "on jacobi-2d, 2.06x on fdtd-2d)"),
     Option("--resident-sync", "str", "auto", "how a resident grid's phases end "
            "while its bands are on chip: each block waits for every block (grid, a "
            "cooperative grid barrier) or only for the flags of the two blocks whose rows "
