@@ -3,7 +3,7 @@
 # 600 s each:  bash .../run_fuzz.sh fuzz OUT   then   bash .../run_fuzz.sh campaign OUT
 #   fuzz:     the differential tester, 240 random programs, checked on the GPU
 #   campaign: the random resident stencils (--resident-sync auto), a real cooperative launch
-#   fresh:    the differential tester on the next 220 seeds (a later session, same tree)
+#   fresh:    the differential tester on the next 220 seeds (a third call, same tree)
 set -u
 part="$1"; out="$2"; mkdir -p "$out"
 bash scripts/device_run.sh device > "$out/device.txt" 2>&1; head -1 "$out/device.txt"
